@@ -1,0 +1,131 @@
+"""Playing cards.
+
+There are exactly 52 :class:`Card` objects, made once and shared, so a card compares by
+identity, hashes fast and costs nothing to deal. Each has an ``index`` 0..51
+(``4 * rank_index + suit_index``, ranks 2..A, suits c, d, h, s): the encoding the numpy
+batch APIs and the hand-history files use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+RANKS: Final = "23456789TJQKA"
+SUITS: Final = "cdhs"
+SUIT_SYMBOLS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+RANK_NAMES: Final = {
+    2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
+    9: "Nine", 10: "Ten", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace",
+}
+RANK_PLURALS: Final = {r: ("Sixes" if r == 6 else n + "s") for r, n in RANK_NAMES.items()}
+
+
+class CardError(ValueError):
+    """Text that does not name a card, or a card given twice where that is impossible."""
+
+
+class Card:
+    """One of the 52 cards. Never construct one: use :func:`card`, :func:`parse` or :data:`DECK`."""
+
+    __slots__ = ("index", "rank", "suit", "text", "value")
+
+    index: int
+    rank: int  # 2..14, Ace high
+    suit: str  # one of "cdhs"
+    text: str  # "As", "Td", ...
+    value: int  # blackjack value: 2..10, Ace counts 1 here (the hand decides on 11)
+
+    def __init__(self, index: int) -> None:
+        rank_index, suit_index = divmod(index, 4)
+        self.index = index
+        self.rank = rank_index + 2
+        self.suit = SUITS[suit_index]
+        self.text = RANKS[rank_index] + self.suit
+        self.value = 1 if self.rank == 14 else min(self.rank, 10)
+
+    def __repr__(self) -> str:
+        return f"Card({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (_by_index, (self.index,))
+
+    @property
+    def pretty(self) -> str:
+        """The card with a suit symbol: ``"A♠"``, ``"10♥"``."""
+        r = "10" if self.rank == 10 else RANKS[self.rank - 2]
+        return r + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def is_ten(self) -> bool:
+        """A ten-valued card (10, J, Q, K) for Blackjack."""
+        return self.value == 10
+
+    @property
+    def is_ace(self) -> bool:
+        return self.rank == 14
+
+
+#: All 52 cards in index order (2c, 2d, 2h, 2s, 3c, ... As).
+DECK: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(52))
+_BY_TEXT: Final[dict[str, Card]] = {c.text: c for c in DECK}
+# Accept the common spellings too: "10h", lower-case ranks, suit symbols.
+for _c in DECK:
+    _r = _c.text[0]
+    for _rank in {_r, _r.lower()} | ({"10"} if _r == "T" else set()):
+        for _suit in {_c.suit, _c.suit.upper(), SUIT_SYMBOLS[_c.suit]}:
+            _BY_TEXT.setdefault(_rank + _suit, _c)
+
+
+def _by_index(index: int) -> Card:
+    return DECK[index]
+
+
+def card(text: str | int | Card) -> Card:
+    """The card named by ``text`` ("As", "10h", "T♥"), by its index 0..51, or the card itself."""
+    if isinstance(text, Card):
+        return text
+    if isinstance(text, int) and not isinstance(text, bool):
+        if 0 <= text < 52:
+            return DECK[text]
+        raise CardError(f"card index must be 0..51, got {text}")
+    if isinstance(text, str):
+        found = _BY_TEXT.get(text.strip())
+        if found is not None:
+            return found
+        raise CardError(
+            f"unknown card {text!r}: write a rank {'/'.join(RANKS)} (or 10) and a suit c/d/h/s, as in 'As' or 'Td'"
+        )
+    raise CardError(f"not a card: {text!r}")
+
+
+def parse(text: str | Iterable[str | int | Card], *, distinct: bool = True) -> list[Card]:
+    """Cards from text such as ``"As Kd 7h"`` (spaces or commas) or from an iterable.
+
+    With ``distinct`` (the default) a card named twice is an error: one deck has one of each.
+    """
+    items: Iterable[str | int | Card]
+    items = text.replace(",", " ").split() if isinstance(text, str) else text
+    cards = [card(x) for x in items]
+    if distinct and len(set(cards)) != len(cards):
+        seen: set[Card] = set()
+        dupes = [c.text for c in cards if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+        raise CardError(f"card given twice: {', '.join(dupes)}")
+    return cards
+
+
+def text(cards: Iterable[Card]) -> str:
+    """``"As Kd 7h"``: the inverse of :func:`parse`."""
+    return " ".join(c.text for c in cards)
+
+
+def decks(n: int) -> list[Card]:
+    """``n`` standard decks in index order."""
+    return list(DECK) * n
+
+
+def iter_deck() -> Iterator[Card]:
+    return iter(DECK)

@@ -1,0 +1,219 @@
+"""Shoes, shuffles and the fairness commitment.
+
+A shoe's order is a pure function of a 32-byte secret seed, so any round can be replayed
+exactly and anyone can check that the cards came from the order committed to before the
+first card was dealt:
+
+1. The seed comes from the operating system's CSPRNG (:func:`secrets.token_bytes`).
+2. Before dealing, the room publishes ``commitment = SHA-256(seed)`` (hex).
+3. The order is a Fisher–Yates shuffle of ``decks`` standard decks in index order, driven
+   by a SHA-256 counter stream over the seed (see :func:`shuffled`); the algorithm is
+   documented in ``docs/fairness.md`` so that it can be re-implemented anywhere.
+4. When the shoe is finished the seed is revealed; ``syndicate verify`` recomputes the order.
+
+A shoe can also be *stacked* from an explicit card order (tests, puzzles); its commitment
+is then the SHA-256 of the order's text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import struct
+from collections.abc import Iterable, Sequence
+
+from .cards import Card, decks, parse, text
+
+SEED_BYTES = 32
+_U32 = 1 << 32
+
+
+class ShoeError(RuntimeError):
+    """The shoe cannot do what was asked (run out with nothing to reshuffle, seed not revealable)."""
+
+
+def commitment_of(seed: bytes) -> str:
+    """The public commitment to a seed: SHA-256 of its 32 bytes, in hex."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+class _Stream:
+    """Unsigned 32-bit integers from SHA-256(seed || domain || counter), big-endian."""
+
+    __slots__ = ("_prefix", "_counter", "_buf", "_pos")
+
+    def __init__(self, seed: bytes, domain: bytes = b"") -> None:
+        self._prefix = seed + domain
+        self._counter = 0
+        self._buf: tuple[int, ...] = ()
+        self._pos = 0
+
+    def next(self) -> int:
+        if self._pos >= len(self._buf):
+            block = b"".join(
+                hashlib.sha256(self._prefix + (self._counter + k).to_bytes(8, "big")).digest()
+                for k in range(16)
+            )
+            self._counter += 16
+            self._buf = struct.unpack(">128I", block)
+            self._pos = 0
+        value = self._buf[self._pos]
+        self._pos += 1
+        return value
+
+
+def shuffled(cards: Sequence[Card], seed: bytes, domain: bytes = b"") -> list[Card]:
+    """Fisher–Yates shuffle of ``cards`` driven by the seed's SHA-256 stream.
+
+    For ``i`` from ``n-1`` down to 1, draw ``u`` (u32) until ``u < 2**32 - 2**32 % (i+1)``
+    (rejection keeps it unbiased), let ``j = u % (i+1)`` and swap positions ``i`` and ``j``.
+    """
+    out = list(cards)
+    stream = _Stream(seed, domain)
+    draw = stream.next
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = _U32 - _U32 % n
+        u = draw()
+        while u >= limit:
+            u = draw()
+        j = u % n
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+class Shoe:
+    """A dealing shoe: the cards in order, where the next card is, and where the cut card is.
+
+    ``draw()`` deals the next card. Once the cut card has come out, ``needs_shuffle`` is true
+    and the table starts the next round from a new shoe. If a round runs the shoe dry, the
+    discards of earlier rounds are reshuffled (from the same seed, domain ``b"restub" + k``)
+    and dealing goes on; a stacked shoe with no seed cannot do that and raises :class:`ShoeError`.
+    """
+
+    __slots__ = (
+        "decks", "order", "position", "cut", "burn", "commitment", "_seed", "_revealed",
+        "_round_start", "_discards", "_restubs",
+    )
+
+    def __init__(
+        self,
+        order: list[Card],
+        *,
+        decks: int,
+        penetration: float = 1.0,
+        burn: int = 0,
+        seed: bytes | None = None,
+        commitment: str | None = None,
+    ) -> None:
+        if not 0 < penetration <= 1:
+            raise ValueError(f"penetration must be in (0, 1], got {penetration}")
+        self.decks = decks
+        self.order = order
+        self.burn = burn
+        self.position = burn
+        self.cut = max(burn + 1, int(len(order) * penetration))
+        self._seed = seed
+        self._revealed = False
+        self.commitment = commitment or (
+            commitment_of(seed) if seed is not None else hashlib.sha256(text(order).encode()).hexdigest()
+        )
+        self._round_start = burn
+        self._discards: list[Card] = list(order[:burn])
+        self._restubs = 0
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def new(cls, decks: int = 6, penetration: float = 0.75, burn: int = 1) -> Shoe:
+        """A freshly shuffled shoe from a CSPRNG seed: the way every shoe in play is made."""
+        return cls.from_seed(secrets.token_bytes(SEED_BYTES), decks, penetration, burn)
+
+    @classmethod
+    def from_seed(
+        cls, seed: bytes | str, decks: int = 6, penetration: float = 0.75, burn: int = 1
+    ) -> Shoe:
+        """The shoe a given seed makes (bytes, or 64 hex digits as revealed in a history)."""
+        raw = bytes.fromhex(seed) if isinstance(seed, str) else seed
+        if len(raw) != SEED_BYTES:
+            raise ValueError(f"a shoe seed is {SEED_BYTES} bytes (64 hex digits), got {len(raw)}")
+        if not 1 <= decks <= 8:
+            raise ValueError(f"decks must be 1..8, got {decks}")
+        return cls(
+            shuffled(_fresh(decks), raw), decks=decks, penetration=penetration, burn=burn, seed=raw
+        )
+
+    @classmethod
+    def stacked(
+        cls, cards: str | Iterable[str | Card], *, penetration: float = 1.0, burn: int = 0,
+        decks: int = 1,
+    ) -> Shoe:
+        """A shoe dealing exactly ``cards`` in order (tests, replays of stacked rounds)."""
+        return cls(parse(cards, distinct=False), decks=decks, penetration=penetration, burn=burn)
+
+    # -- dealing --------------------------------------------------------------------------
+    def draw(self) -> Card:
+        """Deal the next card."""
+        pos = self.position
+        if pos >= len(self.order):
+            if self._revealed:
+                raise ShoeError("the shoe is finished: its seed has been revealed")
+            self._restub()
+        c = self.order[pos]
+        self.position = pos + 1
+        return c
+
+    def begin_round(self) -> None:
+        """Mark where a round's cards start: what comes before is in the discard tray."""
+        self._discards.extend(self.order[self._round_start:self.position])
+        self._round_start = self.position
+
+    def _restub(self) -> None:
+        if self._seed is None:
+            raise ShoeError("the stacked shoe has run out of cards")
+        if not self._discards:
+            raise ShoeError("the shoe has run out of cards and the discard tray is empty")
+        self._restubs += 1
+        stub = shuffled(self._discards, self._seed, b"restub" + self._restubs.to_bytes(4, "big"))
+        self._discards = []
+        self.order.extend(stub)
+        self.cut = len(self.order)  # the shoe is finished after this round whatever happens
+
+    @property
+    def needs_shuffle(self) -> bool:
+        """The cut card is out (or the shoe ran dry): shuffle before the next round."""
+        return self.position >= self.cut
+
+    @property
+    def remaining(self) -> int:
+        return len(self.order) - self.position
+
+    @property
+    def dealt(self) -> list[Card]:
+        """The cards dealt so far, burn cards excluded."""
+        return self.order[self.burn:self.position]
+
+    # -- fairness -------------------------------------------------------------------------
+    @property
+    def seed_hex(self) -> str | None:
+        """The seed, once revealed; ``None`` before (and always for a stacked shoe)."""
+        return self._seed.hex() if self._revealed and self._seed is not None else None
+
+    def reveal(self) -> str | None:
+        """Finish the shoe and reveal its seed. No more cards may be dealt after this."""
+        self._revealed = True
+        self.cut = self.position
+        return self.seed_hex
+
+    @property
+    def revealed(self) -> bool:
+        return self._revealed
+
+    def __repr__(self) -> str:  # never shows the order or the seed
+        return (
+            f"<Shoe {self.decks} deck(s), {self.position}/{len(self.order)} dealt, "
+            f"commitment {self.commitment[:12]}…>"
+        )
+
+
+def _fresh(n: int) -> list[Card]:
+    return decks(n)
