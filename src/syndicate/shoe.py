@@ -154,7 +154,7 @@ class Shoe:
     def draw(self) -> Card:
         """Deal the next card."""
         pos = self.position
-        if pos >= len(self.order):
+        if pos >= len(self.order) or self._revealed:
             if self._revealed:
                 raise ShoeError("the shoe is finished: its seed has been revealed")
             self._restub()
