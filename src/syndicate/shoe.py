@@ -37,47 +37,38 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-class _Stream:
-    """Unsigned 32-bit integers from SHA-256(seed || domain || counter), big-endian."""
-
-    __slots__ = ("_prefix", "_counter", "_buf", "_pos")
-
-    def __init__(self, seed: bytes, domain: bytes = b"") -> None:
-        self._prefix = seed + domain
-        self._counter = 0
-        self._buf: tuple[int, ...] = ()
-        self._pos = 0
-
-    def next(self) -> int:
-        if self._pos >= len(self._buf):
-            block = b"".join(
-                hashlib.sha256(self._prefix + (self._counter + k).to_bytes(8, "big")).digest()
-                for k in range(16)
-            )
-            self._counter += 16
-            self._buf = struct.unpack(">128I", block)
-            self._pos = 0
-        value = self._buf[self._pos]
-        self._pos += 1
-        return value
+def _stream(seed: bytes, domain: bytes, count: int) -> list[int]:
+    """``count`` unsigned 32-bit integers: SHA-256(seed || domain || block counter), each
+    32-byte block read as eight big-endian u32, blocks numbered 0, 1, 2, ... (8-byte big-endian)."""
+    prefix = seed + domain
+    blocks = -(-count // 8)
+    raw = b"".join(hashlib.sha256(prefix + k.to_bytes(8, "big")).digest() for k in range(blocks))
+    return list(struct.unpack(f">{blocks * 8}I", raw))
 
 
 def shuffled(cards: Sequence[Card], seed: bytes, domain: bytes = b"") -> list[Card]:
     """Fisher–Yates shuffle of ``cards`` driven by the seed's SHA-256 stream.
 
-    For ``i`` from ``n-1`` down to 1, draw ``u`` (u32) until ``u < 2**32 - 2**32 % (i+1)``
-    (rejection keeps it unbiased), let ``j = u % (i+1)`` and swap positions ``i`` and ``j``.
+    For ``i`` from ``n-1`` down to 1, take the next ``u`` (u32) until
+    ``u < 2**32 - 2**32 % (i+1)`` (rejection keeps it unbiased), let ``j = u % (i+1)`` and swap
+    positions ``i`` and ``j``.
     """
     out = list(cards)
-    stream = _Stream(seed, domain)
-    draw = stream.next
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        limit = _U32 - _U32 % n
-        u = draw()
+    n = len(out)
+    # One u32 per position, plus spares for the rare rejections (p < 2e-7 each).
+    values = _stream(seed, domain, n + 64)
+    k = 0
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        u = values[k]
+        k += 1
+        limit = _U32 - _U32 % m
         while u >= limit:
-            u = draw()
-        j = u % n
+            if k >= len(values):
+                values = _stream(seed, domain, 2 * len(values))
+            u = values[k]
+            k += 1
+        j = u % m
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -92,7 +83,7 @@ class Shoe:
     """
 
     __slots__ = (
-        "decks", "order", "position", "cut", "burn", "commitment", "_seed", "_revealed",
+        "decks", "order", "position", "cut", "burn", "penetration", "commitment", "_seed", "_revealed",
         "_round_start", "_discards", "_restubs",
     )
 
@@ -109,6 +100,7 @@ class Shoe:
         if not 0 < penetration <= 1:
             raise ValueError(f"penetration must be in (0, 1], got {penetration}")
         self.decks = decks
+        self.penetration = penetration
         self.order = order
         self.burn = burn
         self.position = burn
@@ -208,11 +200,28 @@ class Shoe:
     def revealed(self) -> bool:
         return self._revealed
 
+    @property
+    def has_seed(self) -> bool:
+        """Whether the order comes from a seed (every shoe in play) rather than a stacked list."""
+        return self._seed is not None
+
+    @classmethod
+    def for_replay(cls, cards: Sequence[Card], start: int, decks: int = 1) -> Shoe:
+        """A shoe that deals ``cards`` from position ``start`` (what a replayed round saw).
+        The positions before ``start`` hold placeholders that are never dealt."""
+        shoe = cls([_PLACEHOLDER] * start + list(cards), decks=decks, burn=0)
+        shoe.position = shoe._round_start = start
+        shoe._discards = []
+        return shoe
+
     def __repr__(self) -> str:  # never shows the order or the seed
         return (
             f"<Shoe {self.decks} deck(s), {self.position}/{len(self.order)} dealt, "
             f"commitment {self.commitment[:12]}…>"
         )
+
+
+_PLACEHOLDER = decks(1)[0]
 
 
 def _fresh(n: int) -> list[Card]:

@@ -1,0 +1,21 @@
+"""Blackjack: pure rules, the round state machine, views and histories."""
+
+from .engine import (
+    BETTING,
+    EARLY_SURRENDER,
+    INSURANCE,
+    PLAYING,
+    SETTLED,
+    PlayerHand,
+    Round,
+    Seat,
+    hand_total,
+)
+from .rules import DEFAULT_PRESET, KEYS, PRESET_TITLES, PRESETS, Rules, preset
+from .session import Session
+
+__all__ = [
+    "BETTING", "EARLY_SURRENDER", "INSURANCE", "PLAYING", "SETTLED", "DEFAULT_PRESET", "KEYS",
+    "PRESETS", "PRESET_TITLES", "PlayerHand", "Round", "Rules", "Seat", "Session", "hand_total",
+    "preset",
+]

@@ -1,0 +1,971 @@
+"""One round of Blackjack: a pure state machine.
+
+The round owns no randomness: cards come from the :class:`~syndicate.shoe.Shoe` it is given,
+so a seeded or stacked shoe replays it exactly. Its vocabulary follows OpenSpiel and
+PokerKit: :attr:`Round.phase` and :attr:`Round.to_act` say whose turn it is,
+:meth:`Round.legal_actions` lists what they may do, and every action ``x`` has a triad
+``verify_x`` (raises a :class:`~syndicate.errors.RuleError` naming the rule),
+``can_x`` and ``x`` (applies it and returns the record appended to :attr:`Round.log`).
+
+The sequence: betting → two dealing passes clockwise from the dealer's left (dealer one up,
+one hole) → insurance and even money when the dealer shows an Ace → early surrender (if the
+rules offer it) → the peek (per ``hole_card``) → naturals → each seat in order plays each of
+its hands → the dealer reveals and draws → settlement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .. import money
+from ..cards import Card
+from ..errors import BadAmount, IllegalAction, OutOfTurn
+from ..shoe import Shoe
+from . import records as rec
+from .records import DEALER
+from .rules import Rules
+
+BETTING = "betting"
+INSURANCE = "insurance"
+EARLY_SURRENDER = "early_surrender"
+PLAYING = "playing"
+SETTLED = "settled"
+PHASES = (BETTING, INSURANCE, EARLY_SURRENDER, PLAYING, SETTLED)
+
+HIT, STAND, DOUBLE, SPLIT, SURRENDER = "hit", "stand", "double", "split", "surrender"
+INSURE, NO_INSURANCE, EVEN_MONEY, PLAY_ON = "insurance", "no_insurance", "even_money", "play_on"
+
+
+def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:
+    """Best total of a hand and whether it is soft (an Ace counted as 11)."""
+    hard = 0
+    ace = False
+    for c in cards:
+        hard += c.value
+        if c.value == 1:
+            ace = True
+    if ace and hard <= 11:
+        return hard + 10, True
+    return hard, False
+
+
+class PlayerHand:
+    """One hand of a seat. A seat has several after splitting."""
+
+    # Class-level defaults: a new hand sets only what differs (hands are made every round).
+    hard = 0
+    aces = 0
+    doubled = False
+    from_split = False
+    split_aces = False
+    done = False
+    bust = False
+    surrendered = False
+    settled = False
+    returned = 0
+    outcome = ""
+
+    def __init__(self, seat: int, index: int, bet: int) -> None:
+        self.seat = seat
+        self.index = index
+        self.cards: list[Card] = []
+        self.bet = bet  # the stake on this hand, the double included once doubled
+
+    def add(self, c: Card) -> None:
+        self.cards.append(c)
+        v = c.value
+        self.hard += v
+        if v == 1:
+            self.aces += 1
+
+    @property
+    def total(self) -> int:
+        h = self.hard
+        return h + 10 if self.aces and h <= 11 else h
+
+    @property
+    def soft(self) -> bool:
+        return bool(self.aces) and self.hard <= 11
+
+    @property
+    def natural(self) -> bool:
+        """A blackjack: Ace and ten as the first two cards of an unsplit hand."""
+        return not self.from_split and len(self.cards) == 2 and self.hard == 11 and self.aces == 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "cards": [c.text for c in self.cards],
+            "total": self.total,
+            "soft": self.soft,
+            "bet": self.bet,
+            "doubled": self.doubled,
+            "split": self.from_split,
+            "blackjack": self.natural,
+            "bust": self.bust,
+            "surrendered": self.surrendered,
+            "done": self.done,
+            "outcome": self.outcome or None,
+            "returned": self.returned if self.settled else None,
+        }
+
+
+class Seat:
+    """A player's place at the table for this round."""
+
+    __slots__ = (
+        "number", "stack", "bet", "hands", "insurance", "insurance_settled", "even_money",
+        "left", "start_stack",
+    )
+
+    def __init__(self, number: int, stack: int) -> None:
+        self.number = number
+        self.stack = stack
+        self.start_stack = stack
+        self.bet = 0
+        self.hands: list[PlayerHand] = []
+        self.insurance = 0
+        self.insurance_settled = False
+        self.even_money = False
+        self.left = False
+
+    @property
+    def net(self) -> int:
+        """What the seat has won (negative: lost) so far this round."""
+        return self.stack - self.start_stack + self.at_risk
+
+    @property
+    def at_risk(self) -> int:
+        """Chips on the table not yet settled."""
+        total = 0 if self.insurance_settled else self.insurance
+        for h in self.hands:
+            if not h.settled:
+                total += h.bet
+        if not self.hands:
+            total += self.bet
+        return total
+
+
+class Round:
+    """One round at a Blackjack table.
+
+    ``stacks`` maps seat numbers (1 is the dealer's left; play goes in increasing order) to
+    the chips each player has behind. Bets are taken from those stacks and payouts added
+    back, so ``sum(stacks) + chips on the table + house result`` never changes.
+    """
+
+    def __init__(self, rules: Rules, shoe: Shoe, stacks: Mapping[int, int]) -> None:
+        self.rules = rules
+        self.shoe = shoe
+        for number, stack in stacks.items():
+            if not isinstance(number, int) or not 1 <= number <= rules.seats:
+                raise BadAmount("seats", f"seat {number!r} does not exist: seats are 1..{rules.seats}")
+            money.check(stack)
+        self.seats: dict[int, Seat] = {n: Seat(n, s) for n, s in sorted(stacks.items())}
+        self.log: list[Any] = []
+        self.phase = BETTING
+        self.dealer: list[Card] = []
+        self.hole_revealed = False
+        self.dealer_blackjack: bool | None = None  # None until known
+        self._order: list[Seat] = []  # seats dealt in, in playing order
+        self._queue: list[Seat] = []  # seats owing an insurance / surrender decision
+        self._seat_i = 0  # playing phase: index into _order
+        self._hand_i = 0  # and into that seat's hands
+        self._legal: list[str] = []
+        self._legal_at = -1
+
+    # -- whose turn --------------------------------------------------------------------
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision the round waits for (``None`` while betting or when over)."""
+        phase = self.phase
+        if phase == PLAYING:
+            return self._order[self._seat_i].number
+        if phase == INSURANCE or phase == EARLY_SURRENDER:
+            return self._queue[0].number
+        return None
+
+    @property
+    def current_hand(self) -> PlayerHand | None:
+        if self.phase != PLAYING:
+            return None
+        return self._order[self._seat_i].hands[self._hand_i]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == SETTLED
+
+    @property
+    def up_card(self) -> Card | None:
+        return self.dealer[0] if self.dealer else None
+
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        """What ``seat`` (default: whoever is to act) may do now, in the order a UI offers them.
+
+        While betting every seat may ``bet`` and the dealer may ``deal``; after the deal any
+        seat may ``leave`` (forfeiting its bets), which is not listed here.
+        """
+        phase = self.phase
+        if phase == BETTING:
+            return ["bet"] if seat is None or seat in self.seats else []
+        actor = self.to_act
+        if actor is None or (seat is not None and seat != actor):
+            return []
+        # Every change of state appends to the log, so the log's length keys the cache.
+        if self._legal_at != len(self.log):
+            self._legal = self._compute_legal()
+            self._legal_at = len(self.log)
+        return list(self._legal)
+
+    def _is_legal(self, seat: int, action: str) -> bool:
+        """Fast path of the verify_* methods: the cached legal actions of the actor."""
+        if seat != self.to_act:
+            return False
+        if self._legal_at != len(self.log):
+            self._legal = self._compute_legal()
+            self._legal_at = len(self.log)
+        return action in self._legal
+
+    def _compute_legal(self) -> list[str]:
+        phase = self.phase
+        if phase == PLAYING:
+            out = [HIT, STAND] if self._can_hit() else [STAND]
+            if self._double_refusal() is None:
+                out.append(DOUBLE)
+            if self._split_refusal() is None:
+                out.append(SPLIT)
+            if self._surrender_refusal() is None:
+                out.append(SURRENDER)
+            return out
+        s = self._queue[0]
+        if phase == INSURANCE:
+            out = []
+            if self._insurance_refusal(s) is None:
+                out.append(INSURE)
+            if self._even_money_refusal(s) is None:
+                out.append(EVEN_MONEY)
+            out.append(NO_INSURANCE)
+            return out
+        return [SURRENDER, PLAY_ON]  # EARLY_SURRENDER
+
+    # -- betting -----------------------------------------------------------------------
+    def verify_bet(self, seat: int, amount: int) -> None:
+        if self.phase != BETTING:
+            raise OutOfTurn("bets_locked", "bets are locked once the dealer starts dealing")
+        s = self._seat(seat)
+        r = self.rules
+        if s.left:
+            raise OutOfTurn("seat", f"seat {seat} has left the table")
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise BadAmount("amount", f"a bet is a whole number of cents, got {amount!r}")
+        if not r.min_bet <= amount <= r.max_bet:
+            raise BadAmount(
+                "table_limits",
+                f"a bet must be between {money.format(r.min_bet)} and {money.format(r.max_bet)}, "
+                f"got {money.format(amount)}",
+            )
+        if amount > s.stack + s.bet:
+            raise BadAmount("stack", f"seat {seat} has only {money.format(s.stack + s.bet)}")
+
+    def can_bet(self, seat: int, amount: int) -> bool:
+        return _ok(self.verify_bet, seat, amount)
+
+    def bet(self, seat: int, amount: int) -> rec.BetPlaced:
+        """Place (or change) ``seat``'s bet for this round."""
+        self.verify_bet(seat, amount)
+        s = self.seats[seat]
+        s.stack += s.bet - amount
+        s.bet = amount
+        return self._record(rec.BetPlaced(seat, amount))
+
+    def verify_deal(self) -> None:
+        if self.phase != BETTING:
+            raise OutOfTurn("deal", "the cards have already been dealt")
+        for s in self.seats.values():
+            if s.bet:
+                return
+        raise IllegalAction("deal", "no bets on the table: at least one player must bet")
+
+    def can_deal(self) -> bool:
+        return _ok(self.verify_deal)
+
+    def deal(self) -> rec.DealStarted:
+        """Lock the bets and deal: two passes clockwise from the dealer's left."""
+        self.verify_deal()
+        order = [s for s in self.seats.values() if s.bet]
+        self._order = order
+        shoe = self.shoe
+        shoe.begin_round()
+        record = self._record(rec.DealStarted(tuple([s.number for s in order]), shoe.position))
+        hands = []
+        for s in order:
+            h = PlayerHand(s.number, 0, s.bet)
+            s.hands.append(h)
+            hands.append(h)
+        draw = shoe.draw
+        log = self.log
+        card_dealt = rec.CardDealt
+        for face_up in (True, False):
+            for h in hands:
+                c = draw()
+                h.add(c)
+                log.append(card_dealt(h.seat, 0, c, True))
+            c = draw()
+            self.dealer.append(c)
+            log.append(card_dealt(DEALER, 0, c, face_up))
+        self._after_deal()
+        return record
+
+    # -- insurance and even money --------------------------------------------------------
+    def _insurance_refusal(self, s: Seat) -> str | None:
+        if not self.rules.insurance:
+            return "insurance: this table does not offer insurance"
+        if s.bet // 2 < 1 or s.stack < 1:
+            return "insurance: not enough chips for an insurance bet"
+        return None
+
+    def _even_money_refusal(self, s: Seat) -> str | None:
+        if not self.rules.even_money:
+            return "even_money: this table does not offer even money"
+        if not s.hands[0].natural:
+            return "even_money: even money is offered only on a blackjack"
+        return None
+
+    def _verify_insurance_turn(self, seat: int) -> Seat:
+        if self.phase != INSURANCE:
+            raise OutOfTurn("insurance", "insurance is offered only when the dealer shows an Ace, before play")
+        s = self._queue[0]
+        if seat != s.number:
+            raise OutOfTurn("turn", f"it is seat {s.number}'s turn to decide on insurance, not seat {seat}'s")
+        return s
+
+    def verify_insurance(self, seat: int, amount: int | None = None) -> None:
+        s = self._verify_insurance_turn(seat)
+        why = self._insurance_refusal(s)
+        if why:
+            rule, msg = why.split(": ", 1)
+            raise IllegalAction(rule, msg)
+        if amount is not None:
+            if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+                raise BadAmount("insurance", f"an insurance bet is a positive number of cents, got {amount!r}")
+            if amount > s.bet // 2:
+                raise BadAmount(
+                    "insurance",
+                    f"insurance is up to half the original bet: at most {money.format(s.bet // 2)}",
+                )
+            if amount > s.stack:
+                raise BadAmount("stack", f"seat {seat} has only {money.format(s.stack)}")
+
+    def can_insurance(self, seat: int, amount: int | None = None) -> bool:
+        return _ok(self.verify_insurance, seat, amount)
+
+    def insurance(self, seat: int, amount: int | None = None) -> rec.InsuranceTaken:
+        """Take insurance, up to half the original bet (default: as much as allowed)."""
+        self.verify_insurance(seat, amount)
+        s = self._queue[0]
+        if amount is None:
+            amount = min(s.bet // 2, s.stack)
+        s.stack -= amount
+        s.insurance = amount
+        record = self._record(rec.InsuranceTaken(seat, amount))
+        self._next_in_queue()
+        return record
+
+    def verify_no_insurance(self, seat: int) -> None:
+        if self._is_legal(seat, NO_INSURANCE):
+            return
+        self._verify_insurance_turn(seat)
+
+    def can_no_insurance(self, seat: int) -> bool:
+        return _ok(self.verify_no_insurance, seat)
+
+    def no_insurance(self, seat: int) -> rec.InsuranceDeclined:
+        self.verify_no_insurance(seat)
+        record = self._record(rec.InsuranceDeclined(seat))
+        self._next_in_queue()
+        return record
+
+    def verify_even_money(self, seat: int) -> None:
+        s = self._verify_insurance_turn(seat)
+        why = self._even_money_refusal(s)
+        if why:
+            rule, msg = why.split(": ", 1)
+            raise IllegalAction(rule, msg)
+
+    def can_even_money(self, seat: int) -> bool:
+        return _ok(self.verify_even_money, seat)
+
+    def even_money(self, seat: int) -> rec.EvenMoneyTaken:
+        """Take even money on a blackjack against an Ace: paid 1:1 now, whatever the hole card."""
+        self.verify_even_money(seat)
+        s = self._queue[0]
+        s.even_money = True
+        record = self._record(rec.EvenMoneyTaken(seat))
+        h = s.hands[0]
+        h.done = True
+        self._settle(h, "even_money", 2 * h.bet)
+        self._next_in_queue()
+        return record
+
+    # -- early surrender -------------------------------------------------------------------
+    def verify_play_on(self, seat: int) -> None:
+        if self.phase != EARLY_SURRENDER:
+            raise OutOfTurn("surrender", "play_on answers the early-surrender offer, which is not open")
+        if seat != self._queue[0].number:
+            raise OutOfTurn("turn", f"it is seat {self._queue[0].number}'s turn, not seat {seat}'s")
+
+    def can_play_on(self, seat: int) -> bool:
+        return _ok(self.verify_play_on, seat)
+
+    def play_on(self, seat: int) -> rec.PlayedOn:
+        self.verify_play_on(seat)
+        record = self._record(rec.PlayedOn(seat))
+        self._next_in_queue()
+        return record
+
+    # -- playing -----------------------------------------------------------------------
+    def _verify_turn(self, seat: int, action: str) -> PlayerHand:
+        if self.phase != PLAYING:
+            raise OutOfTurn("turn", f"{action}: no hand is being played now (phase: {self.phase})")
+        s = self._order[self._seat_i]
+        if seat != s.number:
+            raise OutOfTurn("turn", f"it is seat {s.number}'s turn, not seat {seat}'s")
+        return s.hands[self._hand_i]
+
+    def _can_hit(self) -> bool:
+        h = self._order[self._seat_i].hands[self._hand_i]
+        return not (h.split_aces and not self.rules.hit_split_aces)
+
+    def verify_hit(self, seat: int) -> None:
+        if self._is_legal(seat, HIT):
+            return
+        h = self._verify_turn(seat, HIT)
+        if h.split_aces and not self.rules.hit_split_aces:
+            raise IllegalAction("hit_split_aces", "split aces receive one card each and may not be hit")
+
+    def can_hit(self, seat: int) -> bool:
+        return _ok(self.verify_hit, seat)
+
+    def hit(self, seat: int) -> rec.Hit:
+        self.verify_hit(seat)
+        h = self._order[self._seat_i].hands[self._hand_i]
+        record = self._record(rec.Hit(seat, h.index))
+        self._give(h)
+        if h.hard > 21:
+            self._bust(h)
+            self._next_hand()
+        elif h.total == 21:  # "A player may not hit any hand having a value of 21."
+            self._stand(h, auto=True)
+        return record
+
+    def verify_stand(self, seat: int) -> None:
+        if self._is_legal(seat, STAND):
+            return
+        self._verify_turn(seat, STAND)
+
+    def can_stand(self, seat: int) -> bool:
+        return _ok(self.verify_stand, seat)
+
+    def stand(self, seat: int) -> rec.Stood:
+        self.verify_stand(seat)
+        return self._stand(self._order[self._seat_i].hands[self._hand_i], auto=False)
+
+    def _double_refusal(self, amount: int | None = None) -> str | None:
+        s = self._order[self._seat_i]
+        h = s.hands[self._hand_i]
+        r = self.rules
+        if len(h.cards) != 2 or h.doubled:
+            return "double: you may double only on your first two cards"
+        if h.from_split and not r.double_after_split:
+            return "double_after_split: this table does not allow doubling after a split"
+        if h.split_aces and not r.hit_split_aces:
+            return "hit_split_aces: split aces receive one card each and may not be doubled"
+        on = r.double_on
+        if on != "any":
+            total = h.total
+            lo = 9 if on == "9-11" else 10
+            if not lo <= total <= 11:
+                return f"double_on: this table allows doubling only on {on}; this hand totals {total}"
+        if amount is None:
+            need = 1 if r.double_for_less else h.bet
+            if s.stack < need:
+                return f"stack: doubling needs {money.format(need)} and seat {s.number} has {money.format(s.stack)}"
+            return None
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+            return f"amount: a double is a positive number of cents, got {amount!r}"
+        if amount > h.bet:
+            return f"double: a double is at most the original bet ({money.format(h.bet)})"
+        if amount < h.bet and not r.double_for_less:
+            return f"double_for_less: this table requires doubling for the full {money.format(h.bet)}"
+        if amount > s.stack:
+            return f"stack: seat {s.number} has only {money.format(s.stack)}"
+        return None
+
+    def verify_double(self, seat: int, amount: int | None = None) -> None:
+        """``amount`` defaults to the full original bet (or all the stack, doubling for less)."""
+        if amount is None and self._is_legal(seat, DOUBLE):
+            return
+        self._verify_turn(seat, DOUBLE)
+        why = self._double_refusal(amount)
+        if why:
+            rule, msg = why.split(": ", 1)
+            raise (BadAmount if rule in ("amount", "stack", "double_for_less") else IllegalAction)(rule, msg)
+
+    def can_double(self, seat: int, amount: int | None = None) -> bool:
+        return _ok(self.verify_double, seat, amount)
+
+    def double(self, seat: int, amount: int | None = None) -> rec.Doubled:
+        """Double down: add up to the original bet, take exactly one card, stand."""
+        self.verify_double(seat, amount)
+        s = self._order[self._seat_i]
+        h = s.hands[self._hand_i]
+        if amount is None:
+            amount = min(h.bet, s.stack)
+        s.stack -= amount
+        h.bet += amount
+        h.doubled = True
+        record = self._record(rec.Doubled(seat, h.index, amount))
+        self._give(h)
+        if h.hard > 21:
+            self._bust(h)
+            self._next_hand()
+        else:
+            self._stand(h, auto=True)
+        return record
+
+    def _split_refusal(self) -> str | None:
+        s = self._order[self._seat_i]
+        h = s.hands[self._hand_i]
+        r = self.rules
+        if len(h.cards) != 2:
+            return "split: only the first two cards of a hand can be split"
+        a, b = h.cards
+        if r.split_by == "rank" and a.rank != b.rank:
+            return "split_by: only a pair of the same rank can be split at this table"
+        if a.value != b.value:
+            return "split: only two cards of the same value can be split"
+        if len(s.hands) >= r.max_split_hands:
+            return f"max_split_hands: at most {r.max_split_hands} hands from one seat"
+        if h.split_aces and not r.resplit_aces:
+            return "resplit_aces: split aces may not be split again at this table"
+        if s.stack < s.bet:
+            return f"stack: splitting needs another {money.format(s.bet)}"
+        return None
+
+    def verify_split(self, seat: int) -> None:
+        if self._is_legal(seat, SPLIT):
+            return
+        self._verify_turn(seat, SPLIT)
+        why = self._split_refusal()
+        if why:
+            rule, msg = why.split(": ", 1)
+            raise (BadAmount if rule == "stack" else IllegalAction)(rule, msg)
+
+    def can_split(self, seat: int) -> bool:
+        return _ok(self.verify_split, seat)
+
+    def split(self, seat: int) -> rec.Split:
+        """Split a pair into two hands, the new one with a bet equal to the original."""
+        self.verify_split(seat)
+        s = self._order[self._seat_i]
+        h = s.hands[self._hand_i]
+        amount = s.bet
+        s.stack -= amount
+        new = PlayerHand(seat, len(s.hands), amount)
+        new.from_split = True
+        moved = h.cards.pop()
+        h.hard -= moved.value
+        if moved.value == 1:
+            h.aces -= 1
+        new.add(moved)
+        h.from_split = True
+        aces = moved.value == 1
+        h.split_aces = new.split_aces = aces
+        s.hands.insert(self._hand_i + 1, new)
+        for i, hand in enumerate(s.hands):
+            hand.index = i
+        record = self._record(rec.Split(seat, h.index, new.index, amount))
+        self._give(h)
+        if not self._settle_into_turn(h):
+            self._next_hand()
+        return record
+
+    def _surrender_refusal(self) -> str | None:
+        s = self._order[self._seat_i]
+        h = s.hands[self._hand_i]
+        if self.rules.surrender == "none":
+            return "surrender: this table does not allow surrender"
+        if len(s.hands) != 1 or len(h.cards) != 2:
+            return "surrender: you may surrender only your first two cards, before any other decision"
+        return None
+
+    def verify_surrender(self, seat: int) -> None:
+        if self._is_legal(seat, SURRENDER):
+            return
+        if self.phase == EARLY_SURRENDER:
+            self.verify_play_on(seat)
+            return
+        self._verify_turn(seat, SURRENDER)
+        why = self._surrender_refusal()
+        if why:
+            rule, msg = why.split(": ", 1)
+            raise IllegalAction(rule, msg)
+
+    def can_surrender(self, seat: int) -> bool:
+        return _ok(self.verify_surrender, seat)
+
+    def surrender(self, seat: int) -> rec.Surrendered:
+        """Give up the hand and lose half the bet (settled with the dealer's hand)."""
+        self.verify_surrender(seat)
+        if self.phase == EARLY_SURRENDER:
+            s = self._queue[0]
+            h = s.hands[0]
+            h.surrendered = h.done = True
+            record = self._record(rec.Surrendered(seat, 0))
+            self._next_in_queue()
+            return record
+        h = self._order[self._seat_i].hands[self._hand_i]
+        h.surrendered = h.done = True
+        record = self._record(rec.Surrendered(seat, h.index))
+        self._next_hand()
+        return record
+
+    # -- leaving -------------------------------------------------------------------------
+    def verify_leave(self, seat: int) -> None:
+        s = self._seat(seat)
+        if s.left:
+            raise IllegalAction("leave", f"seat {seat} has already left")
+        if self.phase == SETTLED:
+            raise IllegalAction("leave", "the round is over: nothing to forfeit")
+
+    def can_leave(self, seat: int) -> bool:
+        return _ok(self.verify_leave, seat)
+
+    def leave(self, seat: int) -> rec.BetWithdrawn | rec.Left:
+        """Leave the table. Before the deal the bet comes back; once the dealer starts dealing
+        "a player who leaves at this stage will forfeit his bet" (every bet on the table)."""
+        self.verify_leave(seat)
+        s = self.seats[seat]
+        if self.phase == BETTING:
+            amount = s.bet
+            s.stack += amount
+            s.bet = 0
+            s.left = True
+            return self._record(rec.BetWithdrawn(seat, amount))
+        s.left = True
+        if not s.hands:  # seated but not dealt in
+            return self._record(rec.Left(seat))
+        record = self._record(rec.Left(seat))
+        for h in s.hands:
+            if not h.settled:
+                h.done = True
+                self._settle(h, "forfeit", 0)
+        if s.insurance and not s.insurance_settled:
+            self._settle_insurance(s, "forfeit", 0)
+        # Their pending decision, if any, goes away with them.
+        if self.phase in (INSURANCE, EARLY_SURRENDER) and s in self._queue:
+            if self._queue[0] is s:
+                self._next_in_queue()
+            else:
+                self._queue.remove(s)
+        elif self.phase == PLAYING and self._order[self._seat_i] is s:
+            self._next_hand()
+        return record
+
+    # -- automatic steps -------------------------------------------------------------------
+    def _after_deal(self) -> None:
+        up = self.dealer[0]
+        r = self.rules
+        self.phase = INSURANCE
+        if up.value == 1 and (r.insurance or r.even_money):
+            self._queue = [
+                s for s in self._order
+                if self._insurance_refusal(s) is None or self._even_money_refusal(s) is None
+            ]
+            if self._queue:
+                return
+        self._after_insurance()
+
+    def _after_insurance(self) -> None:
+        up = self.dealer[0]
+        if self.rules.surrender == "early" and up.value in (1, 10):
+            self.phase = EARLY_SURRENDER
+            self._queue = [s for s in self._order if not s.left and not s.hands[0].done and not s.hands[0].natural]
+            if self._queue:
+                return
+        self._after_surrender()
+
+    def _next_in_queue(self) -> None:
+        self._queue.pop(0)
+        if self._queue:
+            return
+        if self.phase == INSURANCE:
+            self._after_insurance()
+        else:
+            self._after_surrender()
+
+    def _after_surrender(self) -> None:
+        self._queue = []
+        up = self.dealer[0]
+        r = self.rules
+        could_have_blackjack = up.value in (1, 10)
+        if not could_have_blackjack:
+            self.dealer_blackjack = False
+        if r.peeks and could_have_blackjack:
+            bj = hand_total(self.dealer)[0] == 21
+            self.dealer_blackjack = bj
+            self.log.append(rec.Peeked(bj))
+            if bj:
+                self._reveal()
+                self._settle_all()
+                return
+            for s in self._order:
+                if s.insurance and not s.insurance_settled:
+                    self._settle_insurance(s, "lose", 0)
+        # Naturals are paid now once the dealer is known not to have blackjack (peek games);
+        # without a peek, only under pay_naturals_immediately and with no Ace or ten showing.
+        pay_now = (r.peeks and self.dealer_blackjack is False) or (
+            r.pay_naturals_immediately and not could_have_blackjack
+        )
+        for s in self._order:
+            h = s.hands[0]
+            if h.hard == 11 and h.aces == 1 and len(h.cards) == 2 and not h.from_split:
+                h.done = True
+                if pay_now and not h.settled:
+                    self._settle(h, "blackjack", h.bet + r.blackjack_win(h.bet))
+        self.phase = PLAYING
+        self._seat_i = 0
+        self._hand_i = 0
+        self._enter_hand()
+
+    def _enter_hand(self) -> None:
+        """Make the hand at the cursor ready for a decision, or move past it."""
+        order = self._order
+        while self._seat_i < len(order):
+            s = order[self._seat_i]
+            if self._hand_i < len(s.hands):
+                h = s.hands[self._hand_i]
+                if not h.done and not s.left:
+                    if len(h.cards) == 1:  # the second card of a split hand
+                        self._give(h)
+                    if self._settle_into_turn(h):
+                        return
+                self._hand_i += 1
+            else:
+                self._seat_i += 1
+                self._hand_i = 0
+        self._dealer_turn()
+
+    def _settle_into_turn(self, h: PlayerHand) -> bool:
+        """After a hand gets its second card: stand it by rule if it has no decision to make.
+        Returns whether the hand now waits for its player."""
+        r = self.rules
+        if h.total == 21:
+            self._stand(h, auto=True, advance=False)
+            return False
+        if h.split_aces and not r.hit_split_aces:
+            s = self.seats[h.seat]
+            if not (
+                r.resplit_aces and h.cards[1].value == 1 and len(s.hands) < r.max_split_hands
+                and s.stack >= s.bet
+            ):
+                self._stand(h, auto=True, advance=False)
+                return False
+        return True
+
+    def _next_hand(self) -> None:
+        self._hand_i += 1
+        self._enter_hand()
+
+    def _stand(self, h: PlayerHand, auto: bool, advance: bool = True) -> rec.Stood:
+        h.done = True
+        record = self._record(rec.Stood(h.seat, h.index, auto))
+        if advance:
+            self._next_hand()
+        return record
+
+    def _give(self, h: PlayerHand) -> None:
+        c = self.shoe.draw()
+        h.add(c)
+        self.log.append(rec.CardDealt(h.seat, h.index, c, True))
+
+    def _bust(self, h: PlayerHand) -> None:
+        # "the dealer collects their bet, and removes their hand from the table immediately"
+        h.bust = h.done = True
+        self._settle(h, "bust", 0)
+
+    def _reveal(self) -> None:
+        if not self.hole_revealed:
+            self.hole_revealed = True
+            self.log.append(rec.HoleRevealed(self.dealer[1]))
+
+    def _dealer_turn(self) -> None:
+        self._reveal()
+        dealer = self.dealer
+        total, soft = hand_total(dealer)
+        self.dealer_blackjack = total == 21 and len(dealer) == 2
+        if not self.dealer_blackjack and any(
+            not (h.settled or h.surrendered or h.natural) for s in self._order for h in s.hands
+        ):
+            h17 = self.rules.dealer_hits_soft_17
+            draw = self.shoe.draw
+            while total < 17 or (total == 17 and soft and h17):
+                c = draw()
+                dealer.append(c)
+                self.log.append(rec.CardDealt(DEALER, 0, c, True))
+                total, soft = hand_total(dealer)
+        self._settle_all()
+
+    def _settle_all(self) -> None:
+        r = self.rules
+        dealer_total = hand_total(self.dealer)[0]
+        dealer_bj = bool(self.dealer_blackjack)
+        dealer_bust = dealer_total > 21
+        for s in self._order:
+            if s.insurance and not s.insurance_settled:
+                if dealer_bj:
+                    self._settle_insurance(s, "win", 3 * s.insurance)
+                else:
+                    self._settle_insurance(s, "lose", 0)
+            original_taken = False
+            for h in s.hands:
+                if h.settled:
+                    continue
+                if h.surrendered:
+                    if dealer_bj and r.surrender == "late":
+                        self._settle(h, "lose", 0)  # late surrender cannot escape a blackjack
+                    else:
+                        self._settle(h, "surrender", h.bet - h.bet // 2)
+                elif h.natural:
+                    if dealer_bj:
+                        self._settle(h, "push", h.bet)
+                    else:
+                        self._settle(h, "blackjack", h.bet + r.blackjack_win(h.bet))
+                elif dealer_bj:
+                    if r.hole_card == "no_peek_all":
+                        self._settle(h, "lose", 0)
+                    elif not original_taken:
+                        # Only the original bet is collected; doubles and split bets come back.
+                        original_taken = True
+                        self._settle(h, "lose", h.bet - s.bet)
+                    else:
+                        self._settle(h, "push", h.bet)
+                else:
+                    t = h.total
+                    if dealer_bust or t > dealer_total:
+                        self._settle(h, "win", 2 * h.bet)
+                    elif t == dealer_total:
+                        self._settle(h, "push", h.bet)
+                    else:
+                        self._settle(h, "lose", 0)
+        self.phase = SETTLED
+
+    def _settle(self, h: PlayerHand, outcome: str, returned: int) -> None:
+        s = self.seats[h.seat]
+        h.settled = True
+        h.outcome = outcome
+        h.returned = returned
+        s.stack += returned
+        self.log.append(rec.Paid(h.seat, h.index, outcome, returned, returned - h.bet))
+
+    def _settle_insurance(self, s: Seat, outcome: str, returned: int) -> None:
+        s.insurance_settled = True
+        s.stack += returned
+        self.log.append(rec.Paid(s.number, -1, "insurance_" + outcome, returned, returned - s.insurance))
+
+    # -- helpers -------------------------------------------------------------------------
+    def _seat(self, seat: int) -> Seat:
+        s = self.seats.get(seat) if isinstance(seat, int) else None
+        if s is None:
+            raise OutOfTurn("seat", f"seat {seat!r} is not at this table (seats here: {sorted(self.seats)})")
+        return s
+
+    def _record(self, record: Any) -> Any:
+        self.log.append(record)
+        return record
+
+    # -- results and views -----------------------------------------------------------------
+    def results(self) -> dict[int, int]:
+        """Each seat's net result in cents (positive: the player won)."""
+        return {n: s.stack - s.start_stack for n, s in self.seats.items()}
+
+    @property
+    def house_result(self) -> int:
+        """The house's net in cents once the round is settled."""
+        return -sum(self.results().values()) if self.is_terminal else 0
+
+    def stacks(self) -> dict[int, int]:
+        return {n: s.stack for n, s in self.seats.items()}
+
+    def dealer_total(self, visible_only: bool = True) -> int | None:
+        if not self.dealer:
+            return None
+        if self.hole_revealed or not visible_only:
+            return hand_total(self.dealer)[0]
+        return hand_total(self.dealer[:1])[0]
+
+    def view(self, viewer: int | str = "spectator") -> dict[str, Any]:
+        """What ``viewer`` (a seat number, ``"spectator"`` or ``"dealer"``) may see.
+
+        Every player's cards are dealt face up, so all views show them; the hole card shows in
+        no view until it is revealed, and the shoe's order is never shown.
+        """
+        dealer_cards: list[str | None] = [c.text for c in self.dealer]
+        if len(dealer_cards) > 1 and not self.hole_revealed:
+            dealer_cards[1] = None
+        to_act = self.to_act
+        you = viewer if isinstance(viewer, int) and viewer in self.seats else None
+        hand = self.current_hand
+        return {
+            "game": "blackjack",
+            "phase": self.phase,
+            "viewer": viewer,
+            "to_act": to_act,
+            "acting_hand": hand.index if hand is not None else None,
+            "legal_actions": self.legal_actions(you) if you is not None else [],
+            "dealer": {
+                "cards": dealer_cards,
+                "total": self.dealer_total(),
+                "blackjack": self.dealer_blackjack if self.hole_revealed or self.dealer_blackjack is False else None,
+            },
+            "seats": [
+                {
+                    "seat": s.number,
+                    "stack": s.stack,
+                    "bet": s.bet,
+                    "insurance": s.insurance,
+                    "even_money": s.even_money,
+                    "left": s.left,
+                    "net": s.stack - s.start_stack if self.is_terminal else None,
+                    "hands": [h.to_json() for h in s.hands],
+                }
+                for s in self.seats.values()
+            ],
+            "shoe": {
+                "decks": self.shoe.decks,
+                "remaining": self.shoe.remaining,
+                "commitment": self.shoe.commitment,
+            },
+        }
+
+    def log_view(self, viewer: int | str = "spectator") -> list[dict[str, Any]]:
+        """The log as ``viewer`` may see it: the hole card is ``None`` until revealed."""
+        out = []
+        for r in self.log:
+            d = rec.to_json(r)
+            if r.type == "card" and not r.face_up and not self.hole_revealed:
+                d["card"] = None
+            out.append(d)
+        return out
+
+    def __repr__(self) -> str:  # no cards: reprs end up in logs
+        return f"<Round {self.phase}, seats {sorted(self.seats)}, to act: {self.to_act}>"
+
+
+def _ok(verify: Any, *args: Any) -> bool:
+    try:
+        verify(*args)
+    except (OutOfTurn, IllegalAction, BadAmount):
+        return False
+    return True

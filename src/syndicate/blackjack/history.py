@@ -1,0 +1,200 @@
+"""Replaying and verifying Blackjack hand histories (format: docs/hand-history.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import money
+from ..shoe import Shoe, commitment_of
+from . import records as rec
+from .engine import Round
+from .rules import Rules
+
+_DECISIONS = {
+    "bet": lambda rd, r: rd.bet(r["seat"], r["amount"]),
+    "withdraw": lambda rd, r: rd.leave(r["seat"]),
+    "deal": lambda rd, r: rd.deal(),
+    "insurance": lambda rd, r: rd.insurance(r["seat"], r["amount"]),
+    "no_insurance": lambda rd, r: rd.no_insurance(r["seat"]),
+    "even_money": lambda rd, r: rd.even_money(r["seat"]),
+    "play_on": lambda rd, r: rd.play_on(r["seat"]),
+    "surrender": lambda rd, r: rd.surrender(r["seat"]),
+    "hit": lambda rd, r: rd.hit(r["seat"]),
+    "stand": lambda rd, r: None if r["auto"] else rd.stand(r["seat"]),
+    "double": lambda rd, r: rd.double(r["seat"], r["amount"]),
+    "split": lambda rd, r: rd.split(r["seat"]),
+    "leave": lambda rd, r: rd.leave(r["seat"]),
+}
+
+
+@dataclass
+class ReplayResult:
+    """What a replay found: a line per step, each seat's net, and whether it matched."""
+
+    steps: list[str] = field(default_factory=list)
+    results: dict[int, int] = field(default_factory=dict)  # seat -> net cents over all rounds
+    rounds: int = 0
+    matches: bool = True
+    problems: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "blackjack",
+            "rounds": self.rounds,
+            "matches": self.matches,
+            "results": {str(k): v for k, v in sorted(self.results.items())},
+            "steps": self.steps,
+            "problems": self.problems,
+        }
+
+
+@dataclass
+class VerifyResult:
+    ok: bool
+    messages: list[str]
+    cards_checked: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "cards_checked": self.cards_checked, "messages": self.messages}
+
+
+def replay(doc: dict[str, Any]) -> ReplayResult:
+    """Re-run every round of the history through the engine and compare logs exactly."""
+    rules = Rules.from_dict(doc["rules"])
+    out = ReplayResult()
+    for rnd in doc["rounds"]:
+        number = rnd["number"]
+        stacks = {int(k): v for k, v in rnd["stacks"].items()}
+        log = rnd["log"]
+        cards = [rec.from_json(r).card for r in log if r["type"] in ("card",)]
+        start = next((r["shoe_position"] for r in log if r["type"] == "deal"), 0)
+        rd = Round(rules, Shoe.for_replay(cards, start, rules.decks), stacks)
+        out.steps.append(f"— round {number} —")
+        try:
+            for r in log:
+                apply = _DECISIONS.get(r["type"])
+                if apply is not None:
+                    apply(rd, r)
+        except (ValueError, IndexError) as e:
+            out.matches = False
+            out.problems.append(f"round {number}: the engine refused a recorded action: {e}")
+        produced = [rec.to_json(r) for r in rd.log]
+        for r in rd.log:
+            out.steps.append(describe(r))
+        if produced != log:
+            out.matches = False
+            at = next((i for i, (a, b) in enumerate(zip(produced, log)) if a != b), min(len(produced), len(log)))
+            out.problems.append(f"round {number}: replay differs from the record at step {at + 1}")
+        recorded = rnd.get("results")
+        if recorded is not None and {str(k): v for k, v in rd.results().items()} != recorded:
+            out.matches = False
+            out.problems.append(f"round {number}: results differ from the record")
+        for seat, net in rd.results().items():
+            out.results[seat] = out.results.get(seat, 0) + net
+        out.rounds += 1
+    return out
+
+
+def verify(doc: dict[str, Any]) -> VerifyResult:
+    """Check every dealt card against the committed shoe order (recomputed from the seed)."""
+    msgs: list[str] = []
+    ok = True
+    checked = 0
+    rounds_by_shoe: dict[int, list[dict[str, Any]]] = {}
+    for rnd in doc["rounds"]:
+        rounds_by_shoe.setdefault(rnd["shoe"], []).append(rnd)
+    for index, sj in enumerate(doc["shoes"]):
+        label = f"shoe {index + 1}"
+        seed, order = sj.get("seed"), sj.get("order")
+        if seed:
+            if commitment_of(bytes.fromhex(seed)) != sj["commitment"]:
+                ok = False
+                msgs.append(f"{label}: SHA-256 of the revealed seed does not match the commitment")
+                continue
+            shoe = Shoe.from_seed(seed, sj["decks"], sj["penetration"], sj["burn"])
+        elif order:
+            shoe = Shoe.stacked(order, penetration=sj["penetration"], burn=sj["burn"], decks=sj["decks"])
+            if shoe.commitment != sj["commitment"]:
+                ok = False
+                msgs.append(f"{label}: the revealed order does not match the commitment")
+                continue
+        else:
+            ok = False
+            msgs.append(f"{label}: not finished yet, its seed is still secret; verify again once it is revealed")
+            continue
+        shoe_ok = True
+        for rnd in rounds_by_shoe.get(index, []):
+            deal = next((r for r in rnd["log"] if r["type"] == "deal"), None)
+            if deal is None:
+                continue
+            shoe.begin_round()
+            if deal["shoe_position"] != shoe.position:
+                shoe_ok = False
+                msgs.append(
+                    f"{label}, round {rnd['number']}: dealing started at card {deal['shoe_position']}, "
+                    f"but the shoe was at card {shoe.position}"
+                )
+                break
+            for r in rnd["log"]:
+                if r["type"] != "card":
+                    continue
+                expected = shoe.draw()
+                checked += 1
+                if r["card"] != expected.text:
+                    shoe_ok = False
+                    msgs.append(
+                        f"{label}, round {rnd['number']}: dealt {r['card']} where the committed order "
+                        f"has {expected.text} (card {shoe.position})"
+                    )
+                    break
+            if not shoe_ok:
+                break
+        ok = ok and shoe_ok
+        if shoe_ok:
+            msgs.append(f"{label}: commitment {sj['commitment'][:16]}… matches; every card dealt came from it")
+    return VerifyResult(ok, msgs, checked)
+
+
+def describe(r: Any) -> str:
+    """One line of English per record, for `syndicate replay`."""
+    t = r.type
+    who = "dealer" if getattr(r, "seat", None) == rec.DEALER else f"seat {getattr(r, 'seat', '?')}"
+    if t == "bet":
+        return f"{who} bets {money.format(r.amount)}"
+    if t == "withdraw":
+        return f"{who} takes back {money.format(r.amount)} and leaves"
+    if t == "deal":
+        return f"dealing to seats {', '.join(map(str, r.seats))}"
+    if t == "card":
+        if r.seat == rec.DEALER:
+            return f"dealer gets {r.card.pretty}" + ("" if r.face_up else " (hole card, face down)")
+        return f"{who} hand {r.hand + 1} gets {r.card.pretty}"
+    if t == "insurance":
+        return f"{who} takes insurance for {money.format(r.amount)}"
+    if t == "no_insurance":
+        return f"{who} declines insurance"
+    if t == "even_money":
+        return f"{who} takes even money"
+    if t == "play_on":
+        return f"{who} declines to surrender"
+    if t == "surrender":
+        return f"{who} surrenders hand {r.hand + 1}"
+    if t == "peek":
+        return "dealer peeks: " + ("blackjack!" if r.blackjack else "no blackjack")
+    if t == "hit":
+        return f"{who} hits hand {r.hand + 1}"
+    if t == "stand":
+        return f"{who} stands on hand {r.hand + 1}" + (" (by rule)" if r.auto else "")
+    if t == "double":
+        return f"{who} doubles hand {r.hand + 1} for {money.format(r.amount)}"
+    if t == "split":
+        return f"{who} splits hand {r.hand + 1} (another {money.format(r.amount)})"
+    if t == "leave":
+        return f"{who} leaves, forfeiting the bets on the table"
+    if t == "reveal":
+        return f"dealer reveals the hole card: {r.card.pretty}"
+    if t == "payout":
+        what = "insurance" if r.hand == -1 else f"hand {r.hand + 1}"
+        return f"{who} {what}: {r.outcome}, {money.format(r.returned)} back (net {money.format(r.net)})"
+    return t

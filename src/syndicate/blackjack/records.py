@@ -1,0 +1,175 @@
+"""The records a Blackjack round appends to its log, one per thing that happened.
+
+The log is the hand's history as a by-product of playing it (the PokerKit habit): each
+applied action returns its record, the dealer's automatic steps (cards, reveals, payouts)
+add theirs, and replaying the decision records through a new round must reproduce the log
+exactly. ``seat`` -1 is the dealer (the house).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..cards import Card, card
+
+DEALER = -1
+
+
+class BetPlaced(NamedTuple):
+    seat: int
+    amount: int
+    type = "bet"
+
+
+class BetWithdrawn(NamedTuple):
+    seat: int
+    amount: int
+    type = "withdraw"
+
+
+class DealStarted(NamedTuple):
+    seats: tuple[int, ...]
+    shoe_position: int
+    type = "deal"
+
+
+class CardDealt(NamedTuple):
+    seat: int  # DEALER for the dealer
+    hand: int
+    card: Card
+    face_up: bool
+    type = "card"
+
+
+class InsuranceTaken(NamedTuple):
+    seat: int
+    amount: int
+    type = "insurance"
+
+
+class InsuranceDeclined(NamedTuple):
+    seat: int
+    type = "no_insurance"
+
+
+class EvenMoneyTaken(NamedTuple):
+    seat: int
+    type = "even_money"
+
+
+class PlayedOn(NamedTuple):
+    """Declined early surrender."""
+
+    seat: int
+    type = "play_on"
+
+
+class Surrendered(NamedTuple):
+    seat: int
+    hand: int
+    type = "surrender"
+
+
+class Peeked(NamedTuple):
+    """The dealer checked the hole card for blackjack (peek games, Ace or ten showing)."""
+
+    blackjack: bool
+    type = "peek"
+
+
+class Hit(NamedTuple):
+    seat: int
+    hand: int
+    type = "hit"
+
+
+class Stood(NamedTuple):
+    seat: int
+    hand: int
+    auto: bool  # stood by rule: 21, or a split ace that may not be hit
+    type = "stand"
+
+
+class Doubled(NamedTuple):
+    seat: int
+    hand: int
+    amount: int
+    type = "double"
+
+
+class Split(NamedTuple):
+    seat: int
+    hand: int
+    new_hand: int
+    amount: int
+    type = "split"
+
+
+class Left(NamedTuple):
+    """A player left after the deal: every bet still on the table is forfeit."""
+
+    seat: int
+    type = "leave"
+
+
+class HoleRevealed(NamedTuple):
+    card: Card
+    type = "reveal"
+
+
+class Paid(NamedTuple):
+    """Settlement of one bet: ``returned`` chips go back to the seat (stake included); ``net``
+    is the seat's gain (negative: the house's). ``hand`` -1 is the insurance bet."""
+
+    seat: int
+    hand: int
+    outcome: str
+    returned: int
+    net: int
+    type = "payout"
+
+
+Record = (
+    BetPlaced | BetWithdrawn | DealStarted | CardDealt | InsuranceTaken | InsuranceDeclined
+    | EvenMoneyTaken | PlayedOn | Surrendered | Peeked | Hit | Stood | Doubled | Split | Left
+    | HoleRevealed | Paid
+)
+RECORD_TYPES: dict[str, type] = {
+    cls.type: cls  # type: ignore[attr-defined]
+    for cls in (
+        BetPlaced, BetWithdrawn, DealStarted, CardDealt, InsuranceTaken, InsuranceDeclined,
+        EvenMoneyTaken, PlayedOn, Surrendered, Peeked, Hit, Stood, Doubled, Split, Left,
+        HoleRevealed, Paid,
+    )
+}
+
+
+def to_json(record: Any) -> dict[str, Any]:
+    """A record as a JSON object: ``{"type": ..., field: value, ...}``, cards as text."""
+    out: dict[str, Any] = {"type": record.type}
+    for key, value in zip(record._fields, record):
+        if isinstance(value, Card):
+            value = value.text
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
+    return out
+
+
+def from_json(data: dict[str, Any]) -> Any:
+    """The record a JSON object describes (inverse of :func:`to_json`)."""
+    kind = data.get("type")
+    cls = RECORD_TYPES.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise ValueError(f"unknown record type {kind!r}; known: {', '.join(RECORD_TYPES)}")
+    values = []
+    for name in cls._fields:  # type: ignore[attr-defined]
+        if name not in data:
+            raise ValueError(f"record {kind!r} lacks field {name!r}")
+        v = data[name]
+        if name == "card":
+            v = card(v)
+        elif name == "seats":
+            v = tuple(v)
+        values.append(v)
+    return cls(*values)

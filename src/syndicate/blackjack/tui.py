@@ -1,0 +1,247 @@
+"""Blackjack in the terminal: one person against the house, bots in the other seats.
+
+Input comes from ``input_fn`` (``input`` by default) so the whole game can be driven by a
+script in tests. The table is drawn with Rich.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from .. import money
+from ..cards import Card, card
+from ..errors import RuleError
+from . import engine as E
+from .basic import advisor
+from .rules import Rules
+from .session import Session
+
+KEYS = {
+    "h": E.HIT, "s": E.STAND, "d": E.DOUBLE, "p": E.SPLIT, "r": E.SURRENDER,
+    "i": E.INSURE, "e": E.EVEN_MONEY, "n": E.NO_INSURANCE, "c": E.PLAY_ON,
+}
+LABELS = {
+    E.HIT: "[h]it", E.STAND: "[s]tand", E.DOUBLE: "[d]ouble", E.SPLIT: "s[p]lit",
+    E.SURRENDER: "surrende[r]", E.INSURE: "[i]nsurance", E.EVEN_MONEY: "[e]ven money",
+    E.NO_INSURANCE: "[n]o insurance", E.PLAY_ON: "[c]ontinue (no surrender)",
+}
+HUMAN = 1
+
+
+class Quit(Exception):
+    """The player asked to leave the table."""
+
+
+def card_text(c: Card | None) -> Text:
+    if c is None:
+        return Text(" ?? ", style="bold white on blue")
+    style = "bold red on white" if c.suit in "hd" else "bold black on white"
+    return Text(f" {c.pretty} ", style=style)
+
+
+def cards_text(cards: list[Card | None]) -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(c))
+    return out
+
+
+class BlackjackTUI:
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        bots: int = 0,
+        bankroll: int = 10_000,
+        console: Console | None = None,
+        input_fn: Callable[[str], str] = input,
+        session: Session | None = None,
+    ) -> None:
+        if bots < 0 or bots > rules.seats - 1:
+            raise ValueError(f"bots must be 0..{rules.seats - 1} at a {rules.seats}-seat table")
+        self.rules = rules
+        self.console = console or Console()
+        self.input = input_fn
+        stacks = {HUMAN: bankroll}
+        for b in range(bots):
+            stacks[HUMAN + 1 + b] = 1_000_000
+        self.session = session or Session(rules, stacks)
+        self.advise = advisor(rules)
+        self.last_bet = rules.min_bet
+        self.start_bankroll = bankroll
+
+    # -- the loop ----------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the player quits or runs out of chips; returns the net result in cents."""
+        c = self.console
+        c.print(Panel.fit(self._rules_line(), title="Blackjack", border_style="green"))
+        try:
+            while True:
+                stack = self.session.stacks[HUMAN]
+                if stack < self.rules.min_bet:
+                    c.print(f"[bold red]You have {money.format(stack)}, under the table minimum. Game over.[/]")
+                    break
+                self._play_round()
+        except (Quit, EOFError, KeyboardInterrupt):
+            c.print()
+        self.session.close()
+        net = self.session.stacks[HUMAN] - self.start_bankroll
+        c.print(
+            f"You leave with [bold]{money.format(self.session.stacks[HUMAN])}[/] "
+            f"({'+' if net >= 0 else ''}{money.format(net)})."
+        )
+        return net
+
+    def _ask(self, prompt: str) -> str:
+        return self.input(prompt).strip().lower()
+
+    def _play_round(self) -> None:
+        rd = self.session.new_round()
+        stack = self.session.stacks[HUMAN]
+        while True:
+            raw = self._ask(
+                f"Bankroll {money.format(stack)}. Bet ({money.format(self.rules.min_bet)}–"
+                f"{money.format(min(self.rules.max_bet, stack))}) [{money.format(self.last_bet)}], q to quit: "
+            )
+            if raw in ("q", "quit", "exit"):
+                raise Quit
+            try:
+                amount = money.parse(raw) if raw else self.last_bet
+                rd.bet(HUMAN, amount)
+            except (money.MoneyError, RuleError) as e:
+                self.console.print(f"[red]{e}[/]")
+                continue
+            self.last_bet = amount
+            break
+        for seat in rd.seats:
+            if seat != HUMAN:
+                rd.bet(seat, self.rules.min_bet)
+        rd.deal()
+        while not rd.is_terminal:
+            seat = rd.to_act
+            assert seat is not None
+            if seat == HUMAN:
+                self._human_turn(rd)
+            else:
+                self._bot_turn(rd, seat)
+        self.console.print(self.render(rd))
+        for line in self._results(rd):
+            self.console.print(line)
+        self.session.finish_round()
+
+    def _bot_turn(self, rd: E.Round, seat: int) -> None:
+        legal = rd.legal_actions()
+        if rd.phase == E.INSURANCE:
+            rd.no_insurance(seat)  # basic strategy never insures
+        elif rd.phase == E.EARLY_SURRENDER:
+            rd.play_on(seat)
+        else:
+            hand = rd.current_hand
+            assert hand is not None
+            getattr(rd, self.advise(hand.cards, rd.dealer[0], legal))(seat)
+
+    def _human_turn(self, rd: E.Round) -> None:
+        self.console.print(self.render(rd))
+        legal = rd.legal_actions(HUMAN)
+        options = "  ".join(LABELS[a] for a in legal)
+        raw = self._ask(f"{options}  [?] hint  [q]uit: ")
+        if raw in ("q", "quit"):
+            rd.leave(HUMAN)
+            self.console.print("[yellow]You leave the table; your bets on it are forfeit.[/]")
+            while not rd.is_terminal:
+                seat = rd.to_act
+                assert seat is not None
+                self._bot_turn(rd, seat)
+            self.session.finish_round()
+            raise Quit
+        if raw in ("?", "hint"):
+            self.console.print(f"[cyan]Basic strategy: {self.hint(rd)}[/]")
+            return
+        action = KEYS.get(raw[:1]) if raw else None
+        if action is None:
+            self.console.print(f"[red]Unknown key {raw!r}. Choose one of: {options}[/]")
+            return
+        try:
+            if action == E.INSURE and len(raw.split()) > 1:
+                rd.insurance(HUMAN, money.parse(raw.split()[1]))
+            else:
+                getattr(rd, action)(HUMAN)
+        except (RuleError, money.MoneyError) as e:
+            self.console.print(f"[red]{e}[/]")
+
+    def hint(self, rd: E.Round) -> str:
+        legal = rd.legal_actions(HUMAN)
+        if rd.phase == E.INSURANCE:
+            return "no insurance (it costs more than it returns unless you count cards)"
+        if rd.phase == E.EARLY_SURRENDER:
+            hand = rd.seats[HUMAN].hands[0]
+            play = self.advise(hand.cards, rd.dealer[0], {E.HIT, E.STAND, E.SURRENDER})
+            return "surrender" if play == E.SURRENDER else "continue"
+        hand = rd.current_hand
+        assert hand is not None
+        return self.advise(hand.cards, rd.dealer[0], legal)
+
+    # -- drawing -------------------------------------------------------------------------
+    def _rules_line(self) -> str:
+        r = self.rules
+        return (
+            f"{r.decks} decks · dealer {'hits' if r.dealer_hits_soft_17 else 'stands on'} soft 17 · "
+            f"blackjack pays {r.blackjack_pays} · double {r.double_on} · "
+            f"surrender {r.surrender} · {r.hole_card.replace('_', ' ')} · "
+            f"bets {money.format(r.min_bet)}–{money.format(r.max_bet)}"
+        )
+
+    def render(self, rd: E.Round) -> Table:
+        view = rd.view(HUMAN)
+        table = Table(title="Blackjack", expand=False, show_lines=True)
+        table.add_column("Seat")
+        table.add_column("Cards")
+        table.add_column("Total", justify="right")
+        table.add_column("Bet", justify="right")
+        table.add_column("Result")
+        dealer_cards = [None if t is None else card(t) for t in view["dealer"]["cards"]]
+        dtotal = view["dealer"]["total"]
+        table.add_row(
+            "Dealer", cards_text(dealer_cards), "" if dtotal is None else str(dtotal), "", ""
+        )
+        for s in view["seats"]:
+            name = "You" if s["seat"] == HUMAN else f"Bot {s['seat']}"
+            for h in s["hands"] or [None]:
+                if h is None:
+                    table.add_row(name, "", "", money.format(s["bet"]), "")
+                    continue
+                acting = view["to_act"] == s["seat"] and view["acting_hand"] == h["index"]
+                label = name + (f" ({h['index'] + 1})" if len(s["hands"]) > 1 else "") + (" ◀" if acting else "")
+                total = ("soft " if h["soft"] and h["total"] < 21 else "") + str(h["total"])
+                if h["blackjack"]:
+                    total = "Blackjack"
+                result = ""
+                if h["outcome"]:
+                    result = f"{h['outcome']} {money.format(h['returned'] - h['bet'])}"
+                elif h["surrendered"]:
+                    result = "surrendered"
+                table.add_row(label, cards_text([card(t) for t in h["cards"]]), total,
+                              money.format(h["bet"]), result)
+            if s["insurance"]:
+                table.add_row(name, "insurance", "", money.format(s["insurance"]), "")
+        you = rd.seats[HUMAN]
+        table.caption = f"Your bankroll: {money.format(you.stack)} behind, {money.format(you.at_risk)} on the table"
+        return table
+
+    def _results(self, rd: E.Round) -> list[str]:
+        net = rd.results().get(HUMAN, 0)
+        colour = "green" if net > 0 else "red" if net < 0 else "white"
+        return [f"[{colour}]This round: {'+' if net > 0 else ''}{money.format(net)}[/]"]
+
+    def save_history(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.session.history(), indent=1), encoding="utf-8")

@@ -1,0 +1,178 @@
+"""The ``syndicate`` command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import money
+from .errors import ConfigError
+
+app = typer.Typer(
+    help="Syndicate: the card room casino nights run on. Blackjack and five-card draw, exact and replayable.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rules preset: syndicate, jupiters or notice.")]
+SetOpt = Annotated[
+    Optional[list[str]],  # noqa: UP045 - Typer reads the annotation at run time
+    typer.Option("--set", "-s", help="Override a rule: key=value (repeatable). See `syndicate rules`."),
+]
+
+
+def _fail(message: str) -> typer.Exit:
+    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(2)
+
+
+def load_rules(name: str, overrides: list[str] | None):  # type: ignore[no-untyped-def]
+    from .blackjack.rules import preset
+
+    try:
+        return preset(name, tuple(overrides or ()))
+    except ConfigError as e:
+        raise _fail(str(e)) from None
+
+
+@app.command("rules")
+def rules_cmd(
+    preset_name: Annotated[Optional[str], typer.Argument(metavar="PRESET", help="A preset to print.")] = None,  # noqa: UP045
+    as_json: Annotated[bool, typer.Option("--json", help="Print every key as JSON.")] = False,
+    overrides: SetOpt = None,
+) -> None:
+    """List the rules presets, or print one with every key."""
+    from .blackjack.rules import DEFAULT_PRESET, PRESET_TITLES, PRESETS
+
+    if preset_name is None:
+        if as_json:
+            print(json.dumps({n: r.to_dict() for n, r in PRESETS.items()}, indent=2))
+            return
+        t = Table(title="Blackjack rules presets (one per house-rules document)")
+        t.add_column("Preset")
+        t.add_column("Document")
+        t.add_column("Main rules")
+        for name, r in PRESETS.items():
+            t.add_row(
+                name + (" (default)" if name == DEFAULT_PRESET else ""),
+                PRESET_TITLES[name],
+                f"{'H17' if r.dealer_hits_soft_17 else 'S17'}, double {r.double_on}, "
+                f"{r.hole_card}, surrender {r.surrender}, insurance {'yes' if r.insurance else 'no'}",
+            )
+        console.print(t)
+        console.print("`syndicate rules PRESET --json` prints every key; docs/rules.md explains each.")
+        return
+    rules = load_rules(preset_name, overrides)
+    data = rules.to_dict()
+    if as_json:
+        print(json.dumps(data, indent=2))
+        return
+    t = Table(title=f"Preset {preset_name}: {PRESET_TITLES[preset_name]}")
+    t.add_column("Key")
+    t.add_column("Value")
+    for k, v in data.items():
+        t.add_row(k, money.format(v) if k in ("min_bet", "max_bet") else str(v))
+    console.print(t)
+
+
+@app.command("play")
+def play_cmd(
+    game: Annotated[str, typer.Argument(help="blackjack or poker")] = "blackjack",
+    rules_name: RulesOpt = "syndicate",
+    overrides: SetOpt = None,
+    bots: Annotated[int, typer.Option(help="Bots in the other seats (blackjack).")] = 0,
+    bankroll: Annotated[str, typer.Option(help="Your starting chips, in dollars.")] = "100",
+    players: Annotated[int, typer.Option(help="Players at the poker table, you included.")] = 4,
+    ante: Annotated[str, typer.Option(help="Poker ante in dollars ($0.50 to $5).")] = "0.50",
+    history: Annotated[Optional[Path], typer.Option(help="Save the hand history to this file.")] = None,  # noqa: UP045
+) -> None:
+    """Play at a table in the terminal."""
+    if game == "blackjack":
+        from .blackjack.tui import BlackjackTUI
+
+        rules = load_rules(rules_name, overrides)
+        try:
+            stack = money.parse(bankroll)
+            tui = BlackjackTUI(rules, bots=bots, bankroll=stack, console=console)
+        except (money.MoneyError, ValueError) as e:
+            raise _fail(str(e)) from None
+        tui.run()
+        if history is not None:
+            tui.save_history(history)
+            console.print(f"Hand history saved to {history} (replay: syndicate replay {history})")
+        return
+    if game == "poker":
+        try:
+            from .poker.cli import play_poker
+        except ImportError:
+            raise _fail("poker is not available in this build") from None
+        play_poker(players=players, ante=ante, console=console, history=history)
+        return
+    raise _fail(f"unknown game {game!r}; games: blackjack, poker")
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Re-run a hand history through the engine, step by step, and check it reproduces exactly."""
+    from . import history
+
+    try:
+        doc = history.load(file)
+        result = history.replay(doc)
+    except (history.HistoryError, KeyError, TypeError, ValueError) as e:
+        raise _fail(f"cannot replay {file}: {e}") from None
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        for line in result.steps:
+            console.print(line, highlight=False)
+        console.print()
+        for seat, net in sorted(result.results.items()):
+            console.print(f"seat {seat}: net {money.format(net)}")
+        if result.matches:
+            console.print(f"[green]Replay reproduces the record exactly ({result.rounds} round(s)).[/]")
+        else:
+            for p in result.problems:
+                console.print(f"[red]{p}[/]")
+    if not result.matches:
+        raise typer.Exit(1)
+
+
+@app.command("verify")
+def verify_cmd(
+    file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Check every card dealt against the shoe's committed order (SHA-256 of the revealed seed)."""
+    from . import history
+
+    try:
+        doc = history.load(file)
+        result = history.verify(doc)
+    except (history.HistoryError, KeyError, TypeError, ValueError) as e:
+        raise _fail(f"cannot verify {file}: {e}") from None
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        for m in result.messages:
+            console.print(m, highlight=False)
+        console.print("[green]verified[/]" if result.ok else "[bold red]NOT verified[/]")
+    if not result.ok:
+        raise typer.Exit(1)
+
+
+def main() -> None:  # pragma: no cover - the console script
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()
