@@ -495,7 +495,7 @@ class Round:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
             return f"amount: a double is a positive number of cents, got {amount!r}"
         if amount > h.bet:
-            return f"double: a double is at most the original bet ({money.format(h.bet)})"
+            return f"double_amount: a double is at most the original bet ({money.format(h.bet)})"
         if amount < h.bet and not r.double_for_less:
             return f"double_for_less: this table requires doubling for the full {money.format(h.bet)}"
         if amount > s.stack:
@@ -510,7 +510,7 @@ class Round:
         why = self._double_refusal(amount)
         if why:
             rule, msg = why.split(": ", 1)
-            raise (BadAmount if rule in ("amount", "stack", "double_for_less") else IllegalAction)(rule, msg)
+            raise (BadAmount if rule in ("amount", "double_amount", "stack", "double_for_less") else IllegalAction)(rule, msg)
 
     def can_double(self, seat: int, amount: int | None = None) -> bool:
         return _ok(self.verify_double, seat, amount)

@@ -1,0 +1,82 @@
+import json
+
+from typer.testing import CliRunner
+
+from syndicate.cli import app
+
+runner = CliRunner()
+
+
+def play(tmp_path, keys: str, *args: str):
+    history = tmp_path / "h.json"
+    out = runner.invoke(app, ["play", "blackjack", "--history", str(history), *args], input=keys)
+    return out, history
+
+
+def test_play_blackjack_from_the_terminal_and_replay_and_verify(tmp_path):
+    # bet $5 three times, standing each time (or whatever is legal), then quit
+    keys = "5\ns\ns\ns\ns\n" * 3 + "q\n"
+    out, history = play(tmp_path, keys, "--bots", "2", "--bankroll", "50")
+    assert out.exit_code == 0, out.output
+    assert "Blackjack" in out.output and "You leave with" in out.output
+    doc = json.loads(history.read_text())
+    assert doc["game"] == "blackjack" and len(doc["rounds"]) >= 1
+    assert all(s["seed"] for s in doc["shoes"])  # the shoe is finished: its seed is revealed
+    rep = runner.invoke(app, ["replay", str(history), "--json"])
+    assert rep.exit_code == 0, rep.output
+    data = json.loads(rep.output)
+    assert data["matches"] and set(data["results"]) == {"1", "2", "3"}
+    ver = runner.invoke(app, ["verify", str(history)])
+    assert ver.exit_code == 0 and "verified" in ver.output
+
+
+def test_hint_key_gives_basic_strategy(tmp_path):
+    out, _ = play(tmp_path, "5\n?\nq\n")
+    assert "Basic strategy:" in out.output
+
+
+def test_bad_bet_is_explained_and_nothing_lost(tmp_path):
+    out, history = play(tmp_path, "-5\n0.001\n100000\nq\n", "--bankroll", "20")
+    assert "amounts cannot be negative" in out.output
+    assert "fraction of a cent" in out.output
+    assert "seat 1 has only $20.00" in out.output or "between" in out.output
+    assert "You leave with $20.00" in out.output
+
+
+def test_verify_detects_a_changed_card(tmp_path):
+    out, history = play(tmp_path, "5\ns\ns\ns\nq\n")
+    doc = json.loads(history.read_text())
+    log = doc["rounds"][0]["log"]
+    first = next(r for r in log if r["type"] == "card")
+    first["card"] = "As" if first["card"] != "As" else "Ks"
+    history.write_text(json.dumps(doc))
+    ver = runner.invoke(app, ["verify", str(history)])
+    assert ver.exit_code == 1 and "NOT verified" in ver.output and "committed order" in ver.output
+
+
+def test_replay_detects_a_changed_payout(tmp_path):
+    out, history = play(tmp_path, "5\ns\ns\ns\nq\n")
+    doc = json.loads(history.read_text())
+    pay = next(r for r in doc["rounds"][0]["log"] if r["type"] == "payout")
+    pay["returned"] += 100
+    history.write_text(json.dumps(doc))
+    rep = runner.invoke(app, ["replay", str(history)])
+    assert rep.exit_code == 1 and "differs" in rep.output
+
+
+def test_replay_and_verify_refuse_non_histories(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("{not json")
+    for cmd in ("replay", "verify"):
+        out = runner.invoke(app, [cmd, str(bad)])
+        assert out.exit_code == 2 and "not JSON" in out.output
+    bad.write_text(json.dumps({"format": "other"}))
+    out = runner.invoke(app, ["replay", str(bad)])
+    assert out.exit_code == 2 and "not a Syndicate hand history" in out.output
+    out = runner.invoke(app, ["verify", str(tmp_path / "missing.json")])
+    assert out.exit_code == 2 and "no such file" in out.output
+
+
+def test_unknown_game():
+    out = runner.invoke(app, ["play", "roulette"])
+    assert out.exit_code == 2 and "unknown game 'roulette'" in out.output
