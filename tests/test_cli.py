@@ -30,9 +30,29 @@ def test_play_blackjack_from_the_terminal_and_replay_and_verify(tmp_path):
     assert ver.exit_code == 0 and "verified" in ver.output
 
 
-def test_hint_key_gives_basic_strategy(tmp_path):
-    out, _ = play(tmp_path, "5\n?\nq\n")
-    assert "Basic strategy:" in out.output
+def scripted_tui(keys: list[str], shoe: str, **kw):
+    from rich.console import Console
+
+    from syndicate.blackjack.rules import preset
+    from syndicate.blackjack.session import Session
+    from syndicate.blackjack.tui import BlackjackTUI
+    from syndicate.shoe import Shoe
+
+    rules = preset("syndicate")
+    console = Console(record=True, width=100)
+    feed = iter(keys)
+    session = Session(rules, {1: 10_000}, lambda r: Shoe.stacked(shoe))
+    tui = BlackjackTUI(rules, console=console, input_fn=lambda _: next(feed), session=session, **kw)
+    return tui, console
+
+
+def test_hint_key_gives_basic_strategy():
+    # You: 9-2 (11) against a 6: basic strategy doubles.
+    tui, console = scripted_tui(["5", "?", "d", "q"], "9s 6c 2d Tc 5h Kd 9d")
+    tui.run()
+    text = console.export_text()
+    assert "Basic strategy: double" in text
+    assert tui.session.stacks[1] == 11_000  # doubled $5 to $10 on 16 against 6+10+K: dealer busts
 
 
 def test_bad_bet_is_explained_and_nothing_lost(tmp_path):

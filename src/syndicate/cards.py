@@ -84,7 +84,7 @@ def _by_index(index: int) -> Card:
     return DECK[index]
 
 
-def card(text: str | int | Card) -> Card:
+def card(text: object) -> Card:
     """The card named by ``text`` ("As", "10h", "T♥"), by its index 0..51, or the card itself."""
     if isinstance(text, Card):
         return text
@@ -102,13 +102,17 @@ def card(text: str | int | Card) -> Card:
     raise CardError(f"not a card: {text!r}")
 
 
-def parse(text: str | Iterable[str | int | Card], *, distinct: bool = True) -> list[Card]:
+def parse(text: object, *, distinct: bool = True) -> list[Card]:
     """Cards from text such as ``"As Kd 7h"`` (spaces or commas) or from an iterable.
 
     With ``distinct`` (the default) a card named twice is an error: one deck has one of each.
     """
-    items: Iterable[str | int | Card]
-    items = text.replace(",", " ").split() if isinstance(text, str) else text
+    if isinstance(text, str):
+        items: Iterable[object] = text.replace(",", " ").split()
+    elif isinstance(text, Iterable):
+        items = text
+    else:
+        raise CardError(f"not a list of cards: {text!r}")
     cards = [card(x) for x in items]
     if distinct and len(set(cards)) != len(cards):
         seen: set[Card] = set()

@@ -30,3 +30,7 @@ class BadAmount(RuleError):
 
 class ConfigError(ValueError):
     """An unknown rule key or a bad value for one; the message lists what is valid."""
+
+
+class ShoeError(RuntimeError):
+    """The shoe cannot do what was asked (run out with nothing to reshuffle, finished)."""

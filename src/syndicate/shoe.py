@@ -23,13 +23,14 @@ import struct
 from collections.abc import Iterable, Sequence
 
 from .cards import Card, decks, parse, text
+from .errors import ShoeError
+
+__all__ = ["SEED_BYTES", "Shoe", "ShoeError", "commitment_of", "shuffled"]
 
 SEED_BYTES = 32
 _U32 = 1 << 32
 
 
-class ShoeError(RuntimeError):
-    """The shoe cannot do what was asked (run out with nothing to reshuffle, seed not revealable)."""
 
 
 def commitment_of(seed: bytes) -> str:

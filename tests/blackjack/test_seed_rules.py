@@ -702,6 +702,12 @@ class TestHouseOptions:
         rd = stacked_round(SYNDICATE.with_(min_bet=1), ["As Ks"], "9c 8c", bets={1: 25})
         assert rd.results() == {1: 37}
 
+    def test_surrender_of_an_odd_bet_rounds_for_the_house(self):
+        """docs/rules.md "Rounding": surrendering $0.25 returns $0.12."""
+        rd = stacked_round(SYNDICATE.with_(min_bet=1), ["Ts 6s"], "Tc 7c", bets={1: 25})
+        rd.surrender(1)
+        assert payouts(rd) == [(1, 0, "surrender", -13)]
+
     @pytest.mark.parametrize("pays, win", [("6:5", 1200), ("1:1", 1000)])
     def test_blackjack_pays_option(self, pays, win):
         rd = stacked_round(SYNDICATE.with_(blackjack_pays=pays), ["As Ks"], "9c 8c")

@@ -1,13 +1,13 @@
 """A basic-strategy chart for bots and the hint key.
 
 This is the standard published total-dependent chart for 4–8 decks (dealer stands or hits
-soft 17, double after split or not, late surrender). It is a stop-gap: the maths module
-computes the chart for any rule set, and :func:`advisor` prefers that when it is available.
+soft 17, double after split or not, late surrender). The maths module computes the chart
+for any rule set; :func:`syndicate.blackjack.bots.advisor` prefers that when it is available.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ..cards import Card
 from .engine import DOUBLE, HIT, SPLIT, STAND, SURRENDER
@@ -105,17 +105,3 @@ def decide(rules: Rules, cards: Sequence[Card], up: Card, legal: Sequence[str] |
     if code == "H" and HIT in legal:
         return HIT
     return STAND
-
-
-Advisor = Callable[[Sequence[Card], Card, "Sequence[str] | set[str]"], str]
-
-
-def advisor(rules: Rules) -> Advisor:
-    """The best chart we have for ``rules``: computed from the rules when the maths module is
-    present, else the published chart above."""
-    try:
-        from .strategy import chart  # computed from the rules (maths module)
-    except ImportError:
-        return lambda cards, up, legal: decide(rules, cards, up, legal)
-    computed = chart(rules)
-    return lambda cards, up, legal: computed.decide(list(cards), up, set(legal))

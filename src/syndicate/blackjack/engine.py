@@ -114,21 +114,17 @@ class PlayerHand:
 class Seat:
     """A player's place at the table for this round."""
 
-    __slots__ = (
-        "number", "stack", "bet", "hands", "insurance", "insurance_settled", "even_money",
-        "left", "start_stack",
-    )
+    bet = 0
+    insurance = 0
+    insurance_settled = False
+    even_money = False
+    left = False
 
     def __init__(self, number: int, stack: int) -> None:
         self.number = number
         self.stack = stack
         self.start_stack = stack
-        self.bet = 0
         self.hands: list[PlayerHand] = []
-        self.insurance = 0
-        self.insurance_settled = False
-        self.even_money = False
-        self.left = False
 
     @property
     def net(self) -> int:
@@ -158,11 +154,14 @@ class Round:
     def __init__(self, rules: Rules, shoe: Shoe, stacks: Mapping[int, int]) -> None:
         self.rules = rules
         self.shoe = shoe
-        for number, stack in stacks.items():
+        seats = {}
+        for number, stack in sorted(stacks.items()):
             if not isinstance(number, int) or not 1 <= number <= rules.seats:
                 raise BadAmount("seats", f"seat {number!r} does not exist: seats are 1..{rules.seats}")
-            money.check(stack)
-        self.seats: dict[int, Seat] = {n: Seat(n, s) for n, s in sorted(stacks.items())}
+            if type(stack) is not int or stack < 0:
+                money.check(stack)  # raises, naming the problem
+            seats[number] = Seat(number, stack)
+        self.seats: dict[int, Seat] = seats
         self.log: list[Any] = []
         self.phase = BETTING
         self.dealer: list[Card] = []
@@ -200,7 +199,7 @@ class Round:
     def up_card(self) -> Card | None:
         return self.dealer[0] if self.dealer else None
 
-    def legal_actions(self, seat: int | None = None) -> list[str]:
+    def legal_actions(self, seat: Any = None) -> list[str]:
         """What ``seat`` (default: whoever is to act) may do now, in the order a UI offers them.
 
         While betting every seat may ``bet`` and the dealer may ``deal``; after the deal any
@@ -218,7 +217,7 @@ class Round:
             self._legal_at = len(self.log)
         return list(self._legal)
 
-    def _is_legal(self, seat: int, action: str) -> bool:
+    def _is_legal(self, seat: Any, action: str) -> bool:
         """Fast path of the verify_* methods: the cached legal actions of the actor."""
         if seat != self.to_act:
             return False
@@ -230,6 +229,9 @@ class Round:
     def _compute_legal(self) -> list[str]:
         phase = self.phase
         if phase == PLAYING:
+            h = self._order[self._seat_i].hands[self._hand_i]
+            if len(h.cards) != 2:  # double, split and surrender are for the first two cards
+                return [HIT, STAND]
             out = [HIT, STAND] if self._can_hit() else [STAND]
             if self._double_refusal() is None:
                 out.append(DOUBLE)
@@ -250,7 +252,7 @@ class Round:
         return [SURRENDER, PLAY_ON]  # EARLY_SURRENDER
 
     # -- betting -----------------------------------------------------------------------
-    def verify_bet(self, seat: int, amount: int) -> None:
+    def verify_bet(self, seat: Any, amount: Any) -> None:
         if self.phase != BETTING:
             raise OutOfTurn("bets_locked", "bets are locked once the dealer starts dealing")
         s = self._seat(seat)
@@ -268,10 +270,10 @@ class Round:
         if amount > s.stack + s.bet:
             raise BadAmount("stack", f"seat {seat} has only {money.format(s.stack + s.bet)}")
 
-    def can_bet(self, seat: int, amount: int) -> bool:
+    def can_bet(self, seat: Any, amount: Any) -> bool:
         return _ok(self.verify_bet, seat, amount)
 
-    def bet(self, seat: int, amount: int) -> rec.BetPlaced:
+    def bet(self, seat: Any, amount: Any) -> rec.BetPlaced:
         """Place (or change) ``seat``'s bet for this round."""
         self.verify_bet(seat, amount)
         s = self.seats[seat]
@@ -332,7 +334,7 @@ class Round:
             return "even_money: even money is offered only on a blackjack"
         return None
 
-    def _verify_insurance_turn(self, seat: int) -> Seat:
+    def _verify_insurance_turn(self, seat: Any) -> Seat:
         if self.phase != INSURANCE:
             raise OutOfTurn("insurance", "insurance is offered only when the dealer shows an Ace, before play")
         s = self._queue[0]
@@ -340,7 +342,7 @@ class Round:
             raise OutOfTurn("turn", f"it is seat {s.number}'s turn to decide on insurance, not seat {seat}'s")
         return s
 
-    def verify_insurance(self, seat: int, amount: int | None = None) -> None:
+    def verify_insurance(self, seat: Any, amount: Any = None) -> None:
         s = self._verify_insurance_turn(seat)
         why = self._insurance_refusal(s)
         if why:
@@ -357,10 +359,10 @@ class Round:
             if amount > s.stack:
                 raise BadAmount("stack", f"seat {seat} has only {money.format(s.stack)}")
 
-    def can_insurance(self, seat: int, amount: int | None = None) -> bool:
+    def can_insurance(self, seat: Any, amount: Any = None) -> bool:
         return _ok(self.verify_insurance, seat, amount)
 
-    def insurance(self, seat: int, amount: int | None = None) -> rec.InsuranceTaken:
+    def insurance(self, seat: Any, amount: Any = None) -> rec.InsuranceTaken:
         """Take insurance, up to half the original bet (default: as much as allowed)."""
         self.verify_insurance(seat, amount)
         s = self._queue[0]
@@ -372,31 +374,31 @@ class Round:
         self._next_in_queue()
         return record
 
-    def verify_no_insurance(self, seat: int) -> None:
+    def verify_no_insurance(self, seat: Any) -> None:
         if self._is_legal(seat, NO_INSURANCE):
             return
         self._verify_insurance_turn(seat)
 
-    def can_no_insurance(self, seat: int) -> bool:
+    def can_no_insurance(self, seat: Any) -> bool:
         return _ok(self.verify_no_insurance, seat)
 
-    def no_insurance(self, seat: int) -> rec.InsuranceDeclined:
+    def no_insurance(self, seat: Any) -> rec.InsuranceDeclined:
         self.verify_no_insurance(seat)
         record = self._record(rec.InsuranceDeclined(seat))
         self._next_in_queue()
         return record
 
-    def verify_even_money(self, seat: int) -> None:
+    def verify_even_money(self, seat: Any) -> None:
         s = self._verify_insurance_turn(seat)
         why = self._even_money_refusal(s)
         if why:
             rule, msg = why.split(": ", 1)
             raise IllegalAction(rule, msg)
 
-    def can_even_money(self, seat: int) -> bool:
+    def can_even_money(self, seat: Any) -> bool:
         return _ok(self.verify_even_money, seat)
 
-    def even_money(self, seat: int) -> rec.EvenMoneyTaken:
+    def even_money(self, seat: Any) -> rec.EvenMoneyTaken:
         """Take even money on a blackjack against an Ace: paid 1:1 now, whatever the hole card."""
         self.verify_even_money(seat)
         s = self._queue[0]
@@ -409,23 +411,23 @@ class Round:
         return record
 
     # -- early surrender -------------------------------------------------------------------
-    def verify_play_on(self, seat: int) -> None:
+    def verify_play_on(self, seat: Any) -> None:
         if self.phase != EARLY_SURRENDER:
             raise OutOfTurn("surrender", "play_on answers the early-surrender offer, which is not open")
         if seat != self._queue[0].number:
             raise OutOfTurn("turn", f"it is seat {self._queue[0].number}'s turn, not seat {seat}'s")
 
-    def can_play_on(self, seat: int) -> bool:
+    def can_play_on(self, seat: Any) -> bool:
         return _ok(self.verify_play_on, seat)
 
-    def play_on(self, seat: int) -> rec.PlayedOn:
+    def play_on(self, seat: Any) -> rec.PlayedOn:
         self.verify_play_on(seat)
         record = self._record(rec.PlayedOn(seat))
         self._next_in_queue()
         return record
 
     # -- playing -----------------------------------------------------------------------
-    def _verify_turn(self, seat: int, action: str) -> PlayerHand:
+    def _verify_turn(self, seat: Any, action: str) -> PlayerHand:
         if self.phase != PLAYING:
             raise OutOfTurn("turn", f"{action}: no hand is being played now (phase: {self.phase})")
         s = self._order[self._seat_i]
@@ -437,17 +439,17 @@ class Round:
         h = self._order[self._seat_i].hands[self._hand_i]
         return not (h.split_aces and not self.rules.hit_split_aces)
 
-    def verify_hit(self, seat: int) -> None:
+    def verify_hit(self, seat: Any) -> None:
         if self._is_legal(seat, HIT):
             return
         h = self._verify_turn(seat, HIT)
         if h.split_aces and not self.rules.hit_split_aces:
             raise IllegalAction("hit_split_aces", "split aces receive one card each and may not be hit")
 
-    def can_hit(self, seat: int) -> bool:
+    def can_hit(self, seat: Any) -> bool:
         return _ok(self.verify_hit, seat)
 
-    def hit(self, seat: int) -> rec.Hit:
+    def hit(self, seat: Any) -> rec.Hit:
         self.verify_hit(seat)
         h = self._order[self._seat_i].hands[self._hand_i]
         record = self._record(rec.Hit(seat, h.index))
@@ -459,19 +461,19 @@ class Round:
             self._stand(h, auto=True)
         return record
 
-    def verify_stand(self, seat: int) -> None:
+    def verify_stand(self, seat: Any) -> None:
         if self._is_legal(seat, STAND):
             return
         self._verify_turn(seat, STAND)
 
-    def can_stand(self, seat: int) -> bool:
+    def can_stand(self, seat: Any) -> bool:
         return _ok(self.verify_stand, seat)
 
-    def stand(self, seat: int) -> rec.Stood:
+    def stand(self, seat: Any) -> rec.Stood:
         self.verify_stand(seat)
         return self._stand(self._order[self._seat_i].hands[self._hand_i], auto=False)
 
-    def _double_refusal(self, amount: int | None = None) -> str | None:
+    def _double_refusal(self, amount: Any = None) -> str | None:
         s = self._order[self._seat_i]
         h = s.hands[self._hand_i]
         r = self.rules
@@ -502,7 +504,7 @@ class Round:
             return f"stack: seat {s.number} has only {money.format(s.stack)}"
         return None
 
-    def verify_double(self, seat: int, amount: int | None = None) -> None:
+    def verify_double(self, seat: Any, amount: Any = None) -> None:
         """``amount`` defaults to the full original bet (or all the stack, doubling for less)."""
         if amount is None and self._is_legal(seat, DOUBLE):
             return
@@ -512,10 +514,10 @@ class Round:
             rule, msg = why.split(": ", 1)
             raise (BadAmount if rule in ("amount", "double_amount", "stack", "double_for_less") else IllegalAction)(rule, msg)
 
-    def can_double(self, seat: int, amount: int | None = None) -> bool:
+    def can_double(self, seat: Any, amount: Any = None) -> bool:
         return _ok(self.verify_double, seat, amount)
 
-    def double(self, seat: int, amount: int | None = None) -> rec.Doubled:
+    def double(self, seat: Any, amount: Any = None) -> rec.Doubled:
         """Double down: add up to the original bet, take exactly one card, stand."""
         self.verify_double(seat, amount)
         s = self._order[self._seat_i]
@@ -553,7 +555,7 @@ class Round:
             return f"stack: splitting needs another {money.format(s.bet)}"
         return None
 
-    def verify_split(self, seat: int) -> None:
+    def verify_split(self, seat: Any) -> None:
         if self._is_legal(seat, SPLIT):
             return
         self._verify_turn(seat, SPLIT)
@@ -562,10 +564,10 @@ class Round:
             rule, msg = why.split(": ", 1)
             raise (BadAmount if rule == "stack" else IllegalAction)(rule, msg)
 
-    def can_split(self, seat: int) -> bool:
+    def can_split(self, seat: Any) -> bool:
         return _ok(self.verify_split, seat)
 
-    def split(self, seat: int) -> rec.Split:
+    def split(self, seat: Any) -> rec.Split:
         """Split a pair into two hands, the new one with a bet equal to the original."""
         self.verify_split(seat)
         s = self._order[self._seat_i]
@@ -600,7 +602,7 @@ class Round:
             return "surrender: you may surrender only your first two cards, before any other decision"
         return None
 
-    def verify_surrender(self, seat: int) -> None:
+    def verify_surrender(self, seat: Any) -> None:
         if self._is_legal(seat, SURRENDER):
             return
         if self.phase == EARLY_SURRENDER:
@@ -612,10 +614,10 @@ class Round:
             rule, msg = why.split(": ", 1)
             raise IllegalAction(rule, msg)
 
-    def can_surrender(self, seat: int) -> bool:
+    def can_surrender(self, seat: Any) -> bool:
         return _ok(self.verify_surrender, seat)
 
-    def surrender(self, seat: int) -> rec.Surrendered:
+    def surrender(self, seat: Any) -> rec.Surrendered:
         """Give up the hand and lose half the bet (settled with the dealer's hand)."""
         self.verify_surrender(seat)
         if self.phase == EARLY_SURRENDER:
@@ -632,17 +634,17 @@ class Round:
         return record
 
     # -- leaving -------------------------------------------------------------------------
-    def verify_leave(self, seat: int) -> None:
+    def verify_leave(self, seat: Any) -> None:
         s = self._seat(seat)
         if s.left:
             raise IllegalAction("leave", f"seat {seat} has already left")
         if self.phase == SETTLED:
             raise IllegalAction("leave", "the round is over: nothing to forfeit")
 
-    def can_leave(self, seat: int) -> bool:
+    def can_leave(self, seat: Any) -> bool:
         return _ok(self.verify_leave, seat)
 
-    def leave(self, seat: int) -> rec.BetWithdrawn | rec.Left:
+    def leave(self, seat: Any) -> rec.BetWithdrawn | rec.Left:
         """Leave the table. Before the deal the bet comes back; once the dealer starts dealing
         "a player who leaves at this stage will forfeit his bet" (every bet on the table)."""
         self.verify_leave(seat)
@@ -805,17 +807,29 @@ class Round:
         dealer = self.dealer
         total, soft = hand_total(dealer)
         self.dealer_blackjack = total == 21 and len(dealer) == 2
-        if not self.dealer_blackjack and any(
-            not (h.settled or h.surrendered or h.natural) for s in self._order for h in s.hands
-        ):
+        if not self.dealer_blackjack and self._any_live_hand():
             h17 = self.rules.dealer_hits_soft_17
             draw = self.shoe.draw
+            log = self.log
+            hard = total - 10 if soft else total
+            aces = soft or any(c.value == 1 for c in dealer)
             while total < 17 or (total == 17 and soft and h17):
                 c = draw()
                 dealer.append(c)
-                self.log.append(rec.CardDealt(DEALER, 0, c, True))
-                total, soft = hand_total(dealer)
+                log.append(rec.CardDealt(DEALER, 0, c, True))
+                hard += c.value
+                aces = aces or c.value == 1
+                soft = aces and hard <= 11
+                total = hard + 10 if soft else hard
         self._settle_all()
+
+    def _any_live_hand(self) -> bool:
+        """Is any hand still waiting for the dealer's total (not bust, surrendered or a natural)?"""
+        for s in self._order:
+            for h in s.hands:
+                if not (h.settled or h.surrendered or h.natural):
+                    return True
+        return False
 
     def _settle_all(self) -> None:
         r = self.rules
@@ -836,7 +850,7 @@ class Round:
                     if dealer_bj and r.surrender == "late":
                         self._settle(h, "lose", 0)  # late surrender cannot escape a blackjack
                     else:
-                        self._settle(h, "surrender", h.bet - h.bet // 2)
+                        self._settle(h, "surrender", h.bet // 2)  # the house keeps an odd cent
                 elif h.natural:
                     if dealer_bj:
                         self._settle(h, "push", h.bet)
@@ -875,7 +889,7 @@ class Round:
         self.log.append(rec.Paid(s.number, -1, "insurance_" + outcome, returned, returned - s.insurance))
 
     # -- helpers -------------------------------------------------------------------------
-    def _seat(self, seat: int) -> Seat:
+    def _seat(self, seat: Any) -> Seat:
         s = self.seats.get(seat) if isinstance(seat, int) else None
         if s is None:
             raise OutOfTurn("seat", f"seat {seat!r} is not at this table (seats here: {sorted(self.seats)})")

@@ -18,19 +18,28 @@ DEALER = -1
 class BetPlaced(NamedTuple):
     seat: int
     amount: int
-    type = "bet"
+
+    @property
+    def type(self) -> str:
+        return "bet"
 
 
 class BetWithdrawn(NamedTuple):
     seat: int
     amount: int
-    type = "withdraw"
+
+    @property
+    def type(self) -> str:
+        return "withdraw"
 
 
 class DealStarted(NamedTuple):
     seats: tuple[int, ...]
     shoe_position: int
-    type = "deal"
+
+    @property
+    def type(self) -> str:
+        return "deal"
 
 
 class CardDealt(NamedTuple):
@@ -38,63 +47,93 @@ class CardDealt(NamedTuple):
     hand: int
     card: Card
     face_up: bool
-    type = "card"
+
+    @property
+    def type(self) -> str:
+        return "card"
 
 
 class InsuranceTaken(NamedTuple):
     seat: int
     amount: int
-    type = "insurance"
+
+    @property
+    def type(self) -> str:
+        return "insurance"
 
 
 class InsuranceDeclined(NamedTuple):
     seat: int
-    type = "no_insurance"
+
+    @property
+    def type(self) -> str:
+        return "no_insurance"
 
 
 class EvenMoneyTaken(NamedTuple):
     seat: int
-    type = "even_money"
+
+    @property
+    def type(self) -> str:
+        return "even_money"
 
 
 class PlayedOn(NamedTuple):
     """Declined early surrender."""
 
     seat: int
-    type = "play_on"
+
+    @property
+    def type(self) -> str:
+        return "play_on"
 
 
 class Surrendered(NamedTuple):
     seat: int
     hand: int
-    type = "surrender"
+
+    @property
+    def type(self) -> str:
+        return "surrender"
 
 
 class Peeked(NamedTuple):
     """The dealer checked the hole card for blackjack (peek games, Ace or ten showing)."""
 
     blackjack: bool
-    type = "peek"
+
+    @property
+    def type(self) -> str:
+        return "peek"
 
 
 class Hit(NamedTuple):
     seat: int
     hand: int
-    type = "hit"
+
+    @property
+    def type(self) -> str:
+        return "hit"
 
 
 class Stood(NamedTuple):
     seat: int
     hand: int
     auto: bool  # stood by rule: 21, or a split ace that may not be hit
-    type = "stand"
+
+    @property
+    def type(self) -> str:
+        return "stand"
 
 
 class Doubled(NamedTuple):
     seat: int
     hand: int
     amount: int
-    type = "double"
+
+    @property
+    def type(self) -> str:
+        return "double"
 
 
 class Split(NamedTuple):
@@ -102,19 +141,28 @@ class Split(NamedTuple):
     hand: int
     new_hand: int
     amount: int
-    type = "split"
+
+    @property
+    def type(self) -> str:
+        return "split"
 
 
 class Left(NamedTuple):
     """A player left after the deal: every bet still on the table is forfeit."""
 
     seat: int
-    type = "leave"
+
+    @property
+    def type(self) -> str:
+        return "leave"
 
 
 class HoleRevealed(NamedTuple):
     card: Card
-    type = "reveal"
+
+    @property
+    def type(self) -> str:
+        return "reveal"
 
 
 class Paid(NamedTuple):
@@ -126,7 +174,10 @@ class Paid(NamedTuple):
     outcome: str
     returned: int
     net: int
-    type = "payout"
+
+    @property
+    def type(self) -> str:
+        return "payout"
 
 
 Record = (
@@ -134,14 +185,13 @@ Record = (
     | EvenMoneyTaken | PlayedOn | Surrendered | Peeked | Hit | Stood | Doubled | Split | Left
     | HoleRevealed | Paid
 )
-RECORD_TYPES: dict[str, type] = {
-    cls.type: cls  # type: ignore[attr-defined]
-    for cls in (
-        BetPlaced, BetWithdrawn, DealStarted, CardDealt, InsuranceTaken, InsuranceDeclined,
-        EvenMoneyTaken, PlayedOn, Surrendered, Peeked, Hit, Stood, Doubled, Split, Left,
-        HoleRevealed, Paid,
-    )
-}
+_ALL: tuple[Any, ...] = (
+    BetPlaced, BetWithdrawn, DealStarted, CardDealt, InsuranceTaken, InsuranceDeclined,
+    EvenMoneyTaken, PlayedOn, Surrendered, Peeked, Hit, Stood, Doubled, Split, Left,
+    HoleRevealed, Paid,
+)
+# Each record's type name, read from an instance of it (its fields filled with None).
+RECORD_TYPES: dict[str, Any] = {cls(*([None] * len(cls._fields))).type: cls for cls in _ALL}
 
 
 def to_json(record: Any) -> dict[str, Any]:

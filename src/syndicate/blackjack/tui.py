@@ -19,7 +19,7 @@ from .. import money
 from ..cards import Card, card
 from ..errors import RuleError
 from . import engine as E
-from .basic import advisor
+from .bots import advisor
 from .rules import Rules
 from .session import Session
 
