@@ -100,3 +100,43 @@ def test_replay_and_verify_refuse_non_histories(tmp_path):
 def test_unknown_game():
     out = runner.invoke(app, ["play", "roulette"])
     assert out.exit_code == 2 and "unknown game 'roulette'" in out.output
+
+
+SEED = "ab" * 32
+
+
+def test_practice_seed_deals_the_same_cards_twice(tmp_path):
+    docs = []
+    for name in ("a.json", "b.json"):
+        path = tmp_path / name
+        out = runner.invoke(app, ["play", "blackjack", "--seed", SEED, "--history", str(path)], input="5\ns\ns\nq\n")
+        assert out.exit_code == 0, out.output
+        docs.append(json.loads(path.read_text()))
+    assert docs[0]["shoes"][0]["seed"] == docs[1]["shoes"][0]["seed"]
+    assert docs[0]["rounds"][0]["log"] == docs[1]["rounds"][0]["log"]
+
+
+def test_bad_seed_is_refused():
+    out = runner.invoke(app, ["play", "blackjack", "--seed", "xyz"])
+    assert out.exit_code == 2 and "64 hex digits" in out.output
+
+
+def test_play_poker_replay_and_verify(tmp_path):
+    path = tmp_path / "poker.json"
+    out = runner.invoke(app, ["play", "poker", "--players", "3", "--seed", SEED, "--history", str(path)],
+                        input="k\np\nk\nq\n")
+    assert out.exit_code == 0, out.output
+    doc = json.loads(path.read_text())
+    assert doc["game"] == "poker" and len(doc["hands"]) >= 1
+    rep = runner.invoke(app, ["replay", str(path), "--json"])
+    assert rep.exit_code == 0, rep.output
+    assert json.loads(rep.output)["matches"]
+    ver = runner.invoke(app, ["verify", str(path)])
+    assert ver.exit_code == 0 and "verified" in ver.output
+
+
+def test_odds_poker_table():
+    out = runner.invoke(app, ["odds", "poker", "--table"])
+    assert out.exit_code == 0
+    for figure in ("2,598,960", "1,302,540", "1,098,240", "123,552", "54,912", "10,200", "5,108", "3,744", "624"):
+        assert figure in out.output

@@ -91,15 +91,30 @@ def play_cmd(
     players: Annotated[int, typer.Option(help="Players at the poker table, you included.")] = 4,
     ante: Annotated[str, typer.Option(help="Poker ante in dollars ($0.50 to $5).")] = "0.50",
     history: Annotated[Optional[Path], typer.Option(help="Save the hand history to this file.")] = None,  # noqa: UP045
+    seed: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Practice: 64 hex digits that fix every shuffle (replayable; never for real play)."),
+    ] = None,
 ) -> None:
     """Play at a table in the terminal."""
+    if seed is not None:
+        try:
+            if len(bytes.fromhex(seed)) != 32:
+                raise ValueError
+        except ValueError:
+            raise _fail("--seed takes 64 hex digits (32 bytes)") from None
     if game == "blackjack":
-        from .blackjack.tui import BlackjackTUI
+        from .blackjack.session import Session, seeded_shoes
+        from .blackjack.tui import HUMAN, BlackjackTUI
 
         rules = load_rules(rules_name, overrides)
         try:
             stack = money.parse(bankroll)
-            tui = BlackjackTUI(rules, bots=bots, bankroll=stack, console=console)
+            session = None
+            if seed is not None:
+                stacks = {HUMAN: stack} | {HUMAN + 1 + b: 1_000_000 for b in range(bots)}
+                session = Session(rules, stacks, seeded_shoes(bytes.fromhex(seed)))
+            tui = BlackjackTUI(rules, bots=bots, bankroll=stack, console=console, session=session)
         except (money.MoneyError, ValueError) as e:
             raise _fail(str(e)) from None
         tui.run()
@@ -108,13 +123,33 @@ def play_cmd(
             console.print(f"Hand history saved to {history} (replay: syndicate replay {history})")
         return
     if game == "poker":
+        from .poker.cli import play_poker
+
         try:
-            from .poker.cli import play_poker
-        except ImportError:
-            raise _fail("poker is not available in this build") from None
-        play_poker(players=players, ante=ante, console=console, history=history)
+            play_poker(players=players, ante=ante, seed=seed, console=console, stack=bankroll,
+                       save=history)
+        except (money.MoneyError, ValueError) as e:
+            raise _fail(str(e)) from None
+        if history is not None:
+            console.print(f"Hand history saved to {history} (replay: syndicate replay {history})")
         return
     raise _fail(f"unknown game {game!r}; games: blackjack, poker")
+
+
+@app.command("odds")
+def odds_cmd(
+    game: Annotated[str, typer.Argument(help="blackjack or poker")],
+    table: Annotated[bool, typer.Option("--table", help="Poker: the frequency of every category.")] = False,
+) -> None:
+    """Exact odds: the poker hand-frequency table (all 2,598,960 hands)."""
+    if game == "poker":
+        if not table:
+            raise _fail("syndicate odds poker takes --table")
+        from .poker.cli import print_poker_table
+
+        print_poker_table(console)
+        return
+    raise _fail(f"unknown game {game!r} for odds; games: poker")
 
 
 @app.command("replay")

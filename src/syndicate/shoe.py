@@ -206,6 +206,13 @@ class Shoe:
         """Whether the order comes from a seed (every shoe in play) rather than a stacked list."""
         return self._seed is not None
 
+    def shuffle_from_seed(self, cards: Sequence[Card], domain: bytes) -> list[Card]:
+        """``cards`` shuffled by this shoe's seed under ``domain`` (a game's own re-stub rule).
+        Deterministic, so a replay from the revealed seed deals the same stub."""
+        if self._seed is None:
+            raise ShoeError("a stacked shoe has no seed to shuffle with")
+        return shuffled(cards, self._seed, domain)
+
     @classmethod
     def for_replay(cls, cards: Sequence[Card], start: int, decks: int = 1) -> Shoe:
         """A shoe that deals ``cards`` from position ``start`` (what a replayed round saw).

@@ -519,6 +519,16 @@ class TestJupitersManual:
         assert rd.is_terminal
         assert rd.results() == {1: -1000}  # $40 on the table, only the original $10 collected
 
+    def test_7_3_a_bust_split_hand_has_already_paid_the_original_bet(self):
+        """7.3 again: with one split hand busted, the dealer's blackjack collects nothing more —
+        the bust already paid the original bet, and the other split bet is returned."""
+        rd = stacked_round(JUPITERS, ["8s 8d"], "Tc Ac", "5h Kh 3h")
+        rd.split(1)
+        rd.hit(1)  # 8+5 = 13, hit: K → 23, bust
+        rd.stand(1)  # 8+3 = 11 stands
+        assert payouts(rd) == [(1, 0, "bust", -1000), (1, 1, "push", 0)]
+        assert rd.results() == {1: -1000}
+
     def test_7_3_option_no_peek_all_takes_every_bet(self):
         """The other house option ("no_peek_all"): the dealer's blackjack takes doubles and splits too."""
         rd = stacked_round(JUPITERS.with_(hole_card="no_peek_all"), ["8s 8d"], "Tc Ac", "2h 5h 3h 6h")

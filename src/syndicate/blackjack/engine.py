@@ -842,7 +842,9 @@ class Round:
                     self._settle_insurance(s, "win", 3 * s.insurance)
                 else:
                     self._settle_insurance(s, "lose", 0)
-            original_taken = False
+            # no_peek_obo: a dealer blackjack collects, over all of a seat's hands, only the
+            # original bet; a bust has already paid toward it.
+            owed = max(0, s.bet - sum(h.bet for h in s.hands if h.bust))
             for h in s.hands:
                 if h.settled:
                     continue
@@ -859,12 +861,10 @@ class Round:
                 elif dealer_bj:
                     if r.hole_card == "no_peek_all":
                         self._settle(h, "lose", 0)
-                    elif not original_taken:
-                        # Only the original bet is collected; doubles and split bets come back.
-                        original_taken = True
-                        self._settle(h, "lose", h.bet - s.bet)
                     else:
-                        self._settle(h, "push", h.bet)
+                        take = min(owed, h.bet)
+                        owed -= take
+                        self._settle(h, "lose" if take else "push", h.bet - take)
                 else:
                     t = h.total
                     if dealer_bust or t > dealer_total:

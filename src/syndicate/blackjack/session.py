@@ -8,6 +8,7 @@ history records.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -107,6 +108,20 @@ def round_json(number: int, shoe_index: int, stacks: Mapping[int, int], rd: Roun
         "log": [rec.to_json(r) for r in rd.log],
         "results": {str(k): v for k, v in rd.results().items()} if rd.is_terminal else None,
     }
+
+
+def seeded_shoes(master: bytes) -> Callable[[Rules], Shoe]:
+    """Shoes for practice and tests: shoe *n* gets the seed SHA-256(master || "blackjack-shoe" ||
+    n as 4 bytes big-endian), so a whole session replays from one known seed. Never for real
+    play: whoever knows the master seed knows every card."""
+    counter = iter(range(1 << 32))
+
+    def make(rules: Rules) -> Shoe:
+        n = next(counter)
+        seed = hashlib.sha256(master + b"blackjack-shoe" + n.to_bytes(4, "big")).digest()
+        return Shoe.from_seed(seed, rules.decks, rules.penetration, 1 if rules.burn_card else 0)
+
+    return make
 
 
 def _csprng_shoe(rules: Rules) -> Shoe:

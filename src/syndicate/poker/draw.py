@@ -1,0 +1,747 @@
+"""Five-card draw: the table's rules and the state machine of one hand.
+
+The same shape as the Blackjack engine (and PokerKit's): :attr:`DrawHand.phase` and
+:attr:`DrawHand.to_act` say whose turn it is, :meth:`DrawHand.legal_actions` lists what they
+may do, and every action ``x`` is a triad ``verify_x`` (raises a :class:`RuleError` naming
+the rule) / ``can_x`` / ``x`` (applies it and returns a frozen record, also appended to
+:attr:`DrawHand.log`). A refused action changes nothing.
+
+The engine is pure: the cards come from the :class:`Shoe` it is given, so a hand is a
+function of (rules, stacks, button, shoe, decisions) and replays exactly.
+
+Seats are integers; play goes clockwise, which is increasing seat number, wrapping round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .. import money
+from ..cards import Card, CardError, card
+from ..errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
+from ..shoe import Shoe, ShoeError
+from . import records as rec
+from .evaluator import HandValue, evaluate
+from .pots import ODD_CHIP_RULES, Pot, settle, side_pots
+
+FIRST_BETTING: Final = "first_betting"
+DRAW: Final = "draw"
+SECOND_BETTING: Final = "second_betting"
+COMPLETE: Final = "complete"
+PHASES: Final = (FIRST_BETTING, DRAW, SECOND_BETTING, COMPLETE)
+
+#: Domain of the re-stub shuffle: SHA-256 stream over seed || this || restub number (u32 BE).
+RESTUB_DOMAIN: Final = b"syndicate/poker/restub/"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRules:
+    """A five-card draw table's settings. Money is integer cents.
+
+    ``raise_cap`` is the number of raises allowed in a betting round after the opening bet
+    (``None``: no cap). The default, 3 ("a bet and three raises"), is the usual card-room
+    limit rule: it keeps the most anyone can be asked to put in per round at four bets, and
+    stops two players from raising back and forth to squeeze a third caught in the middle.
+    """
+
+    ante: int = 50
+    chip: int = 50
+    min_bet: int = 50
+    max_bet: int = 500
+    min_raise: int = 50
+    max_raise: int = 500
+    raise_cap: int | None = 3
+    max_discard: int = 3
+    ace_discard: bool = True  # four may be thrown when the card kept is an Ace, shown
+    odd_chip: str = "carry"  # or "left_of_button"
+    min_ante: int = 50
+    max_ante: int = 500
+    min_players: int = 2
+    max_players: int = 7
+
+    def __post_init__(self) -> None:
+        ints = ("ante", "chip", "min_bet", "max_bet", "min_raise", "max_raise", "max_discard",
+                "min_ante", "max_ante", "min_players", "max_players")
+        for key in ints:
+            v = getattr(self, key)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ConfigError(
+                    f"{key} must be a non-negative integer (cents for money), got {v!r}"
+                )
+        if self.chip <= 0:
+            raise ConfigError(f"chip must be positive, got {self.chip}")
+        for key in ("ante", "min_bet", "max_bet", "min_raise", "max_raise", "min_ante", "max_ante"):
+            if getattr(self, key) % self.chip:
+                raise ConfigError(
+                    f"{key} must be a whole number of chips ({money.format(self.chip)})"
+                )
+        if not 0 < self.min_bet <= self.max_bet or not 0 < self.min_raise <= self.max_raise:
+            raise ConfigError("bet and raise limits need 0 < min <= max")
+        if not 0 < self.min_ante <= self.ante <= self.max_ante:
+            raise ConfigError(
+                f"ante must be between {money.format(self.min_ante)} and "
+                f"{money.format(self.max_ante)}, got {money.format(self.ante)}"
+            )
+        cap = self.raise_cap
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
+            raise ConfigError(
+                f"raise_cap must be a non-negative integer or None, got {self.raise_cap!r}"
+            )
+        if not 0 <= self.max_discard <= 4:
+            raise ConfigError(f"max_discard must be 0..4, got {self.max_discard}")
+        if self.odd_chip not in ODD_CHIP_RULES:
+            raise ConfigError(
+                f"odd_chip must be one of {', '.join(ODD_CHIP_RULES)}, got {self.odd_chip!r}"
+            )
+        if not 2 <= self.min_players <= self.max_players <= 7:
+            raise ConfigError("players must be 2..7 (five cards each and draws from one deck)")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DrawRules:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ConfigError(
+                f"unknown poker rule key(s) {', '.join(unknown)}; valid: {', '.join(sorted(names))}"
+            )
+        return cls(**data)
+
+    def with_(self, **changes: Any) -> DrawRules:
+        return dataclasses.replace(self, **changes)
+
+
+class DrawHand:
+    """One hand of five-card draw, from the antes to the last chip pushed.
+
+    ``stacks`` maps each seat dealt in to the chips in front of it (all positive). Antes
+    are posted and five cards dealt as the hand is created; it then waits for the first
+    decision. ``carry_in`` is the remainder a previous tied pot could not split: it joins
+    this hand's main pot. Chips are conserved at every step:
+    ``sum(stacks) + pot + carry_out == sum(starting stacks) + carry_in``.
+    """
+
+    def __init__(
+        self,
+        rules: DrawRules,
+        stacks: Mapping[int, int],
+        button: int,
+        shoe: Shoe,
+        *,
+        carry_in: int = 0,
+        number: int = 1,
+    ) -> None:
+        if not rules.min_players <= len(stacks) <= rules.max_players:
+            raise ConfigError(
+                f"five-card draw seats {rules.min_players}..{rules.max_players} players, "
+                f"got {len(stacks)}"
+            )
+        for seat, stack in stacks.items():
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+                raise ConfigError(f"seats are non-negative integers, got {seat!r}")
+            money.check(stack)
+            if stack <= 0:
+                raise BadAmount("stack", f"seat {seat} has no chips and cannot be dealt in")
+        if button not in stacks:
+            raise ConfigError(f"the button must be on a seat dealt in, got {button!r}")
+        money.check(carry_in)
+        self.rules = rules
+        self.shoe = shoe
+        self.number = number
+        self.button = button
+        self.carry_in = carry_in
+        self.carry_out = 0
+        seats = sorted(stacks)
+        i = seats.index(button)
+        #: Seats in order of play: the button's left first, the dealer (button) last.
+        self.order: tuple[int, ...] = tuple(seats[i + 1:] + seats[:i + 1])
+        self.start_stacks: dict[int, int] = {s: stacks[s] for s in self.order}
+        self.stacks: dict[int, int] = dict(self.start_stacks)
+        self.total: dict[int, int] = {s: 0 for s in self.order}  # put in this hand, antes included
+        self.street: dict[int, int] = {s: 0 for s in self.order}  # put in this betting round
+        self.folded: set[int] = set()
+        self.cards: dict[int, list[Card]] = {s: [] for s in self.order}
+        self.shown: dict[int, set[Card]] = {s: set() for s in self.order}
+        self.showed_down: set[int] = set()
+        self.values: dict[int, HandValue] = {}
+        self.pot = carry_in  # chips in the middle
+        self.pots: list[Pot] = []  # set at the end: how the pot was sliced
+        self.awards: dict[int, int] = {}
+        self.muck: list[Card] = []
+        self.log: list[Any] = []
+        self.version = 0
+        self.phase = FIRST_BETTING
+        self.to_act: int | None = None
+        self.current_bet = 0
+        self.raises = 0
+        self._pending: list[int] = []
+        self._restubs = 0
+        self._shoe_start = shoe.position
+        self._shoe_len = len(shoe.order)
+        self._in_play: set[Card] = set()
+        self._post_antes()
+        self._deal()
+        self._start_betting(FIRST_BETTING)
+
+    # -- setup -----------------------------------------------------------------------------
+    def _post_antes(self) -> None:
+        for s in self.order:
+            amount = min(self.rules.ante, self.stacks[s])
+            self._put_in(s, amount, street=False)
+            self.log.append(rec.Ante(s, amount, self.stacks[s] == 0))
+
+    def _deal_card(self) -> Card:
+        if self.shoe.remaining <= 0:
+            raise ShoeError("the deck ran out while dealing")
+        c = self.shoe.draw()
+        if c in self._in_play:
+            raise ShoeError(
+                "the shoe dealt a card that is already in play: it is not a single deck"
+            )
+        self._in_play.add(c)
+        return c
+
+    def _deal(self) -> None:
+        for _ in range(5):
+            for s in self.order:
+                self.cards[s].append(self._deal_card())
+        for s in self.order:
+            self.log.append(rec.Dealt(s, tuple(self.cards[s])))
+
+    # -- state queries ---------------------------------------------------------------------
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == COMPLETE
+
+    @property
+    def live(self) -> list[int]:
+        """Seats still in the hand (not folded), in order of play."""
+        return [s for s in self.order if s not in self.folded]
+
+    def is_all_in(self, seat: int) -> bool:
+        return seat not in self.folded and self.stacks[seat] == 0
+
+    def to_call(self, seat: int) -> int:
+        """What ``seat`` must put in to match the bet (before capping at its stack)."""
+        return self.current_bet - self.street[seat]
+
+    def chips_total(self) -> int:
+        """All chips this hand accounts for: stacks, the pot and the carried remainder."""
+        return sum(self.stacks.values()) + self.pot + self.carry_out
+
+    def results(self) -> dict[int, int]:
+        """Net cents won (+) or lost (-) per seat; final once the hand is complete."""
+        return {s: self.stacks[s] - self.start_stacks[s] for s in self.order}
+
+    def current_pots(self) -> list[Pot]:
+        """The main pot and side pots as they stand (the carry-in counts in the main pot)."""
+        if self.is_terminal:
+            return list(self.pots)
+        pots = side_pots(self.total, set(self.live))
+        if pots and self.carry_in:
+            pots[0] = Pot(pots[0].amount + self.carry_in, pots[0].eligible)
+        return pots
+
+    def _others_can_act(self, seat: int) -> bool:
+        return any(s != seat and s not in self.folded and self.stacks[s] > 0 for s in self.order)
+
+    def _raises_left(self) -> bool:
+        cap = self.rules.raise_cap
+        return cap is None or self.raises < cap
+
+    def legal_actions(self, seat: int | None = None) -> list[str]:
+        """What ``seat`` (default: whoever is to act) may do now, in the order a UI offers them."""
+        actor = self.to_act
+        if actor is None or (seat is not None and seat != actor):
+            return []
+        if self.phase == DRAW:
+            return ["draw", "stand_pat"]
+        stack = self.stacks[actor]
+        owe = self.to_call(actor)
+        if owe <= 0:
+            return ["check", "bet", "fold"] if self._others_can_act(actor) else ["check", "fold"]
+        out = ["call"]
+        if stack > owe and self._raises_left() and self._others_can_act(actor):
+            out.append("raise")
+        out.append("fold")
+        return out
+
+    def bet_range(self, seat: int | None = None) -> tuple[int, int] | None:
+        """(smallest, largest) bet ``seat`` may make now, or ``None`` if it cannot bet.
+
+        Below the minimum only an all-in (the whole stack) is allowed."""
+        s = self.to_act if seat is None else seat
+        if s is None or "bet" not in self.legal_actions(s):
+            return None
+        stack = self.stacks[s]
+        return (min(self.rules.min_bet, stack), min(self.rules.max_bet, stack))
+
+    def raise_range(self, seat: int | None = None) -> tuple[int, int] | None:
+        """(smallest, largest) raise *by* ``seat`` may make now, or ``None`` if it cannot raise."""
+        s = self.to_act if seat is None else seat
+        if s is None or "raise" not in self.legal_actions(s):
+            return None
+        room = self.stacks[s] - self.to_call(s)
+        return (min(self.rules.min_raise, room), min(self.rules.max_raise, room))
+
+    # -- checks shared by the verify_* methods ---------------------------------------------
+    def _turn(self, seat: int, action: str, betting: bool) -> None:
+        if self.phase == COMPLETE:
+            raise OutOfTurn("turn", f"cannot {action}: the hand is over")
+        in_betting = self.phase in (FIRST_BETTING, SECOND_BETTING)
+        if in_betting != betting:
+            raise OutOfTurn("phase", f"cannot {action} during the {self.phase.replace('_', ' ')}")
+        if seat != self.to_act:
+            if seat not in self.stacks:
+                raise OutOfTurn("turn", f"seat {seat!r} is not in this hand")
+            raise OutOfTurn("turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+
+    def _check_amount(self, amount: object, lo: int, hi: int, room: int, what: str) -> None:
+        f = money.format
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise BadAmount(
+                f"{what}.amount", f"a {what} is a whole number of cents, got {amount!r}"
+            )
+        if amount <= 0:
+            raise BadAmount(f"{what}.amount", f"a {what} must be positive, got {f(amount)}")
+        if amount > room:
+            raise BadAmount(
+                f"{what}.amount",
+                f"a {what} of {f(amount)} is more than your {f(room)} (table stakes)",
+            )
+        if amount > hi:
+            raise BadAmount(f"{what}.amount", f"a {what} is at most {f(hi)}, got {f(amount)}")
+        if amount == room:
+            return  # all-in: any amount up to the limit, even under the minimum or an odd chip
+        if amount < lo:
+            raise BadAmount(
+                f"{what}.amount", f"a {what} is at least {f(lo)} (or all-in), got {f(amount)}"
+            )
+        if amount % self.rules.chip:
+            raise BadAmount(
+                f"{what}.chip", f"amounts are whole chips of {f(self.rules.chip)}, got {f(amount)}"
+            )
+
+    # -- check -----------------------------------------------------------------------------
+    def verify_check(self, seat: int) -> None:
+        self._turn(seat, "check", True)
+        if self.to_call(seat) > 0:
+            raise IllegalAction(
+                "check", "you can't check once a bet has been made: call, raise or fold"
+            )
+
+    def can_check(self, seat: int) -> bool:
+        return _can(self.verify_check, seat)
+
+    def check(self, seat: int) -> rec.Checked:
+        self.verify_check(seat)
+        r = rec.Checked(seat)
+        self._acted(seat, r)
+        return r
+
+    # -- bet -------------------------------------------------------------------------------
+    def verify_bet(self, seat: int, amount: int) -> None:
+        self._turn(seat, "bet", True)
+        if self.current_bet > 0:
+            raise IllegalAction(
+                "bet", "a bet has already been made this round: call, raise or fold"
+            )
+        if not self._others_can_act(seat):
+            raise IllegalAction("bet", "no other player has chips left to call a bet")
+        self._check_amount(amount, self.rules.min_bet, self.rules.max_bet, self.stacks[seat], "bet")
+
+    def can_bet(self, seat: int, amount: int) -> bool:
+        return _can(self.verify_bet, seat, amount)
+
+    def bet(self, seat: int, amount: int) -> rec.Bet:
+        self.verify_bet(seat, amount)
+        self._put_in(seat, amount)
+        self.current_bet = self.street[seat]
+        r = rec.Bet(seat, amount, self.stacks[seat] == 0)
+        self._reopen(seat)
+        self._acted(seat, r)
+        return r
+
+    # -- call ------------------------------------------------------------------------------
+    def verify_call(self, seat: int) -> None:
+        self._turn(seat, "call", True)
+        if self.to_call(seat) <= 0:
+            raise IllegalAction("call", "there is no bet to call: check or bet")
+
+    def can_call(self, seat: int) -> bool:
+        return _can(self.verify_call, seat)
+
+    def call(self, seat: int) -> rec.Called:
+        self.verify_call(seat)
+        amount = min(self.to_call(seat), self.stacks[seat])  # table stakes: all-in for less
+        self._put_in(seat, amount)
+        r = rec.Called(seat, amount, self.stacks[seat] == 0)
+        self._acted(seat, r)
+        return r
+
+    # -- raise -----------------------------------------------------------------------------
+    def verify_raise(self, seat: int, by: int) -> None:
+        self._turn(seat, "raise", True)
+        if self.current_bet <= 0:
+            raise IllegalAction("raise", "there is no bet to raise: bet instead")
+        if not self._raises_left():
+            raise IllegalAction(
+                "raise.cap",
+                f"the cap of {self.rules.raise_cap} raises this round is reached: call or fold",
+            )
+        owe = self.to_call(seat)
+        if self.stacks[seat] <= owe:
+            raise IllegalAction(
+                "raise", "your chips only cover a call (table stakes): call or fold"
+            )
+        if not self._others_can_act(seat):
+            raise IllegalAction("raise", "every other player is all-in: call or fold")
+        self._check_amount(
+            by, self.rules.min_raise, self.rules.max_raise, self.stacks[seat] - owe, "raise"
+        )
+
+    def can_raise(self, seat: int, by: int) -> bool:
+        return _can(self.verify_raise, seat, by)
+
+    def raise_(self, seat: int, by: int) -> rec.Raised:
+        """Raise *by* ``by`` cents over the bet to call (the seed: "increase the bet")."""
+        self.verify_raise(seat, by)
+        amount = self.to_call(seat) + by
+        self._put_in(seat, amount)
+        self.current_bet = self.street[seat]
+        self.raises += 1
+        r = rec.Raised(seat, by, amount, self.current_bet, self.stacks[seat] == 0)
+        self._reopen(seat)
+        self._acted(seat, r)
+        return r
+
+    # -- fold ------------------------------------------------------------------------------
+    def verify_fold(self, seat: int) -> None:
+        self._turn(seat, "fold", True)
+
+    def can_fold(self, seat: int) -> bool:
+        return _can(self.verify_fold, seat)
+
+    def fold(self, seat: int) -> rec.Folded:
+        self.verify_fold(seat)
+        self.folded.add(seat)
+        # Face down into the muck: never shown to anyone, and free to be re-stubbed.
+        self.muck.extend(self.cards[seat])
+        self._in_play.difference_update(self.cards[seat])
+        r = rec.Folded(seat)
+        self._acted(seat, r)
+        return r
+
+    # -- draw ------------------------------------------------------------------------------
+    def _discards(self, seat: int, discards: object) -> list[Card]:
+        try:
+            if isinstance(discards, str):
+                items: list[Any] = discards.replace(",", " ").split()
+            elif isinstance(discards, Iterable):
+                items = list(discards)
+            else:
+                raise IllegalAction(
+                    "draw.cards", f"discards are a list of cards, got {type(discards).__name__}"
+                )
+            out = [card(x) for x in items]
+        except CardError as e:
+            raise IllegalAction("draw.cards", str(e)) from None
+        if len(set(out)) != len(out):
+            raise IllegalAction("draw.cards", "the same card is named twice in the discards")
+        hand = self.cards[seat]
+        if any(c not in hand for c in out):
+            raise IllegalAction("draw.cards", "you can only discard cards from your own hand")
+        n = len(out)
+        limit = self.rules.max_discard
+        if n > limit:
+            kept = [c for c in hand if c not in out]
+            ace_ok = self.rules.ace_discard and n == 4 and len(kept) == 1 and kept[0].is_ace
+            if not ace_ok:
+                raise IllegalAction(
+                    "draw.limit",
+                    f"you may discard up to {limit} cards"
+                    + (", or 4 when the card you keep is an Ace (which you show)"
+                       if self.rules.ace_discard else ""),
+                )
+        return out
+
+    def verify_draw(self, seat: int, discards: Sequence[Card | str] | str) -> None:
+        self._turn(seat, "draw", False)
+        self._discards(seat, discards)
+
+    def can_draw(self, seat: int, discards: Sequence[Card | str] | str) -> bool:
+        return _can(self.verify_draw, seat, discards)
+
+    def draw(self, seat: int, discards: Sequence[Card | str] | str) -> rec.Drew | rec.StoodPat:
+        """Throw away ``discards`` and take as many new cards. No discards is standing pat."""
+        self.verify_draw(seat, discards)
+        out = self._discards(seat, discards)
+        if not out:
+            return self.stand_pat(seat)
+        hand = self.cards[seat]
+        kept = [c for c in hand if c not in out]
+        shown = kept[0] if len(out) == 4 else None
+        if shown is not None:
+            self.shown[seat].add(shown)
+        # The player's own discards stay out of any re-stub made while they draw.
+        received: list[Card] = []
+        for _ in out:
+            if self.shoe.remaining <= 0:
+                self._restub()
+            received.append(self._deal_card())
+        for c in out:
+            self._in_play.discard(c)
+        self.muck.extend(out)
+        self.cards[seat] = kept + received
+        r = rec.Drew(seat, tuple(out), tuple(received), shown)
+        self._drew(seat, r)
+        return r
+
+    def verify_stand_pat(self, seat: int) -> None:
+        self._turn(seat, "stand pat", False)
+
+    def can_stand_pat(self, seat: int) -> bool:
+        return _can(self.verify_stand_pat, seat)
+
+    def stand_pat(self, seat: int) -> rec.StoodPat:
+        self.verify_stand_pat(seat)
+        r = rec.StoodPat(seat)
+        self._drew(seat, r)
+        return r
+
+    def _restub(self) -> None:
+        """The deck is out: the muck (folded hands and earlier discards) becomes a new stub.
+
+        A seeded shoe shuffles it with the shoe's seed, domain ``RESTUB_DOMAIN`` + the
+        re-stub number (u32 big-endian), so the draw replays exactly from the revealed seed.
+        A stacked shoe has no seed: its stub is the muck in the order it was mucked.
+        """
+        if not self.muck:
+            raise ShoeError("the deck ran out and there is nothing in the muck to re-stub")
+        self._restubs += 1
+        seeded = self.shoe.has_seed
+        stub = list(self.muck)
+        if seeded:
+            stub = self.shoe.shuffle_from_seed(stub, RESTUB_DOMAIN + self._restubs.to_bytes(4, "big"))
+        self.muck = []
+        self.shoe.order.extend(stub)
+        self.log.append(rec.Restubbed(self._restubs, len(stub), seeded))
+
+    # -- moving the hand along -------------------------------------------------------------
+    def _put_in(self, seat: int, amount: int, street: bool = True) -> None:
+        self.stacks[seat] -= amount
+        self.total[seat] += amount
+        if street:
+            self.street[seat] += amount
+        self.pot += amount
+
+    def _reopen(self, seat: int) -> None:
+        """After a bet or raise every other player with chips must act again."""
+        self._pending = [
+            s for s in self.order if s != seat and s not in self.folded and self.stacks[s] > 0
+        ]
+
+    def _next_after(self, seat: int, candidates: Iterable[int]) -> int:
+        cand = set(candidates)
+        n = len(self.order)
+        i = self.order.index(seat)
+        for k in range(1, n + 1):
+            s = self.order[(i + k) % n]
+            if s in cand:
+                return s
+        raise AssertionError("no candidate to act")
+
+    def _acted(self, seat: int, r: Any) -> None:
+        self.log.append(r)
+        self.version += 1
+        if seat in self._pending:
+            self._pending.remove(seat)
+        live = self.live
+        if len(live) == 1:
+            self._finish_by_folds(live[0])
+            return
+        if not self._pending:
+            self._end_betting()
+            return
+        self.to_act = self._next_after(seat, self._pending)
+
+    def _start_betting(self, phase: str) -> None:
+        self.phase = phase
+        self.current_bet = 0
+        self.raises = 0
+        for s in self.order:
+            self.street[s] = 0
+        self.log.append(rec.PhaseStarted(phase))
+        able = [s for s in self.order if s not in self.folded and self.stacks[s] > 0]
+        if len(able) < 2:
+            # At most one player has chips behind: nobody can bet against anybody.
+            self._pending = []
+            self._end_betting()
+            return
+        self._pending = able
+        self.to_act = able[0]
+
+    def _return_uncalled(self) -> None:
+        if not self.order:
+            return
+        top = max(self.order, key=lambda s: self.total[s])
+        others = max(self.total[s] for s in self.order if s != top)
+        excess = self.total[top] - others
+        if excess > 0:
+            self.total[top] -= excess
+            self.street[top] = max(0, self.street[top] - excess)
+            self.stacks[top] += excess
+            self.pot -= excess
+            self.log.append(rec.Returned(top, excess))
+
+    def _end_betting(self) -> None:
+        self._return_uncalled()
+        self.to_act = None
+        if self.phase == FIRST_BETTING:
+            self.phase = DRAW
+            self.log.append(rec.PhaseStarted(DRAW))
+            self._pending = self.live
+            self.to_act = self._pending[0]
+        else:
+            self._showdown()
+
+    def _drew(self, seat: int, r: Any) -> None:
+        self.log.append(r)
+        self.version += 1
+        self._pending.remove(seat)
+        if self._pending:
+            self.to_act = self._pending[0]
+        else:
+            self.to_act = None
+            self._start_betting(SECOND_BETTING)
+
+    def _finish_by_folds(self, winner: int) -> None:
+        """Everyone else folded: the last player takes every pot, unseen (no showdown)."""
+        self._return_uncalled()
+        self.pots = self.current_pots()
+        for i, pot in enumerate(self.pots):
+            self._award(winner, pot.amount, i)
+        self._complete()
+
+    def _showdown(self) -> None:
+        """The seed: "All players still in the hand reveal their cards. The best 5-card Poker
+        hand wins the pot. If multiple players tie, the pot is split evenly." """
+        self.log.append(rec.PhaseStarted("showdown"))
+        live = self.live
+        for s in live:
+            v = evaluate(self.cards[s])
+            self.values[s] = v
+            self.showed_down.add(s)
+            self.log.append(rec.Shown(s, tuple(self.cards[s]), v.rank, v.name))
+        self.pots = self.current_pots()
+        awards, carried = settle(self.pots, self.values, self.order, self.rules.chip,
+                                 self.rules.odd_chip)
+        for i, s, amount in awards:
+            self._award(s, amount, i)
+        for i, rest in carried:
+            self.pot -= rest
+            self.carry_out += rest
+            self.log.append(rec.CarriedOver(rest, i))
+        self._complete()
+
+    def _award(self, seat: int, amount: int, pot: int) -> None:
+        self.stacks[seat] += amount
+        self.pot -= amount
+        self.awards[seat] = self.awards.get(seat, 0) + amount
+        self.log.append(rec.Awarded(seat, amount, pot))
+
+    def _complete(self) -> None:
+        self.phase = COMPLETE
+        self.to_act = None
+        self._pending = []
+        self.version += 1
+        if self.shoe.has_seed and not self.shoe.revealed:
+            self.shoe.reveal()  # the hand is over: its deck's seed can be published
+
+    # -- what each viewer sees -------------------------------------------------------------
+    def visible_cards(self, seat: int, viewer: int | str) -> list[str] | None:
+        """``seat``'s cards as ``viewer`` may see them: ``"??"`` for a hidden card, ``None`` for
+        a folded (mucked) hand that is not the viewer's own."""
+        hand = self.cards[seat]
+        if seat == viewer:
+            return [c.text for c in hand]
+        if seat in self.folded:
+            return None
+        if seat in self.showed_down:
+            return [c.text for c in hand]
+        shown = self.shown[seat]
+        return [c.text if c in shown else rec.HIDDEN for c in hand]
+
+    def view(self, viewer: int | str = "spectator") -> dict[str, Any]:
+        """The hand as ``viewer`` (a seat, ``"spectator"`` or ``"dealer"``) may see it, as JSON.
+
+        Another player's private cards never appear before the showdown, nor a folded hand
+        ever; the card room's dealer runs the table but is not a player and sees no private card.
+        """
+        if not (viewer in ("spectator", "dealer") or viewer in self.stacks):
+            raise ValueError(
+                f"viewer must be a seat in this hand, 'spectator' or 'dealer', got {viewer!r}"
+            )
+        seats = []
+        for s in self.order:
+            seats.append({
+                "seat": s,
+                "stack": self.stacks[s],
+                "bet": self.street[s],
+                "total": self.total[s],
+                "folded": s in self.folded,
+                "all_in": self.is_all_in(s),
+                "cards": self.visible_cards(s, viewer),
+                "value": self.values[s].name if s in self.values else None,
+                "won": self.awards.get(s, 0) if self.is_terminal else None,
+            })
+        actor = self.to_act
+        out: dict[str, Any] = {
+            "game": "poker",
+            "hand": self.number,
+            "version": self.version,
+            "viewer": viewer,
+            "phase": self.phase,
+            "to_act": actor,
+            "legal_actions": self.legal_actions(actor) if actor is not None and actor == viewer
+            else [],
+            "button": self.button,
+            "ante": self.rules.ante,
+            "current_bet": self.current_bet,
+            "raises": self.raises,
+            "raise_cap": self.rules.raise_cap,
+            "pot": self.pot,
+            "pots": [p.to_json() for p in self.current_pots()],
+            "carry_in": self.carry_in,
+            "carry_out": self.carry_out,
+            "commitment": self.shoe.commitment,
+            "seats": seats,
+        }
+        if actor is not None and actor == viewer:
+            out["to_call"] = max(0, self.to_call(actor)) if self.phase != DRAW else 0
+            out["bet_range"] = self.bet_range(actor)
+            out["raise_range"] = self.raise_range(actor)
+        return out
+
+    def log_view(self, viewer: int | str = "spectator") -> list[dict[str, Any]]:
+        """The log as ``viewer`` may see it: other seats' private cards redacted to ``"??"``."""
+        return [rec.redact(r.to_json(), viewer) for r in self.log]
+
+    def __repr__(self) -> str:  # no cards: a repr ends up in logs and error reports
+        return (
+            f"<DrawHand #{self.number} {self.phase} to_act={self.to_act} "
+            f"pot={money.format(self.pot)} seats={list(self.order)}>"
+        )
+
+
+def _can(verify: Any, *args: Any) -> bool:
+    try:
+        verify(*args)
+    except (IllegalAction, OutOfTurn, BadAmount):
+        return False
+    return True

@@ -1,0 +1,232 @@
+"""The records a five-card draw hand appends to its log, one per thing that happened.
+
+Player decisions (check, bet, call, raise, fold, draw, stand pat) are returned by the action
+that made them; the engine's own steps (antes, the deal, phase changes, a re-stub, uncalled
+bets coming back, the showdown and the awards) are appended as they happen. Replaying the
+decisions through a fresh hand with the same shoe reproduces the whole log exactly.
+
+``to_json()`` is the full record (hand history, the dealer's audit); what a given viewer may
+see of it is :func:`redact`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..cards import Card
+
+HIDDEN = "??"
+
+
+def _texts(cards: tuple[Card, ...]) -> list[str]:
+    return [c.text for c in cards]
+
+
+class Ante(NamedTuple):
+    seat: int
+    amount: int
+    all_in: bool
+    @property
+    def type(self) -> str:
+        return "ante"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "amount": self.amount, "all_in": self.all_in}
+
+
+class Dealt(NamedTuple):
+    """The five private cards of one seat (dealt one at a time round the table)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    @property
+    def type(self) -> str:
+        return "deal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "cards": _texts(self.cards)}
+
+
+class PhaseStarted(NamedTuple):
+    phase: str
+    @property
+    def type(self) -> str:
+        return "phase"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "phase": self.phase}
+
+
+class Checked(NamedTuple):
+    seat: int
+    @property
+    def type(self) -> str:
+        return "check"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat}
+
+
+class Bet(NamedTuple):
+    seat: int
+    amount: int
+    all_in: bool
+    @property
+    def type(self) -> str:
+        return "bet"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "amount": self.amount, "all_in": self.all_in}
+
+
+class Called(NamedTuple):
+    seat: int
+    amount: int  # what the call put in (less than owed when all-in)
+    all_in: bool
+    @property
+    def type(self) -> str:
+        return "call"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "amount": self.amount, "all_in": self.all_in}
+
+
+class Raised(NamedTuple):
+    seat: int
+    by: int  # the raise over the bet to call
+    amount: int  # everything put in by this action (the call plus the raise)
+    to: int  # the new bet to match this round
+    all_in: bool
+    @property
+    def type(self) -> str:
+        return "raise"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "by": self.by, "amount": self.amount,
+                "to": self.to, "all_in": self.all_in}
+
+
+class Folded(NamedTuple):
+    seat: int
+    @property
+    def type(self) -> str:
+        return "fold"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat}
+
+
+class Drew(NamedTuple):
+    """A draw: the cards thrown away, those received, and the Ace shown when four were thrown."""
+
+    seat: int
+    discards: tuple[Card, ...]
+    received: tuple[Card, ...]
+    shown: Card | None
+    @property
+    def type(self) -> str:
+        return "draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "discards": _texts(self.discards),
+                "received": _texts(self.received),
+                "shown": self.shown.text if self.shown else None}
+
+
+class StoodPat(NamedTuple):
+    seat: int
+    @property
+    def type(self) -> str:
+        return "stand_pat"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat}
+
+
+class Restubbed(NamedTuple):
+    """The deck ran out during the draw: the muck and earlier discards became a new stub."""
+
+    number: int
+    cards: int
+    shuffled: bool
+    @property
+    def type(self) -> str:
+        return "restub"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "number": self.number, "cards": self.cards,
+                "shuffled": self.shuffled}
+
+
+class Returned(NamedTuple):
+    """The part of a bet nobody called goes back to whoever bet it."""
+
+    seat: int
+    amount: int
+    @property
+    def type(self) -> str:
+        return "uncalled"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "amount": self.amount}
+
+
+class Shown(NamedTuple):
+    seat: int
+    cards: tuple[Card, ...]
+    rank: int
+    name: str
+    @property
+    def type(self) -> str:
+        return "show"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "cards": _texts(self.cards),
+                "rank": self.rank, "name": self.name}
+
+
+class Awarded(NamedTuple):
+    seat: int
+    amount: int
+    pot: int  # 0 = main pot, 1.. = side pots
+    @property
+    def type(self) -> str:
+        return "award"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "amount": self.amount, "pot": self.pot}
+
+
+class CarriedOver(NamedTuple):
+    """Chips a tied pot could not split in whole chips: they go into the next hand's pot."""
+
+    amount: int
+    pot: int
+    @property
+    def type(self) -> str:
+        return "carry"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "amount": self.amount, "pot": self.pot}
+
+
+Record = (Ante | Dealt | PhaseStarted | Checked | Bet | Called | Raised | Folded | Drew | StoodPat
+          | Restubbed | Returned | Shown | Awarded | CarriedOver)
+
+#: Record types that are a player's decision (what a replay feeds back in).
+DECISIONS = frozenset({"check", "bet", "call", "raise", "fold", "draw", "stand_pat"})
+
+
+def redact(doc: dict[str, Any], viewer: int | str) -> dict[str, Any]:
+    """What ``viewer`` may see of one record's JSON: private cards of other seats become ``"??"``.
+
+    A seat sees its own deal and draw; everyone sees the Ace shown with a four-card draw and
+    the cards shown at showdown; a spectator or the card room's dealer sees no private card.
+    """
+    kind = doc["type"]
+    if kind == "deal" and doc["seat"] != viewer:
+        return {**doc, "cards": [HIDDEN] * len(doc["cards"])}
+    if kind == "draw" and doc["seat"] != viewer:
+        return {**doc, "discards": [HIDDEN] * len(doc["discards"]),
+                "received": [HIDDEN] * len(doc["received"])}
+    return doc
