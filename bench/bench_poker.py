@@ -1,6 +1,6 @@
 """Poker benchmark: our evaluator and draw engine side by side with their peers, in one run.
 
-    .venv/bin/python bench/bench_poker.py            # full run, writes docs/benchmarks-poker.md
+    .venv/bin/python bench/bench_poker.py            # full run (results go in docs/benchmarks.md)
     .venv/bin/python bench/bench_poker.py --quick    # smaller samples, prints only
 
 Every figure is the median of several repeats over the same pre-generated hands, each
@@ -266,7 +266,7 @@ def report(ev: dict[str, float], hands: dict[tuple[str, int], float], command: s
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller samples, do not write the doc")
-    ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks-poker.md"))
+    ap.add_argument("--out", default=None, help="also write the report to this file")
     args = ap.parse_args()
     if args.quick:
         ev = evaluator_rates(50_000, 2_000_000, 3)
@@ -277,7 +277,7 @@ def main() -> None:
     command = ".venv/bin/python bench/bench_poker.py" + (" --quick" if args.quick else "")
     text = report(ev, hands, command)
     print(text)
-    if not args.quick:
+    if args.out:
         Path(args.out).write_text(text)
         print(f"written to {args.out}")
 
