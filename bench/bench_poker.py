@@ -25,10 +25,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from syndicate.cards import DECK  # noqa: E402
-from syndicate.poker import evaluate, evaluate_batch  # noqa: E402
-from syndicate.poker.draw import COMPLETE, DRAW, DrawHand, DrawRules  # noqa: E402
-from syndicate.shoe import Shoe  # noqa: E402
+from syndicate.cards import DECK
+from syndicate.poker import evaluate, evaluate_batch
+from syndicate.poker.draw import COMPLETE, DRAW, DrawHand, DrawRules
+from syndicate.shoe import Shoe
 
 
 # -- evaluators -------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def report(ev: dict[str, float], hands: dict[tuple[str, int], float], command: s
     lines = [
         "# Poker benchmarks",
         "",
-        f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()} "
+        f"Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC on {platform.machine()} "
         f"({os.cpu_count()} cores), Python {platform.python_version()}, with:",
         "",
         f"    {command}",

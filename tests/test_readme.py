@@ -7,7 +7,7 @@ README = (Path(__file__).parents[1] / "README.md").read_text()
 
 
 def test_readme_python_example_runs(capsys):
-    block = re.search(r"```python\n(.*?)```", README, re.S)
+    block = re.search(r"```python\n(.*?)```", README, re.DOTALL)
     assert block, "the README has a Python example"
     exec(compile(block.group(1), "README.md", "exec"), {})
     out = capsys.readouterr().out
@@ -15,7 +15,7 @@ def test_readme_python_example_runs(capsys):
 
 
 def test_quick_start_is_two_commands():
-    block = re.search(r"## Quick start.*?```sh\n(.*?)```", README, re.S)
+    block = re.search(r"## Quick start.*?```sh\n(.*?)```", README, re.DOTALL)
     assert block
     commands = [line.split("#")[0].strip() for line in block.group(1).splitlines() if line.strip()]
     assert commands == ["./run", "./run test"]

@@ -58,7 +58,7 @@ def check(cents: int) -> int:
     return cents
 
 
-def format(cents: int) -> str:  # noqa: A001 - the natural name; callers use money.format
+def format(cents: int) -> str:
     """Format cents as dollars: ``50`` → ``"$0.50"``, ``-1250`` → ``"-$12.50"``."""
     sign = "-" if cents < 0 else ""
     whole, frac = divmod(abs(cents), 100)

@@ -84,8 +84,18 @@ class Shoe:
     """
 
     __slots__ = (
-        "decks", "order", "position", "cut", "burn", "penetration", "commitment", "_seed", "_revealed",
-        "_round_start", "_discards", "_restubs",
+        "_discards",
+        "_restubs",
+        "_revealed",
+        "_round_start",
+        "_seed",
+        "burn",
+        "commitment",
+        "cut",
+        "decks",
+        "order",
+        "penetration",
+        "position",
     )
 
     def __init__(

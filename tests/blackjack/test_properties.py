@@ -9,8 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from syndicate.blackjack import history
-from syndicate.blackjack.engine import EARLY_SURRENDER, INSURANCE, Round
-from syndicate.blackjack.rules import BLACKJACK_PAYS, DOUBLE_ON, HOLE_CARD, SPLIT_BY, SURRENDER, Rules
+from syndicate.blackjack.engine import Round
+from syndicate.blackjack.rules import (
+    BLACKJACK_PAYS,
+    DOUBLE_ON,
+    HOLE_CARD,
+    SPLIT_BY,
+    SURRENDER,
+    Rules,
+)
 from syndicate.blackjack.session import Session
 from syndicate.errors import RuleError
 from syndicate.shoe import Shoe

@@ -8,7 +8,16 @@ from __future__ import annotations
 import pytest
 
 from syndicate.blackjack.engine import (
-    DOUBLE, EARLY_SURRENDER, HIT, INSURANCE, PLAYING, SETTLED, SPLIT, STAND, SURRENDER, hand_total,
+    DOUBLE,
+    EARLY_SURRENDER,
+    HIT,
+    INSURANCE,
+    PLAYING,
+    SETTLED,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    hand_total,
 )
 from syndicate.blackjack.rules import preset
 from syndicate.blackjack.session import Session

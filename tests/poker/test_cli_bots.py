@@ -45,7 +45,9 @@ def test_scripted_session_plays_saves_and_replays(tmp_path) -> None:  # type: ig
     # The same seed deals the same first hand.
     con2 = console()
     play_poker(players=3, seed="ab" * 32, console=con2, input_fn=lambda p: "q")
-    first = lambda text: text.split("Seat 1 is dealt ")[1][:14]  # noqa: E731
+    def first(text: str) -> str:
+        return text.split("Seat 1 is dealt ")[1][:14]
+
     assert first(out) == first(con2.file.getvalue())  # type: ignore[attr-defined]
 
 

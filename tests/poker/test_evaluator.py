@@ -9,8 +9,15 @@ import pytest
 
 from syndicate.cards import DECK, CardError, parse
 from syndicate.poker import (
-    CATEGORIES, HandValue, all_hands, best_five, best_of, evaluate, evaluate_batch,
-    frequency_table, value_of_rank,
+    CATEGORIES,
+    HandValue,
+    all_hands,
+    best_five,
+    best_of,
+    evaluate,
+    evaluate_batch,
+    frequency_table,
+    value_of_rank,
 )
 from syndicate.poker.batch import RANK_CATEGORY
 

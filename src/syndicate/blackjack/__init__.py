@@ -15,7 +15,20 @@ from .rules import DEFAULT_PRESET, KEYS, PRESET_TITLES, PRESETS, Rules, preset
 from .session import Session
 
 __all__ = [
-    "BETTING", "EARLY_SURRENDER", "INSURANCE", "PLAYING", "SETTLED", "DEFAULT_PRESET", "KEYS",
-    "PRESETS", "PRESET_TITLES", "PlayerHand", "Round", "Rules", "Seat", "Session", "hand_total",
+    "BETTING",
+    "DEFAULT_PRESET",
+    "EARLY_SURRENDER",
+    "INSURANCE",
+    "KEYS",
+    "PLAYING",
+    "PRESETS",
+    "PRESET_TITLES",
+    "SETTLED",
+    "PlayerHand",
+    "Round",
+    "Rules",
+    "Seat",
+    "Session",
+    "hand_total",
     "preset",
 ]

@@ -127,12 +127,12 @@ class BlackjackTUI:
                 rd.bet(seat, self.rules.min_bet)
         rd.deal()
         while not rd.is_terminal:
-            seat = rd.to_act
-            assert seat is not None
-            if seat == HUMAN:
+            actor = rd.to_act
+            assert actor is not None
+            if actor == HUMAN:
                 self._human_turn(rd)
             else:
-                self._bot_turn(rd, seat)
+                self._bot_turn(rd, actor)
         self.console.print(self.render(rd))
         for line in self._results(rd):
             self.console.print(line)
@@ -183,8 +183,8 @@ class BlackjackTUI:
         if rd.phase == E.INSURANCE:
             return "no insurance (it costs more than it returns unless you count cards)"
         if rd.phase == E.EARLY_SURRENDER:
-            hand = rd.seats[HUMAN].hands[0]
-            play = self.advise(hand.cards, rd.dealer[0], {E.HIT, E.STAND, E.SURRENDER})
+            first = rd.seats[HUMAN].hands[0]
+            play = self.advise(first.cards, rd.dealer[0], {E.HIT, E.STAND, E.SURRENDER})
             return "surrender" if play == E.SURRENDER else "continue"
         hand = rd.current_hand
         assert hand is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..cards import CardError, DECK
+from ..cards import DECK, CardError
 from .evaluator import _FLUSH, _KEY_SIZE, _PLAIN, CATEGORIES, RANK_WEIGHTS, VALUES
 
 #: rank 1..7462 → category index 0 (Royal Flush) .. 9 (High Card).

@@ -54,7 +54,7 @@ class HandValue:
     interned object, so ``is``, ``==`` and hashing are all by rank.
     """
 
-    __slots__ = ("rank", "category", "category_index", "name", "ranks")
+    __slots__ = ("category", "category_index", "name", "rank", "ranks")
 
     rank: int
     category: str
