@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -152,22 +152,28 @@ def odds_cmd(
     raise _fail(f"unknown game {game!r} for odds; games: poker")
 
 
+def _run_on_history(file: Path, verb: str, as_json: bool) -> Any:
+    """Load a hand history and replay or verify it; print the JSON form if asked."""
+    from . import history
+
+    try:
+        doc = history.load(file)
+        result = history.replay(doc) if verb == "replay" else history.verify(doc)
+    except (history.HistoryError, KeyError, TypeError, ValueError) as e:
+        raise _fail(f"cannot {verb} {file}: {e}") from None
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+    return result
+
+
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Re-run a hand history through the engine, step by step, and check it reproduces exactly."""
-    from . import history
-
-    try:
-        doc = history.load(file)
-        result = history.replay(doc)
-    except (history.HistoryError, KeyError, TypeError, ValueError) as e:
-        raise _fail(f"cannot replay {file}: {e}") from None
-    if as_json:
-        print(json.dumps(result.to_json(), indent=2))
-    else:
+    result = _run_on_history(file, "replay", as_json)
+    if not as_json:
         for line in result.steps:
             console.print(line, highlight=False)
         console.print()
@@ -188,16 +194,8 @@ def verify_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Check every card dealt against the shoe's committed order (SHA-256 of the revealed seed)."""
-    from . import history
-
-    try:
-        doc = history.load(file)
-        result = history.verify(doc)
-    except (history.HistoryError, KeyError, TypeError, ValueError) as e:
-        raise _fail(f"cannot verify {file}: {e}") from None
-    if as_json:
-        print(json.dumps(result.to_json(), indent=2))
-    else:
+    result = _run_on_history(file, "verify", as_json)
+    if not as_json:
         for m in result.messages:
             console.print(m, highlight=False)
         console.print("[green]verified[/]" if result.ok else "[bold red]NOT verified[/]")

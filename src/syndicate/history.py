@@ -27,6 +27,20 @@ def load(path: str | Path) -> dict[str, Any]:
     return doc
 
 
+def replay_json(
+    game: str, rounds: int, matches: bool, results: dict[int, int], steps: list[str], problems: list[str]
+) -> dict[str, Any]:
+    """The JSON that `syndicate replay --json` prints, the same for every game."""
+    return {
+        "game": game,
+        "rounds": rounds,
+        "matches": matches,
+        "results": {str(k): v for k, v in sorted(results.items())},
+        "steps": steps,
+        "problems": problems,
+    }
+
+
 def _module(doc: dict[str, Any]) -> Any:
     if doc["game"] == "blackjack":
         from .blackjack import history

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import money
+from ..history import replay_json
 from ..shoe import Shoe, commitment_of
 from . import records as rec
 from .engine import Round
@@ -39,14 +40,7 @@ class ReplayResult:
     problems: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "game": "blackjack",
-            "rounds": self.rounds,
-            "matches": self.matches,
-            "results": {str(k): v for k, v in sorted(self.results.items())},
-            "steps": self.steps,
-            "problems": self.problems,
-        }
+        return replay_json("blackjack", self.rounds, self.matches, self.results, self.steps, self.problems)
 
 
 @dataclass

@@ -59,14 +59,9 @@ class ReplayResult:
         return [] if self.reproduced else self.messages
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "game": "poker",
-            "rounds": self.hands,
-            "matches": self.reproduced,
-            "results": {str(k): v for k, v in sorted(self.net.items())},
-            "steps": self.steps,
-            "problems": self.problems,
-        }
+        from ..history import replay_json
+
+        return replay_json("poker", self.hands, self.reproduced, self.net, self.steps, self.problems)
 
 
 @dataclass
