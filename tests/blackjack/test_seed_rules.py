@@ -123,6 +123,10 @@ class TestSyndicateRulesOfPlay:
         rd = stacked_round(SYNDICATE, ["8s 9d"], "Tc 7c")
         with pytest.raises(IllegalAction) as e:
             rd.split(1)
+        assert e.value.rule == "split"
+        rd = stacked_round(SYNDICATE, ["Ks Td"], "Tc 7c")  # split_by=rank: a king and a ten are no pair
+        with pytest.raises(IllegalAction) as e:
+            rd.split(1)
         assert e.value.rule == "split_by"
 
     def test_surrender_loses_half(self):

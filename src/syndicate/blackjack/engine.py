@@ -543,10 +543,10 @@ class Round:
         if len(h.cards) != 2:
             return "split: only the first two cards of a hand can be split"
         a, b = h.cards
-        if r.split_by == "rank" and a.rank != b.rank:
-            return "split_by: only a pair of the same rank can be split at this table"
         if a.value != b.value:
-            return "split: only two cards of the same value can be split"
+            return "split: only a pair (two cards of the same value) can be split"
+        if r.split_by == "rank" and a.rank != b.rank:
+            return "split_by: only a pair of the same rank can be split at this table (not a ten and a face)"
         if len(s.hands) >= r.max_split_hands:
             return f"max_split_hands: at most {r.max_split_hands} hands from one seat"
         if h.split_aces and not r.resplit_aces:
