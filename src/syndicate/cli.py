@@ -139,9 +139,28 @@ def play_cmd(
 @app.command("odds")
 def odds_cmd(
     game: Annotated[str, typer.Argument(help="blackjack or poker")],
+    rules_name: RulesOpt = "syndicate",
+    overrides: SetOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    hands_per_hour: Annotated[Optional[int], typer.Option(help="Blackjack: rounds an hour at the table.")] = None,  # noqa: UP045
+    average_bet: Annotated[Optional[str], typer.Option(help="Blackjack: the average bet, in dollars.")] = None,  # noqa: UP045
+    hours: Annotated[Optional[float], typer.Option(help="Blackjack: hours of play.")] = None,  # noqa: UP045
     table: Annotated[bool, typer.Option("--table", help="Poker: the frequency of every category.")] = False,
 ) -> None:
-    """Exact odds: the poker hand-frequency table (all 2,598,960 hands)."""
+    """Exact odds: Blackjack expectation for any rules (and the house's evening); poker hand frequencies."""
+    if game == "blackjack":
+        from .maths_cli import odds_blackjack
+
+        rules = load_rules(rules_name, overrides)
+        try:
+            bet = money.parse(average_bet) if average_bet is not None else None
+        except money.MoneyError as e:
+            raise _fail(str(e)) from None
+        try:
+            odds_blackjack(rules, as_json, hands_per_hour, bet, hours, console)
+        except ValueError as e:
+            raise _fail(str(e)) from None
+        return
     if game == "poker":
         if not table:
             raise _fail("syndicate odds poker takes --table")
@@ -149,7 +168,41 @@ def odds_cmd(
 
         print_poker_table(console)
         return
-    raise _fail(f"unknown game {game!r} for odds; games: poker")
+    raise _fail(f"unknown game {game!r} for odds; games: blackjack, poker")
+
+
+@app.command("strategy")
+def strategy_cmd(
+    rules_name: RulesOpt = "syndicate",
+    overrides: SetOpt = None,
+    fmt: Annotated[str, typer.Option("--format", help="text, json, png or svg.")] = "text",
+    output: Annotated[Optional[Path], typer.Option(help="Where to write png/svg/json.")] = None,  # noqa: UP045
+) -> None:
+    """The basic-strategy chart for a rule set, computed from the rules."""
+    from .maths_cli import STRATEGY_FORMATS
+    from .maths_cli import strategy_cmd as run
+
+    if fmt not in STRATEGY_FORMATS:
+        raise _fail(f"unknown format {fmt!r}; formats: {', '.join(STRATEGY_FORMATS)}")
+    run(load_rules(rules_name, overrides), fmt, output, console)
+
+
+@app.command("simulate")
+def simulate_cmd(
+    rules_name: RulesOpt = "syndicate",
+    overrides: SetOpt = None,
+    rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 10_000_000,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same result.")] = 1,
+    workers: Annotated[int, typer.Option(help="Processes (the result does not depend on it).")] = 2,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    continuous: Annotated[bool, typer.Option(help="Continuous shuffle instead of the cut card.")] = False,
+) -> None:
+    """Play the basic-strategy chart through real shoes; expectation with its error beside the exact figure."""
+    from .maths_cli import simulate_cmd as run
+
+    if rounds < 1 or workers < 1:
+        raise _fail("--rounds and --workers must be at least 1")
+    run(load_rules(rules_name, overrides), rounds, seed, workers, as_json, continuous, console)
 
 
 def _run_on_history(file: Path, verb: str, as_json: bool) -> Any:

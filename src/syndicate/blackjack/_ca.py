@@ -17,7 +17,7 @@ Two precomputed structures make the kernels fast:
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 from numba import njit
@@ -68,7 +68,9 @@ class Compositions:
         self.index = {c: i for i, c in enumerate(found)}
         n = len(found)
         self.counts = np.array(found, dtype=np.int64)
-        self.hard = np.array([sum((i + 1) * k for i, k in enumerate(c)) for c in found], dtype=np.int64)
+        self.hard = np.array(
+            [sum((i + 1) * k for i, k in enumerate(c)) for c in found], dtype=np.int64
+        )
         self.ncards = self.counts.sum(axis=1)
         self.total = np.zeros(n, dtype=np.int64)
         self.soft = np.zeros(n, dtype=np.bool_)
@@ -114,7 +116,7 @@ def _dealer_state(up: int, counts: tuple[int, ...], h17: bool) -> int:
     return total - 17
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_trie(up: int, h17: bool) -> tuple[np.ndarray, ...]:
     """(parent, value, multiplicity before, depth before, outcome, orders) per trie node."""
     g: dict[tuple[int, ...], int] = {}
@@ -176,7 +178,7 @@ def dealer_trie(up: int, h17: bool) -> tuple[np.ndarray, ...]:
     for t, info in terminals.items():
         seq = tuple(v for v in range(10) for _ in range(t[v]))
         seqs[seq] = info
-    prefixes = {()}
+    prefixes: set[tuple[int, ...]] = {()}
     for s in seqs:
         for k in range(1, len(s) + 1):
             prefixes.add(s[:k])
@@ -205,7 +207,7 @@ def dealer_trie(up: int, h17: bool) -> tuple[np.ndarray, ...]:
 
 # -- kernels --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dealer_probs(rem, parent, value, mult, depth, outcome, orders, prod, out):
     """Dealer outcome probabilities (7 slots) drawing from counts ``rem``."""
     n = 0
@@ -270,7 +272,7 @@ def bust_weight(rem, up, mode):
     return 1.0 - p_dealer_bj(rem, up)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
               parent, value, mult, depth, outcome, orders,
               given_policy, policy_hit,
@@ -295,7 +297,7 @@ def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
             rem[v] = base[v] - comp_counts[i, v]
             if rem[v] < 0:
                 ok = False
-            n += rem[v] if rem[v] > 0 else 0
+            n += max(0, rem[v])
         if not ok:
             stand_v[i] = 0.0
             stand_m2[i] = 0.0
@@ -351,7 +353,7 @@ def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
             cont_m2[i] = sm
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, child,
                     parent, value, mult, depth, outcome, orders,
                     act2, cont_hit, stop_after_one, out_v, out_m2, out_vec):
@@ -427,7 +429,7 @@ def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, 
             rem[v] = base[v] - comp_counts[i, v]
             if rem[v] < 0:
                 ok = False
-            n += rem[v] if rem[v] > 0 else 0
+            n += max(0, rem[v])
         if not ok:
             continue
         if need_stand[i]:
@@ -499,3 +501,166 @@ def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, 
                 out_vec[v, k] = vvec[j, k]
     for k in range(NOUT):
         out_vec[10, k] = q[k]
+
+
+# -- exact resplits (validation of the pair-card-removal approximation) ------------------------
+
+@njit(cache=True, nogil=True)
+def _ff_ratio(a, b, k):
+    """(a)_k / (b)_k: probability that k more cards drawn from b are all among a."""
+    r = 1.0
+    for i in range(k):
+        if a - i <= 0:
+            return 0.0
+        r *= (a - i) / (b - i)
+    return r
+
+
+@njit(cache=True, nogil=True)
+def dealer_probs_weighted(rem, pair, kmax, parent, value, mult, depth, outcome, orders, prod,
+                          cnt, out):
+    """Dealer outcome weights times P(k more cards are all non-pair), for k = 0..kmax."""
+    n = 0
+    for v in range(10):
+        n += rem[v]
+    non_pair = n - rem[pair]
+    for k in range(kmax + 1):
+        for o in range(NOUT):
+            out[k, o] = 0.0
+    prod[0] = 1.0
+    cnt[0] = 0
+    for i in range(1, parent.shape[0]):
+        c = rem[value[i]] - mult[i]
+        cnt[i] = cnt[parent[i]] + (1 if value[i] == pair else 0)
+        if c <= 0:
+            prod[i] = 0.0
+            continue
+        p = prod[parent[i]]
+        if p == 0.0:
+            prod[i] = 0.0
+            continue
+        p = p * c / (n - depth[i])
+        prod[i] = p
+        o = outcome[i]
+        if o >= 0:
+            d = depth[i] + 1
+            for k in range(kmax + 1):
+                w = _ff_ratio(non_pair - (d - cnt[i]), n - d, k)
+                out[k, o] += orders[i] * p * w
+
+
+@njit(cache=True, nogil=True)
+def bust_weight_k(rem, up, mode, pair, k):
+    """E[1{no dealer BJ, if excluded} * 1{k more cards non-pair}] after a bust, from ``rem``."""
+    n = 0
+    for v in range(10):
+        n += rem[v]
+    non_pair = n - rem[pair]
+    if mode == MODE_ALL_BETS or (up != ACE and up != TEN):
+        return _ff_ratio(non_pair, n, k)
+    b = TEN if up == ACE else ACE
+    hole_pair = rem[pair] if pair != b else 0
+    hole_other = non_pair - (rem[b] if b != pair else 0)
+    return (hole_pair * _ff_ratio(non_pair, n - 1, k)
+            + hole_other * _ff_ratio(non_pair - 1, n - 1, k)) / n
+
+
+@njit(cache=True, nogil=True)
+def split_hand_pass_exact(base, up, mode, pair, kmax, comp_counts, comp_total, comp_ncards,
+                          child, parent, value, mult, depth, outcome, orders,
+                          act2, cont_hit, stop_after_one, out_num):
+    """``out_num[X, k]`` = E[value of the split hand {pair, X} * 1{k more cards non-pair}]:
+    the exact value of a split hand given that k other hands took non-pair second cards."""
+    ncomp = comp_counts.shape[0]
+    K = kmax + 1
+    reach = np.zeros(ncomp, dtype=np.bool_)
+    need_stand = np.zeros(ncomp, dtype=np.bool_)
+    start = -1
+    for i in range(ncomp):
+        if comp_ncards[i] == 1 and comp_counts[i, pair] == 1:
+            start = i
+    for v in range(10):
+        j = child[start, v]
+        if j >= 0:
+            reach[j] = True
+    for i in range(ncomp):
+        if not reach[i]:
+            continue
+        if comp_ncards[i] == 2:
+            a = act2[i]
+            if stop_after_one or a == STAND:
+                need_stand[i] = True
+            elif a == DOUBLE:
+                for v in range(10):
+                    j = child[i, v]
+                    if j >= 0:
+                        need_stand[j] = True
+            else:
+                for v in range(10):
+                    j = child[i, v]
+                    if j >= 0:
+                        reach[j] = True
+        else:
+            if cont_hit[i]:
+                for v in range(10):
+                    j = child[i, v]
+                    if j >= 0:
+                        reach[j] = True
+            else:
+                need_stand[i] = True
+    sv = np.zeros((ncomp, K), dtype=np.float64)
+    vv = np.zeros((ncomp, K), dtype=np.float64)
+    rem = np.zeros(10, dtype=np.int64)
+    crem = np.zeros(10, dtype=np.int64)
+    prod = np.zeros(parent.shape[0], dtype=np.float64)
+    cnt = np.zeros(parent.shape[0], dtype=np.int64)
+    dpk = np.zeros((K, NOUT), dtype=np.float64)
+    for i in range(ncomp - 1, -1, -1):
+        if not (reach[i] or need_stand[i]):
+            continue
+        n = 0
+        ok = True
+        for v in range(10):
+            rem[v] = base[v] - comp_counts[i, v]
+            if rem[v] < 0:
+                ok = False
+            n += rem[v] if rem[v] > 0 else 0
+        if not ok:
+            continue
+        if need_stand[i]:
+            dealer_probs_weighted(rem, pair, kmax, parent, value, mult, depth, outcome, orders,
+                                  prod, cnt, dpk)
+            for k in range(K):
+                s, _m = stand_value(dpk[k], comp_total[i], mode)
+                sv[i, k] = s
+        if not reach[i]:
+            continue
+        two = comp_ncards[i] == 2
+        if (two and (stop_after_one or act2[i] == STAND)) or ((not two) and not cont_hit[i]):
+            for k in range(K):
+                vv[i, k] = sv[i, k]
+            continue
+        dbl = two and act2[i] == DOUBLE
+        mul = 2.0 if dbl else 1.0
+        for v in range(10):
+            if rem[v] <= 0:
+                continue
+            p = rem[v] / n
+            j = child[i, v]
+            if j < 0:
+                for w in range(10):
+                    crem[w] = rem[w]
+                crem[v] -= 1
+                for k in range(K):
+                    vv[i, k] -= mul * p * bust_weight_k(crem, up, mode, pair, k)
+            elif dbl:
+                for k in range(K):
+                    vv[i, k] += 2.0 * p * sv[j, k]
+            else:
+                for k in range(K):
+                    vv[i, k] += p * vv[j, k]
+    for v in range(10):
+        j = child[start, v]
+        if j >= 0:
+            for k in range(K):
+                out_num[v, k] = vv[j, k]
