@@ -139,6 +139,11 @@ def play_cmd(
 @app.command("odds")
 def odds_cmd(
     game: Annotated[str, typer.Argument(help="blackjack or poker")],
+    hand: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Argument(help='Poker: five cards, e.g. "Ah Kh Qh Jh 2c": the odds of each draw.'),
+    ] = None,
+    discard: Annotated[Optional[str], typer.Option(help="Poker: the cards to throw, e.g. 2c.")] = None,  # noqa: UP045
     rules_name: RulesOpt = "syndicate",
     overrides: SetOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
@@ -151,6 +156,8 @@ def odds_cmd(
     if game == "blackjack":
         from .maths_cli import odds_blackjack
 
+        if hand is not None or discard is not None:
+            raise _fail("a hand and --discard are for poker odds")
         rules = load_rules(rules_name, overrides)
         try:
             bet = money.parse(average_bet) if average_bet is not None else None
@@ -162,11 +169,20 @@ def odds_cmd(
             raise _fail(str(e)) from None
         return
     if game == "poker":
-        if not table:
-            raise _fail("syndicate odds poker takes --table")
-        from .poker.cli import print_poker_table
+        if table:
+            from .poker.cli import print_poker_table
 
-        print_poker_table(console)
+            print_poker_table(console)
+            return
+        if hand is None:
+            raise _fail('syndicate odds poker takes --table, or a hand such as "Ah Kh Qh Jh 2c"')
+        from .cards import CardError
+        from .maths_cli import odds_poker
+
+        try:
+            odds_poker(hand, discard, as_json, console)
+        except CardError as e:
+            raise _fail(str(e)) from None
         return
     raise _fail(f"unknown game {game!r} for odds; games: blackjack, poker")
 

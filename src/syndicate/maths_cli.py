@@ -127,3 +127,36 @@ def simulate_cmd(
     t.add_row("Speed", f"{res.rounds_per_second / 1e6:.1f} M rounds/s "
                        f"({workers} worker(s), {res.seconds:.2f} s)")
     console.print(t)
+
+
+def odds_poker(hand: str, discard: str | None, as_json: bool, console: Console) -> None:
+    """Exact draw odds for a five-card hand: one discard, or every discard the rules allow."""
+    from .cards import CardError, parse
+    from .poker.odds import allowed, discard_options, draw_odds
+
+    cards = parse(hand)
+    if discard is not None:
+        thrown = parse(discard)
+        if not allowed(cards, thrown):
+            raise CardError("the house rule allows up to 3 discards, or 4 when the card kept is an Ace")
+        options = [draw_odds(cards, thrown)]
+    else:
+        options = discard_options(cards)
+    if as_json:
+        console.print_json(json.dumps({"hand": hand, "options": [o.to_json() for o in options]}))
+        return
+    t = Table(title=f"Draw odds for {' '.join(c.text for c in cards)} (every draw enumerated)")
+    t.add_column("Discard")
+    t.add_column("Draws", justify="right")
+    t.add_column("Improve", justify="right")
+    t.add_column("Strength", justify="right")
+    t.add_column("Final hand")
+    for i, o in enumerate(options[:12]):
+        final = ", ".join(f"{name} {p:.2%}" for name, p in o.categories.items())
+        label = " ".join(c.text for c in o.discard) or "stand pat"
+        t.add_row(("★ " if i == 0 and discard is None else "") + label, f"{o.draws:,}",
+                  f"{o.improve:.2%}", f"{o.strength:.3f}", final)
+    console.print(t)
+    if discard is None:
+        console.print("★ the discard most likely to improve. Strength: the share of all five-card "
+                      "hands the final hand beats, on average.")

@@ -20,7 +20,8 @@ from typing import Any
 
 from ..cards import Card
 from .draw import DRAW, FIRST_BETTING, DrawHand
-from .evaluator import evaluate
+from .evaluator import CATEGORIES, evaluate
+from .odds import draw_odds
 
 # Rough chance to end with the best hand at a 3–4 handed table, by what the bot holds after
 # the draw (category index: 0 royal … 9 high card); pairs are refined by rank below.
@@ -78,22 +79,18 @@ def choose_discards(cards: Sequence[Card]) -> list[Card]:
 
 
 def strength(cards: Sequence[Card], before_draw: bool) -> float:
-    """A rough chance (0..1) that these cards win, before or after the draw."""
+    """A rough chance (0..1) that these cards win, before or after the draw. Before the draw,
+    a hand below a straight is worth what its textbook draw makes of it, by the exact odds."""
     value = evaluate(list(cards))
     cat = value.category_index
     s = _MADE[cat]
     if cat == 8:  # one pair: Jacks or better is a real hand, small pairs are not
         s = 0.2 + 0.03 * (value.ranks[0] - 2)
-    if cat == 9 and before_draw:
-        suits = Counter(c.suit for c in cards).most_common(1)[0][1]
-        if suits == 4:
-            s = 0.3  # 9 outs in 47: about 1 in 5 to make the flush, which then usually wins
-        elif _straight_draw(cards) is not None:
-            s = 0.25
-        elif any(c.is_ace for c in cards):
-            s = 0.15
-    if before_draw and cat in (6, 7, 8):
-        s = min(0.97, s + 0.05)  # the draw can improve it
+    if before_draw and cat >= 6:
+        # What the draw it will make leads to, enumerated exactly (syndicate.poker.odds).
+        odds = draw_odds(cards, choose_discards(cards))
+        drawn = sum(p * _MADE[CATEGORIES.index(name)] for name, p in odds.categories.items())
+        s = max(s, drawn)
     return s
 
 
