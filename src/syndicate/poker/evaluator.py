@@ -8,8 +8,8 @@ Two tables, built at import in a few milliseconds, do all the work:
 * A flush is five cards of one suit; with five distinct cards its ranks are distinct, and
   the same sum indexes a second list for the 1,287 flush values.
 
-The single-hand path (:func:`evaluate`) adds five small integers per hand (small enough for
-CPython's fast integer path). A card given twice always repeats a rank, so only hands whose
+The single-hand path (:func:`evaluate`) adds five small integers per hand; the module is
+compiled with mypyc (compiled_modules.txt), where its typed locals read the cards directly. A card given twice always repeats a rank, so only hands whose
 ranks pair up need the (cheap, identity-based) check for duplicates; the other half of all
 hands go straight to the flush test. The batch path (:func:`evaluate_batch`) runs the same
 arithmetic in a numba kernel over a numpy array.
@@ -203,39 +203,39 @@ def value_of_rank(rank: int) -> HandValue:
     return VALUES[rank - 1]
 
 
-def _make_evaluate() -> Callable[[Sequence[Card] | str], HandValue]:
-    # The tables are closure cells, not globals: a global lookup costs ~10% of a call.
-    code, plain, flush, distinct = _CODE, _PLAIN, _FLUSH, _DISTINCT
+def evaluate(cards: Any) -> HandValue:
+    """The value of five cards: ``Card`` objects, indices, or text such as ``"As Kd 7h 7c 2s"``.
 
-    def evaluate(cards: Any) -> HandValue:
-        """The value of five cards: ``Card`` objects, indices, or text such as ``"As Kd 7h 7c 2s"``.
-
-        Unknown cards, a card given twice, or a count other than five raise :class:`CardError`.
-        """
-        try:
-            a, b, c, d, e = cards
-            k = code[a.index] + code[b.index] + code[c.index] + code[d.index] + code[e.index]
-        except (ValueError, TypeError, AttributeError, IndexError):
+    Unknown cards, a card given twice, or a count other than five raise :class:`CardError`.
+    """
+    # Typed locals let the mypyc build read the cards' fields directly; anything that is not
+    # five Card objects takes the checked path.
+    try:
+        if len(cards) != 5:
             return _evaluate_checked(cards)
-        v = distinct[k]
-        if v is None:
-            # Ranks pair up: the only hands where a card can have been given twice. Cards
-            # are interned, so identity is equality.
-            if (a is b or a is c or a is d or a is e or b is c or b is d or b is e
-                    or c is d or c is e or d is e):
-                return _evaluate_checked(cards)
-            return plain[k]  # type: ignore[return-value]
-        if a.suit is b.suit is c.suit is d.suit is e.suit:  # suits are interned strings
-            return flush[k]  # type: ignore[return-value]
-        return v
+        a: Card = cards[0]
+        b: Card = cards[1]
+        c: Card = cards[2]
+        d: Card = cards[3]
+        e: Card = cards[4]
+        code = _CODE
+        k: int = code[a.index] + code[b.index] + code[c.index] + code[d.index] + code[e.index]
+    except (ValueError, TypeError, AttributeError, IndexError):
+        return _evaluate_checked(cards)
+    v = _DISTINCT[k]
+    if v is None:
+        # Ranks pair up: the only hands where a card can have been given twice. Cards
+        # are interned, so identity is equality.
+        if (a is b or a is c or a is d or a is e or b is c or b is d or b is e
+                or c is d or c is e or d is e):
+            return _evaluate_checked(cards)
+        return _PLAIN[k]  # type: ignore[return-value]
+    if a.suit is b.suit and a.suit is c.suit and a.suit is d.suit and a.suit is e.suit:
+        return _FLUSH[k]  # type: ignore[return-value]
+    return v
 
-    return evaluate
 
-
-evaluate = _make_evaluate()
-
-
-def _as_cards(cards: Sequence[Card | str | int] | str) -> list[Card]:
+def _as_cards(cards: Any) -> list[Card]:
     if isinstance(cards, str):
         return _parse_distinct(cards.replace(",", " ").split())
     try:
@@ -245,7 +245,7 @@ def _as_cards(cards: Sequence[Card | str | int] | str) -> list[Card]:
     return _parse_distinct(items)
 
 
-def _parse_distinct(items: Sequence[Card | str | int]) -> list[Card]:
+def _parse_distinct(items: Sequence[Any]) -> list[Card]:
     out = [card(x if isinstance(x, (Card, str, int)) or not hasattr(x, "__index__") else int(x))
            for x in items]
     if len(set(out)) != len(out):
@@ -256,14 +256,14 @@ def _parse_distinct(items: Sequence[Card | str | int]) -> list[Card]:
     return out
 
 
-def _evaluate_checked(cards: Sequence[Card] | str) -> HandValue:
+def _evaluate_checked(cards: Any) -> HandValue:
     hand = _as_cards(cards)
     if len(hand) != 5:
         raise CardError(f"a poker hand is five cards, got {len(hand)}")
     return evaluate(hand)
 
 
-def best_of(cards: Sequence[Card | str | int] | str) -> HandValue:
+def best_of(cards: Any) -> HandValue:
     """The best five-card value among five, six or seven cards."""
     hand = _as_cards(cards)
     if not 5 <= len(hand) <= 7:
@@ -271,7 +271,7 @@ def best_of(cards: Sequence[Card | str | int] | str) -> HandValue:
     return max(evaluate(five) for five in itertools.combinations(hand, 5))
 
 
-def best_five(cards: Sequence[Card | str | int] | str) -> tuple[HandValue, tuple[Card, ...]]:
+def best_five(cards: Any) -> tuple[HandValue, tuple[Card, ...]]:
     """Like :func:`best_of`, also returning the five cards that make the value."""
     hand = _as_cards(cards)
     if not 5 <= len(hand) <= 7:
