@@ -21,7 +21,7 @@ flush, 7,462 is 7-5-4-3-2 offsuit.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from ..cards import DECK, RANK_NAMES, RANK_PLURALS, Card, CardError, card
