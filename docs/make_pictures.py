@@ -22,7 +22,7 @@ def terminal_blackjack() -> None:
     # You: 8-8 against a 6; two bots; the split hands draw 3 and 10.
     order = "8s 9h Tc 6d 8d 7h 4c Kd 3h Td 9c 5s 2c"
     session = Session(rules, {1: 20_000, 2: 1_000_000, 3: 1_000_000}, lambda r: Shoe.stacked(order))
-    tui = BlackjackTUI(rules, bots=2, console=console, input_fn=lambda prompt: console.print(prompt + "…") or next(keys),
+    tui = BlackjackTUI(rules, bots=2, console=console, input_fn=lambda prompt: console.print(prompt + "…", markup=False, highlight=False) or next(keys),
                        session=session)
     tui.run()
     OUT.mkdir(exist_ok=True)
