@@ -140,3 +140,40 @@ def test_odds_poker_table():
     assert out.exit_code == 0
     for figure in ("2,598,960", "1,302,540", "1,098,240", "123,552", "54,912", "10,200", "5,108", "3,744", "624"):
         assert figure in out.output
+
+
+def test_admin_create_and_serve(tmp_path):
+    """`syndicate admin create` and `syndicate serve` as wired commands (the server itself is
+    tested in tests/web)."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    db = str(tmp_path / "room.db")
+    out = runner.invoke(app, ["admin", "create", "boss", "--db", db], input="s3cret-pass\ns3cret-pass\n")
+    assert out.exit_code == 0, out.output
+    assert "admin 'boss' created" in out.output
+    out = runner.invoke(app, ["admin", "create", "boss", "--db", db], input="s3cret-pass\ns3cret-pass\n")
+    assert out.exit_code == 2  # the name is taken: a clear refusal
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "syndicate.cli", "serve", "--db", db, "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/openapi.json", timeout=2) as r:
+                    assert b"Syndicate card room" in r.read()
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.3)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -95,8 +95,29 @@ def play_cmd(
         Optional[str],  # noqa: UP045
         typer.Option(help="Practice: 64 hex digits that fix every shuffle (replayable; never for real play)."),
     ] = None,
+    server: Annotated[Optional[str], typer.Option(help="Play at a live table: the server's URL.")] = None,  # noqa: UP045
+    event: Annotated[int, typer.Option(help="With --server: the event id.")] = 1,
+    name: Annotated[Optional[str], typer.Option(help="With --server: your account name.")] = None,  # noqa: UP045
+    table: Annotated[int, typer.Option(help="With --server: the table id.")] = 1,
+    seat: Annotated[int, typer.Option(help="With --server: the seat to take.")] = 1,
 ) -> None:
-    """Play at a table in the terminal."""
+    """Play at a table in the terminal (on your own, or at a live table with --server)."""
+    if server is not None:
+        if game != "blackjack":
+            raise _fail("--server plays blackjack tables for now")
+        if name is None:
+            raise _fail("--server needs --name (your account)")
+        from .room.cli import play_remote
+        from .room.errors import RoomError
+
+        password = typer.prompt("Password", hide_input=True)
+        try:
+            left_with = play_remote(server, event, name, password, table, seat=seat,
+                                    buy_in=money.parse(bankroll), out=console.print)
+        except (RoomError, money.MoneyError, OSError) as e:
+            raise _fail(str(e)) from None
+        console.print(f"Your bankroll: {money.format(left_with)}")
+        return
     if seed is not None:
         try:
             if len(bytes.fromhex(seed)) != 32:
@@ -219,6 +240,48 @@ def simulate_cmd(
     if rounds < 1 or workers < 1:
         raise _fail("--rounds and --workers must be at least 1")
     run(load_rules(rules_name, overrides), rounds, seed, workers, as_json, continuous, console)
+
+
+@app.command("serve")
+def serve_cmd(
+    db: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="SQLite file or URL (default ./syndicate.db), or postgresql://user@host/db."),
+    ] = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    roster: Annotated[bool, typer.Option(help="Seed the event notice's roster of dealers.")] = True,
+) -> None:
+    """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md)."""
+    from .room.cli import serve
+    from .room.errors import RoomError
+
+    try:
+        serve(db, host, port, seed_notice=roster)
+    except RoomError as e:
+        raise _fail(str(e)) from None
+
+
+admin_app = typer.Typer(help="Administer the card room's database.", no_args_is_help=True)
+app.add_typer(admin_app, name="admin")
+
+
+@admin_app.command("create")
+def admin_create_cmd(
+    name: Annotated[str, typer.Argument(help="The admin's account name.")],
+    password: Annotated[str, typer.Option(prompt=True, hide_input=True, help="At least 8 characters.")],
+    db: Annotated[Optional[str], typer.Option(help="Database (default ./syndicate.db).")] = None,  # noqa: UP045
+    event: Annotated[str, typer.Option(help="The event (created if new).")] = "Casino night",
+) -> None:
+    """Create an admin account for an event."""
+    from .room.cli import admin_create
+    from .room.errors import RoomError
+
+    try:
+        account = admin_create(db, name, password, event)
+    except RoomError as e:
+        raise _fail(str(e)) from None
+    console.print(f"admin {account.name!r} created (account {account.id})")
 
 
 def _run_on_history(file: Path, verb: str, as_json: bool) -> Any:

@@ -1,0 +1,231 @@
+"""A small Python client for the card room server: REST with httpx, live play with websockets.
+
+The bots, the terminal and the tests all use it, so it is the reference for
+docs/protocol.md. :class:`RoomClient` is synchronous (REST); :class:`TableClient` is async
+(one WebSocket per table) and keeps every message it receives, the latest state, and the
+answer to each action it sent, matched by the action's id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import websockets
+
+from .blackjack import basic
+from .blackjack.rules import Rules
+from .cards import card
+
+PROTOCOL = 1
+
+
+class ApiError(Exception):
+    """The server refused a request: ``status``, and the ``rule`` and ``message`` it named."""
+
+    def __init__(self, status: int, rule: str, message: str) -> None:
+        super().__init__(f"{status} {message} [rule: {rule}]")
+        self.status, self.rule, self.message = status, rule, message
+
+
+class ActionRefused(ApiError):
+    """A live action was refused (the table is unchanged, still at ``version``)."""
+
+    version: int | None = None
+
+
+class RoomClient:
+    """The REST API. ``base_url`` like ``http://127.0.0.1:8000``."""
+
+    def __init__(self, base_url: str, token: str | None = None, timeout: float = 10.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.http = httpx.Client(base_url=self.base_url, timeout=timeout)
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> RoomClient:
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.close()
+
+    def request(self, method: str, path: str, body: Any = None, **params: Any) -> Any:
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        r = self.http.request(method, path, json=body, headers=headers,
+                              params={k: v for k, v in params.items() if v is not None})
+        if r.status_code >= 400:
+            try:
+                err = r.json()["error"]
+                raise ApiError(r.status_code, err["rule"], err["message"])
+            except (ValueError, KeyError, TypeError):
+                raise ApiError(r.status_code, "http", r.text) from None
+        return r.json() if r.content else None
+
+    def sign_in(self, event_id: int, name: str, password: str) -> dict[str, Any]:
+        out = self.request("POST", f"/api/events/{event_id}/tokens", {"name": name, "password": password})
+        self.token = out["token"]
+        return out["account"]
+
+    def events(self) -> list[dict[str, Any]]:
+        return self.request("GET", "/api/events")
+
+    def me(self) -> dict[str, Any]:
+        return self.request("GET", "/api/me")["account"]
+
+    def create_account(self, name: str, role: str, password: str) -> dict[str, Any]:
+        return self.request("POST", "/api/accounts", {"name": name, "role": role, "password": password})
+
+    def roster(self, event_id: int) -> dict[str, Any]:
+        return self.request("GET", f"/api/events/{event_id}/roster")
+
+    def buy_in(self, player: int, amount: int) -> int:
+        return self.request("POST", "/api/cashier/buy-in", {"player": player, "amount": amount})["balance"]
+
+    def cash_out(self, player: int, amount: int) -> int:
+        return self.request("POST", "/api/cashier/cash-out", {"player": player, "amount": amount})["balance"]
+
+    def balances(self) -> dict[str, Any]:
+        return self.request("GET", "/api/balances")
+
+    def ledger(self, account_id: int) -> dict[str, Any]:
+        return self.request("GET", f"/api/accounts/{account_id}/ledger")
+
+    def open_table(self, name: str, game: str = "blackjack", preset: str | None = None,
+                   overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+        return self.request("POST", "/api/tables", {"name": name, "game": game, "preset": preset,
+                                                    "overrides": overrides or {}})
+
+    def lobby(self, event_id: int) -> list[dict[str, Any]]:
+        return self.request("GET", f"/api/events/{event_id}/tables")
+
+    def hands(self, table: int | None = None, commitment: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        return self.request("GET", "/api/hands", table=table, commitment=commitment, limit=limit)
+
+    def hand_history(self, hand_id: int) -> dict[str, Any]:
+        return self.request("GET", f"/api/hands/{hand_id}/history")
+
+
+class TableClient:
+    """One live table over a WebSocket. Use :meth:`connect`."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.rules: dict[str, Any] = {}  # the table's rules, from the welcome
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._changed = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+        self.closed = False
+
+    @classmethod
+    async def connect(cls, base_url: str, table_id: int, token: str) -> TableClient:
+        url = base_url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/")
+        ws = await websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**22)
+        await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}))
+        client = cls(ws)
+        client._reader = asyncio.create_task(client._read())
+        await client.wait(lambda s: True)
+        return client
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                msg = json.loads(raw)
+                self.messages.append(msg)
+                kind = msg.get("type")
+                if kind == "welcome":
+                    self.rules = msg["table"].get("rules", self.rules)
+                if kind in ("welcome", "state"):
+                    if self.state is None or msg["version"] >= self.state["version"]:
+                        self.state = msg
+                elif kind in ("ack", "error") and msg.get("id") in self._answers:
+                    fut = self._answers.pop(msg["id"])
+                    if not fut.done():
+                        fut.set_result(msg)
+                self._changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed = True
+            self._changed.set()
+
+    @property
+    def version(self) -> int:
+        return self.state["version"] if self.state else -1
+
+    async def send_raw(self, text: str) -> None:
+        await self.ws.send(text)
+
+    async def act(self, action: str, *, action_id: str | None = None, timeout: float = 10.0,
+                  **fields: Any) -> dict[str, Any]:
+        """Send an action and wait for its answer; :class:`ActionRefused` if refused. The
+        state the action produced has arrived by the time this returns."""
+        action_id = action_id or uuid.uuid4().hex
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._answers[action_id] = fut
+        await self.ws.send(json.dumps({"type": "action", "id": action_id, "action": action, **fields}))
+        answer = await asyncio.wait_for(fut, timeout)
+        if answer["type"] == "error":
+            refused = ActionRefused(409, answer["rule"], answer["message"])
+            refused.version = answer.get("version")
+            raise refused
+        await self.wait(lambda s: s["version"] >= answer["version"], timeout)
+        return answer
+
+    async def wait(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        """Wait until the latest state satisfies ``predicate``."""
+        async def until() -> dict[str, Any]:
+            while True:
+                if self.state is not None and predicate(self.state):
+                    return self.state
+                if self.closed:
+                    raise ConnectionError("the table closed the connection")
+                self._changed.clear()
+                await self._changed.wait()
+
+        return await asyncio.wait_for(until(), timeout)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader
+
+
+def my_turn(state: dict[str, Any]) -> bool:
+    rd = state.get("round")
+    return bool(rd and rd["to_act"] is not None and rd["to_act"] == state["you"]["seat"] and rd["legal_actions"])
+
+
+def basic_strategy(state: dict[str, Any], rules: Rules | dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """What a basic-strategy bot does in this state (an action and its fields), at a table
+    with ``rules`` (:attr:`TableClient.rules`)."""
+    rd = state["round"]
+    legal = rd["legal_actions"]
+    if rd["phase"] == "insurance":
+        return ("even_money" if "even_money" in legal else "no_insurance"), {}
+    if rd["phase"] == "early_surrender":
+        return "play_on", {}
+    seat = next(s for s in rd["seats"] if s["seat"] == state["you"]["seat"])
+    hand = seat["hands"][rd["acting_hand"]]
+    if not isinstance(rules, Rules):
+        rules = Rules.from_dict(rules)
+    choice = basic.decide(rules, [card(c) for c in hand["cards"]], card(rd["dealer"]["cards"][0]), legal)
+    return choice, {}
+
+
+def random_play(rng: random.Random) -> Callable[[dict[str, Any]], tuple[str, dict[str, Any]]]:
+    """A player who picks uniformly among the legal actions: for tests that want every path."""
+    def choose(state: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        return rng.choice(state["round"]["legal_actions"]), {}
+
+    return choose

@@ -1,0 +1,155 @@
+"""The ledger: every chip movement is a transfer between two ledger accounts.
+
+Buy-ins move chips from the event's cashier to a player, bets from a player to a table, pay-outs
+back. Transfers are double entries by construction (an entry has a source and a destination),
+so the sum of every balance in an event is zero at all times; the cashier's balance is minus
+the chips in play. A player's balance can never go below zero: the room refuses with a clear
+message, and the database's CHECK constraint backs that up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from .. import money
+from .errors import BadRequest, Conflict, NotFound
+from .ports import Repo, Store
+from .values import LedgerAccount, Line, Move
+
+CASHIER = "cashier"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def player_key(account_id: int) -> str:
+    return f"player:{account_id}"
+
+
+def table_key(table_id: int) -> str:
+    return f"table:{table_id}"
+
+
+def check_amount(amount: Any, field: str = "amount") -> int:
+    """A positive whole number of cents within :data:`money.MAX_CENTS`, else BadRequest."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise BadRequest(field, f"{field} is a whole number of cents, got {amount!r}")
+    if amount <= 0:
+        raise BadRequest(field, f"{field} must be positive, got {amount}")
+    if amount > money.MAX_CENTS:
+        raise BadRequest(field, f"{field} is too large: the most is {money.format(money.MAX_CENTS)}")
+    return amount
+
+
+def transfer(
+    repo: Repo, event_id: int, moves: Sequence[Move], kind: str, memo: str, *,
+    by: int | None = None, hand_id: int | None = None,
+) -> int:
+    """Post one transaction inside the caller's transaction. Balances are locked first (in id
+    order, so two writers cannot deadlock) and a player who would go below zero is refused."""
+    moves = [m for m in moves if m.amount]
+    for m in moves:
+        check_amount(m.amount)
+        if m.source == m.dest:
+            raise BadRequest("accounts", "a transfer needs two different accounts")
+    ids = sorted({m.source for m in moves} | {m.dest for m in moves})
+    accounts = repo.lock_balances(ids)
+    change = dict.fromkeys(ids, 0)
+    for m in moves:
+        change[m.source] -= m.amount
+        change[m.dest] += m.amount
+    for i, delta in change.items():
+        a = accounts[i]
+        if a.kind == "player" and a.balance + delta < 0:
+            raise Conflict(
+                "insufficient_funds",
+                f"{a.name} has {money.format(a.balance)}, {money.format(-delta)} is needed",
+            )
+    return repo.post(event_id, kind, memo, moves, by, hand_id, now())
+
+
+def cashier_account(repo: Repo, event_id: int) -> LedgerAccount:
+    return repo.ledger_account(event_id, CASHIER, "cashier", "the cashier")
+
+
+def player_account(repo: Repo, event_id: int, account_id: int, name: str) -> LedgerAccount:
+    return repo.ledger_account(event_id, player_key(account_id), "player", name)
+
+
+def table_account(repo: Repo, event_id: int, table_id: int, name: str) -> LedgerAccount:
+    return repo.ledger_account(event_id, table_key(table_id), "table", f"table {table_id} ({name})")
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainedLine:
+    """A ledger line with the balance after it: the statement a player can check by hand."""
+
+    line: Line
+    balance: int
+
+    def to_json(self) -> dict[str, Any]:
+        ln = self.line
+        return {
+            "transaction": ln.transaction_id, "entry": ln.entry_id, "at": ln.at.isoformat(),
+            "kind": ln.kind, "memo": ln.memo, "amount": ln.amount, "other": ln.other,
+            "hand": ln.hand_id, "balance": self.balance,
+        }
+
+
+class Ledger:
+    """Reading the ledger: balances, statements and the zero-sum check."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def balance(self, event_id: int, key: str) -> int:
+        with self.store.transaction() as repo:
+            return self._account(repo, event_id, key).balance
+
+    def explain(self, event_id: int, key: str) -> list[ExplainedLine]:
+        """Every line of an account in order, with the running balance; the last balance is
+        the account's balance."""
+        with self.store.transaction() as repo:
+            account = self._account(repo, event_id, key)
+            running = 0
+            out = []
+            for ln in repo.lines(account.id):
+                running += ln.amount
+                out.append(ExplainedLine(ln, running))
+            return out
+
+    def accounts(self, event_id: int) -> list[LedgerAccount]:
+        with self.store.transaction() as repo:
+            return repo.ledger_accounts(event_id)
+
+    def total(self, event_id: int) -> int:
+        """The sum of every balance in the event: zero, always."""
+        return sum(a.balance for a in self.accounts(event_id))
+
+    def audit(self, event_id: int) -> list[str]:
+        """Problems found (none expected): a stored balance that differs from the sum of its
+        entries, or balances that do not sum to zero."""
+        problems = []
+        with self.store.transaction() as repo:
+            accounts = repo.ledger_accounts(event_id)
+            for a in accounts:
+                from_entries = repo.entries_balance(a.id)
+                if from_entries != a.balance:
+                    problems.append(f"{a.key}: balance {a.balance} but its entries sum to {from_entries}")
+        total = sum(a.balance for a in accounts)
+        if total:
+            problems.append(f"the balances sum to {total}, not 0")
+        return problems
+
+    @staticmethod
+    def _account(repo: Repo, event_id: int, key: str) -> LedgerAccount:
+        for a in repo.ledger_accounts(event_id):
+            if a.key == key:
+                return a
+        if key.startswith("player:"):
+            return LedgerAccount(0, event_id, key, "player", key, 0)  # no chips yet
+        raise NotFound("ledger_account", f"no ledger account {key!r} in this event")

@@ -1,0 +1,57 @@
+"""Who may do what: the one table of role → allowed actions.
+
+Every service asks :func:`require` before acting and the web layer never decides on its own,
+so the authorization matrix test reads this table and checks every cell against the API.
+Some actions add a condition beyond the role (a pit boss manages only the dealers of their own
+group; a dealer must also be on the roster; a dealer pauses only their own tables); those are
+checked where the facts are, next to the call to :func:`require`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .errors import Forbidden
+
+ADMIN, PIT_BOSS, DEALER, PLAYER, SPECTATOR = "admin", "pit_boss", "dealer", "player", "spectator"
+ROLES: Final = (ADMIN, PIT_BOSS, DEALER, PLAYER, SPECTATOR)
+
+PERMISSIONS: Final[dict[str, frozenset[str]]] = {
+    "create_account": frozenset({ADMIN}),
+    "list_accounts": frozenset({ADMIN, PIT_BOSS}),
+    "authorize_dealer": frozenset({ADMIN, PIT_BOSS}),
+    "revoke_dealer": frozenset({ADMIN, PIT_BOSS}),
+    "buy_in": frozenset({ADMIN, PIT_BOSS}),
+    "cash_out": frozenset({ADMIN, PIT_BOSS}),
+    "view_any_ledger": frozenset({ADMIN, PIT_BOSS}),
+    "view_own_ledger": frozenset({PLAYER}),
+    "open_table": frozenset({DEALER}),
+    "manage_table": frozenset({ADMIN, PIT_BOSS, DEALER}),
+    "play": frozenset({PLAYER}),
+    "watch": frozenset(ROLES),
+}
+
+_WHY: Final[dict[str, str]] = {
+    "create_account": "only the event's admin creates accounts",
+    "list_accounts": "only the admin and the pit bosses see the list of accounts",
+    "authorize_dealer": "only the admin or a pit boss authorizes dealers",
+    "revoke_dealer": "only the admin or a pit boss revokes dealers",
+    "buy_in": "the cashier is the admin or a pit boss",
+    "cash_out": "the cashier is the admin or a pit boss",
+    "view_any_ledger": "only the admin and the pit bosses see other accounts' ledgers",
+    "view_own_ledger": "only players have a bankroll",
+    "open_table": "Blackjack requires a dealer: only a dealer opens a table",
+    "manage_table": "only the table's dealer, a pit boss or the admin pauses or closes a table",
+    "play": "only players take a seat",
+    "watch": "anyone may watch",
+}
+
+
+def allowed(role: str, action: str) -> bool:
+    return role in PERMISSIONS[action]
+
+
+def require(role: str, action: str) -> None:
+    """Raise :class:`Forbidden` (the rule is the action) unless ``role`` may do ``action``."""
+    if role not in PERMISSIONS[action]:
+        raise Forbidden(action, f"{_WHY[action]} (you are {role.replace('_', ' ')})")

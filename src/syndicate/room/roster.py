@@ -1,0 +1,101 @@
+"""The roster of authorized dealers, grouped under pit bosses.
+
+The event notice: "Blackjack requires a dealer. Authorized dealers will make it known when
+tables are open. A list of authorized dealers will be kept here and updated throughout the
+event. Unauthorized games are prohibited." The roster is public; the admin changes any group,
+a pit boss only their own. Every change is kept (who, when).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from .accounts import check_name
+from .errors import Forbidden, NotFound
+from .ledger import now
+from .ports import Repo, Store
+from .roles import PIT_BOSS, require
+from .values import Account, RosterChange, RosterEntry
+
+#: The event notice's list: "Jean-Marc: Bokuden, Ryuusei, Kyohei" and "Miles: Taede, Tame, Noriko".
+NOTICE: Final = {"Jean-Marc": ("Bokuden", "Ryuusei", "Kyohei"), "Miles": ("Taede", "Tame", "Noriko")}
+
+
+class Roster:
+    def __init__(self, store: Store, on_revoke: Callable[[int, str], None] | None = None) -> None:
+        self.store = store
+        # The live room's hook: let the revoked dealer's current rounds finish, then close.
+        self.on_revoke = on_revoke
+
+    def seed_notice(self, event_id: int) -> None:
+        """Put the notice's pit bosses and dealers on the roster (those not already there)."""
+        with self.store.transaction() as repo:
+            for boss, dealers in NOTICE.items():
+                for dealer in dealers:
+                    if repo.roster_entry(event_id, dealer) is None:
+                        entry = repo.put_roster(event_id, dealer, boss, True)
+                        repo.add_roster_change(entry.id, "authorize", None, now())
+
+    def entries(self, event_id: int) -> list[RosterEntry]:
+        with self.store.transaction() as repo:
+            return repo.roster(event_id)
+
+    def public(self, event_id: int) -> dict[str, Any]:
+        """The roster as the notice shows it: pit boss → authorized dealers (and who was revoked)."""
+        groups: dict[str, dict[str, list[str]]] = {}
+        for e in self.entries(event_id):
+            g = groups.setdefault(e.pit_boss, {"dealers": [], "revoked": []})
+            g["dealers" if e.active else "revoked"].append(e.dealer)
+        return {"pit_bosses": [{"pit_boss": b, **g} for b, g in groups.items()]}
+
+    def changes(self, event_id: int) -> list[RosterChange]:
+        with self.store.transaction() as repo:
+            return repo.roster_changes(event_id)
+
+    def is_authorized(self, repo: Repo, event_id: int, dealer: str) -> bool:
+        entry = repo.roster_entry(event_id, dealer)
+        return entry is not None and entry.active
+
+    def authorize(self, actor: Account, dealer: str, pit_boss: str | None = None) -> RosterEntry:
+        """Add ``dealer`` under ``pit_boss`` (a pit boss: always their own group)."""
+        require(actor.role, "authorize_dealer")
+        check_name(dealer, "dealer")
+        if actor.role == PIT_BOSS:
+            if pit_boss not in (None, actor.name):
+                raise Forbidden("own_group", f"a pit boss authorizes dealers in their own group only ({actor.name})")
+            pit_boss = actor.name
+        with self.store.transaction() as repo:
+            existing = repo.roster_entry(actor.event_id, dealer)
+            if pit_boss is None:
+                if existing is None:
+                    raise NotFound("pit_boss", f"{dealer} is new to the roster: name their pit boss")
+                pit_boss = existing.pit_boss
+            check_name(pit_boss, "pit_boss")
+            if actor.role == PIT_BOSS and existing is not None and existing.pit_boss != actor.name:
+                raise Forbidden("own_group", f"{dealer} is in {existing.pit_boss}'s group, not {actor.name}'s")
+            entry = repo.put_roster(actor.event_id, dealer, pit_boss, True)
+            repo.add_roster_change(entry.id, "authorize", actor.id, now())
+            return entry
+
+    def revoke(self, actor: Account, dealer: str) -> RosterEntry:
+        """Take ``dealer`` off the roster. Their tables finish the round in play, then close
+        (the live room does that through ``on_revoke``; with no live room they close now)."""
+        require(actor.role, "revoke_dealer")
+        with self.store.transaction() as repo:
+            existing = repo.roster_entry(actor.event_id, dealer) if isinstance(dealer, str) else None
+            if existing is None:
+                raise NotFound("dealer", f"{dealer!r} is not on the roster")
+            if actor.role == PIT_BOSS and existing.pit_boss != actor.name:
+                raise Forbidden("own_group", f"{dealer} is in {existing.pit_boss}'s group, not {actor.name}'s")
+            entry = repo.put_roster(actor.event_id, dealer, existing.pit_boss, False)
+            repo.add_roster_change(entry.id, "revoke", actor.id, now())
+            if self.on_revoke is None:
+                account = repo.account_by_name(actor.event_id, dealer)
+                if account is not None:
+                    for t in repo.tables(actor.event_id):
+                        if t.dealer_id == account.id and t.status != "closed":
+                            repo.set_table_status(t.id, "closed")
+        if self.on_revoke is not None:
+            self.on_revoke(actor.event_id, dealer)
+        return entry

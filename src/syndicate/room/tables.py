@@ -1,0 +1,123 @@
+"""Opening, pausing and closing tables.
+
+"Blackjack requires a dealer. … Unauthorized games are prohibited." Only a dealer on the
+roster opens a table; a table's rules are a preset plus overrides with the same keys as
+``syndicate rules`` (Blackjack) or the draw table's settings (poker), checked by the engines.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from .. import money
+from ..blackjack.rules import PRESETS, Rules, preset
+from ..errors import ConfigError
+from ..poker.draw import DrawRules
+from .accounts import check_name
+from .errors import BadRequest, Forbidden, NotFound
+from .ledger import now, table_account
+from .ports import Store
+from .roles import DEALER, require
+from .values import Account, Table
+
+GAMES = ("blackjack", "poker")
+STATUSES = ("open", "paused", "closed")
+MAX_OVERRIDES = 40
+MONEY_KEYS = ("min_bet", "max_bet")
+
+UNAUTHORIZED = (
+    "only an authorized dealer can open a table: \"Blackjack requires a dealer. … A list of authorized "
+    "dealers will be kept here and updated throughout the event. Unauthorized games are prohibited.\""
+)
+
+
+def table_rules(game: str, preset_name: str | None, overrides: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    """The table's full rule set as JSON and its number of seats; BadRequest naming the key."""
+    if not isinstance(overrides, Mapping) or len(overrides) > MAX_OVERRIDES:
+        raise BadRequest("overrides", f"overrides are at most {MAX_OVERRIDES} key → value pairs")
+    try:
+        if game == "blackjack":
+            if preset_name is not None and preset_name not in PRESETS:
+                raise BadRequest("preset", f"preset is one of {', '.join(PRESETS)}, got {preset_name!r}")
+            assignments = tuple(f"{k}={_text(k, v)}" for k, v in overrides.items())
+            rules: Rules = preset(preset_name or "syndicate", assignments)
+            return rules.to_dict(), rules.seats
+        if preset_name not in (None, "default"):
+            raise BadRequest("preset", "poker tables have one preset, 'default'")
+        fields = {f.name: f for f in dataclasses.fields(DrawRules)}
+        values: dict[str, Any] = {}
+        for k, v in overrides.items():
+            if k not in fields:
+                raise BadRequest("overrides", f"unknown poker setting {k!r}; known: {', '.join(fields)}")
+            values[k] = v
+        draw = DrawRules(**values)
+        return dataclasses.asdict(draw), draw.max_players
+    except (ConfigError, TypeError, ValueError) as e:
+        if isinstance(e, BadRequest):
+            raise
+        raise BadRequest("rules", str(e)) from None
+
+
+def _text(key: str, v: Any) -> str:
+    """An override as ``syndicate rules --set`` text. In the API money is cents, so a JSON
+    integer for a money key is cents; a string is read as on the command line ("$5", "0.50")."""
+    if key in MONEY_KEYS and isinstance(v, int) and not isinstance(v, bool):
+        money.check(v)
+        return f"{v // 100}.{v % 100:02d}"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float, str)):
+        return str(v)
+    raise BadRequest("overrides", f"an override value is a string, number or boolean, got {type(v).__name__}")
+
+
+class Tables:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def open(
+        self, actor: Account, name: str, game: str = "blackjack", preset_name: str | None = None,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> Table:
+        require(actor.role, "open_table")
+        check_name(name, "table name")
+        if game not in GAMES:
+            raise BadRequest("game", f"game is one of {', '.join(GAMES)}, got {game!r}")
+        rules, seats = table_rules(game, preset_name, overrides or {})
+        with self.store.transaction() as repo:
+            entry = repo.roster_entry(actor.event_id, actor.name)
+            if entry is None or not entry.active:
+                raise Forbidden("authorized_dealer", f"{actor.name} is not on the roster of authorized dealers; "
+                                + UNAUTHORIZED)
+            table = repo.add_table(actor.event_id, name, game, rules, seats, actor.id, now())
+            table_account(repo, actor.event_id, table.id, name)
+            return table
+
+    def get(self, event_id: int, table_id: Any) -> Table:
+        if isinstance(table_id, bool) or not isinstance(table_id, int):
+            raise BadRequest("table", f"a table is a number, got {table_id!r}")
+        with self.store.transaction() as repo:
+            t = repo.table(table_id)
+        if t is None or t.event_id != event_id:
+            raise NotFound("table", f"no table {table_id} in this event")
+        return t
+
+    def lobby(self, event_id: int, include_closed: bool = False) -> list[Table]:
+        with self.store.transaction() as repo:
+            return [t for t in repo.tables(event_id) if include_closed or t.status != "closed"]
+
+    def set_status(self, actor: Account, table_id: Any, status: str) -> Table:
+        """Pause, resume (``open``) or close a table: its dealer, a pit boss or the admin."""
+        require(actor.role, "manage_table")
+        if status not in STATUSES:
+            raise BadRequest("status", f"status is one of {', '.join(STATUSES)}")
+        t = self.get(actor.event_id, table_id)
+        if actor.role == DEALER and t.dealer_id != actor.id:
+            raise Forbidden("own_table", "a dealer manages only the tables they opened")
+        if t.status == "closed":
+            raise BadRequest("closed", f"table {t.id} is closed for good")
+        with self.store.transaction() as repo:
+            repo.set_table_status(t.id, status)
+        return dataclasses.replace(t, status=status)

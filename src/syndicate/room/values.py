@@ -1,0 +1,109 @@
+"""The room's values: what the store hands back. Frozen, so no one edits a row behind the
+store's back, and free of SQLAlchemy so the room does not depend on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    id: int
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    event_id: int
+    name: str
+    role: str
+    password_hash: str
+
+    def to_json(self) -> dict[str, Any]:  # never the hash
+        return {"id": self.id, "event_id": self.event_id, "name": self.name, "role": self.role}
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    id: int
+    event_id: int
+    dealer: str
+    pit_boss: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RosterChange:
+    dealer: str
+    pit_boss: str
+    action: str
+    by: str | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    id: int
+    event_id: int
+    name: str
+    game: str
+    rules: dict[str, Any]
+    seats: int
+    dealer_id: int
+    status: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "event_id": self.event_id, "name": self.name, "game": self.game,
+            "rules": self.rules, "seats": self.seats, "dealer_id": self.dealer_id, "status": self.status,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerAccount:
+    id: int
+    event_id: int
+    key: str
+    kind: str
+    name: str
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """``amount`` cents from one ledger account to another (ids)."""
+
+    source: int
+    dest: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One ledger entry as seen from one account: ``amount`` is signed (in: +, out: -)."""
+
+    transaction_id: int
+    entry_id: int
+    at: datetime
+    kind: str
+    memo: str
+    amount: int
+    other: str  # the other account's name
+    hand_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    id: int
+    table_id: int
+    number: int
+    game: str
+    commitment: str
+    status: str
+    history: dict[str, Any]
+    started_at: datetime
+    finished_at: datetime | None

@@ -1,0 +1,179 @@
+"""The card room's tables in the database (SQLAlchemy 2 declarative models).
+
+Money is ``BigInteger`` cents. The ledger is double-entry by construction: an entry moves a
+positive amount from one account to another, so every transaction sums to zero and the sum of
+all balances in an event is always zero. Each account also keeps its running ``balance`` so
+the database itself can refuse a player balance below zero (a CHECK constraint) even when two
+writers race; the tests check that it always equals the sum of its entries.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    __tablename__ = "accounts"
+    __table_args__ = (
+        UniqueConstraint("event_id", "name", name="event_name"),
+        CheckConstraint("role IN ('admin','pit_boss','dealer','player','spectator')", name="role"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(20))
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TokenRow(Base):
+    """A sign-in: only the SHA-256 of the secret is stored, so a leaked table signs in no one."""
+
+    __tablename__ = "auth_tokens"
+    __table_args__ = (CheckConstraint("kind IN ('session','token')", name="kind"),)
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RosterRow(Base):
+    """One dealer on the event's roster, under a pit boss; ``active`` is the authorization."""
+
+    __tablename__ = "roster"
+    __table_args__ = (UniqueConstraint("event_id", "dealer", name="event_dealer"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    dealer: Mapped[str] = mapped_column(String(100))
+    pit_boss: Mapped[str] = mapped_column(String(100))
+    active: Mapped[bool] = mapped_column(Boolean)
+
+
+class RosterChangeRow(Base):
+    """The roster's history: who authorized or revoked whom, and when."""
+
+    __tablename__ = "roster_changes"
+    __table_args__ = (CheckConstraint("action IN ('authorize','revoke')", name="action"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    roster_id: Mapped[int] = mapped_column(ForeignKey("roster.id"), index=True)
+    action: Mapped[str] = mapped_column(String(10))
+    by_account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableRow(Base):
+    __tablename__ = "card_tables"
+    __table_args__ = (
+        CheckConstraint("game IN ('blackjack','poker')", name="game"),
+        CheckConstraint("status IN ('open','paused','closed')", name="status"),
+        CheckConstraint("seats >= 1 AND seats <= 10", name="seats"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    game: Mapped[str] = mapped_column(String(20))
+    rules: Mapped[str] = mapped_column(Text)  # JSON: every rule key, the preset already applied
+    seats: Mapped[int] = mapped_column(Integer)
+    dealer_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    status: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LedgerAccountRow(Base):
+    """A place chips can be: a player's bankroll, a table's float, the event's cashier."""
+
+    __tablename__ = "ledger_accounts"
+    __table_args__ = (
+        UniqueConstraint("event_id", "key", name="event_key"),
+        CheckConstraint("kind IN ('player','table','cashier')", name="kind"),
+        CheckConstraint("kind <> 'player' OR balance >= 0", name="player_not_negative"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    key: Mapped[str] = mapped_column(String(60))  # "player:7", "table:3", "cashier"
+    kind: Mapped[str] = mapped_column(String(10))
+    name: Mapped[str] = mapped_column(String(120))
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class LedgerTransactionRow(Base):
+    __tablename__ = "ledger_transactions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(30))
+    memo: Mapped[str] = mapped_column(String(300))
+    by_account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LedgerEntryRow(Base):
+    """``amount`` cents from ``source`` to ``dest``: zero-sum by construction."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("source_id <> dest_id", name="two_accounts"),
+        Index("ix_ledger_entries_source", "source_id"),
+        Index("ix_ledger_entries_dest", "dest_id"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    transaction_id: Mapped[int] = mapped_column(ForeignKey("ledger_transactions.id"), index=True)
+    source_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"))
+    dest_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+class HandRow(Base):
+    """One hand (a Blackjack round or a draw hand) as it is played: its history JSON (the
+    engine's format) and the commitment of the shoe it was dealt from."""
+
+    __tablename__ = "hands"
+    __table_args__ = (
+        UniqueConstraint("table_id", "number", name="table_number"),
+        CheckConstraint("status IN ('playing','settled','voided')", name="status"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(20))
+    commitment: Mapped[str] = mapped_column(String(64), index=True)
+    status: Mapped[str] = mapped_column(String(10))
+    history: Mapped[str] = mapped_column(Text)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

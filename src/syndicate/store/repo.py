@@ -1,0 +1,297 @@
+"""The SQLAlchemy implementation of :class:`syndicate.room.ports.Store` and ``Repo``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, aliased
+
+from ..room.errors import Conflict
+from ..room.values import Account, Event, Hand, LedgerAccount, Line, Move, RosterChange, RosterEntry, Table
+from .database import Database
+from .models import (
+    AccountRow,
+    EventRow,
+    HandRow,
+    LedgerAccountRow,
+    LedgerEntryRow,
+    LedgerTransactionRow,
+    RosterChangeRow,
+    RosterRow,
+    TableRow,
+    TokenRow,
+)
+
+
+def _utc(dt: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were stored in UTC."""
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def _account(r: AccountRow) -> Account:
+    return Account(r.id, r.event_id, r.name, r.role, r.password_hash)
+
+
+def _table(r: TableRow) -> Table:
+    return Table(r.id, r.event_id, r.name, r.game, json.loads(r.rules), r.seats, r.dealer_id, r.status)
+
+
+def _ledger_account(r: LedgerAccountRow) -> LedgerAccount:
+    return LedgerAccount(r.id, r.event_id, r.key, r.kind, r.name, r.balance)
+
+
+def _hand(r: HandRow) -> Hand:
+    return Hand(r.id, r.table_id, r.number, r.game, r.commitment, r.status, json.loads(r.history),
+                _utc(r.started_at), _utc(r.finished_at) if r.finished_at else None)
+
+
+class SqlRepo:
+    """One transaction's worth of reads and writes."""
+
+    def __init__(self, session: Session, for_update: bool) -> None:
+        self.s = session
+        self.for_update = for_update  # SQLite locks the whole file at BEGIN IMMEDIATE instead
+
+    # -- events and accounts -----------------------------------------------------------------
+    def add_event(self, name: str, at: datetime) -> Event:
+        row = EventRow(name=name, created_at=at)
+        self.s.add(row)
+        self.s.flush()
+        return Event(row.id, row.name, at)
+
+    def event(self, event_id: int) -> Event | None:
+        r = self.s.get(EventRow, event_id)
+        return Event(r.id, r.name, _utc(r.created_at)) if r else None
+
+    def event_by_name(self, name: str) -> Event | None:
+        r = self.s.scalar(select(EventRow).where(EventRow.name == name))
+        return Event(r.id, r.name, _utc(r.created_at)) if r else None
+
+    def events(self) -> list[Event]:
+        rows = self.s.scalars(select(EventRow).order_by(EventRow.id))
+        return [Event(r.id, r.name, _utc(r.created_at)) for r in rows]
+
+    def add_account(self, event_id: int, name: str, role: str, password_hash: str, at: datetime) -> Account:
+        row = AccountRow(event_id=event_id, name=name, role=role, password_hash=password_hash, created_at=at)
+        self.s.add(row)
+        try:
+            self.s.flush()
+        except IntegrityError:  # a race with another writer of the same name
+            raise Conflict("name", f"there is already an account called {name!r} in this event") from None
+        return _account(row)
+
+    def account(self, account_id: int) -> Account | None:
+        r = self.s.get(AccountRow, account_id)
+        return _account(r) if r else None
+
+    def account_by_name(self, event_id: int, name: str) -> Account | None:
+        r = self.s.scalar(select(AccountRow).where(AccountRow.event_id == event_id, AccountRow.name == name))
+        return _account(r) if r else None
+
+    def accounts(self, event_id: int) -> list[Account]:
+        rows = self.s.scalars(select(AccountRow).where(AccountRow.event_id == event_id).order_by(AccountRow.id))
+        return [_account(r) for r in rows]
+
+    # -- sign-ins ----------------------------------------------------------------------------
+    def add_token(self, token_hash: str, account_id: int, kind: str, at: datetime, expires: datetime) -> None:
+        self.s.add(TokenRow(token_hash=token_hash, account_id=account_id, kind=kind, created_at=at,
+                            expires_at=expires))
+
+    def token_account(self, token_hash: str, now: datetime) -> Account | None:
+        t = self.s.get(TokenRow, token_hash)
+        if t is None or _utc(t.expires_at) <= now:
+            return None
+        return self.account(t.account_id)
+
+    def drop_token(self, token_hash: str) -> None:
+        t = self.s.get(TokenRow, token_hash)
+        if t is not None:
+            self.s.delete(t)
+
+    # -- roster ------------------------------------------------------------------------------
+    def roster(self, event_id: int) -> list[RosterEntry]:
+        rows = self.s.scalars(select(RosterRow).where(RosterRow.event_id == event_id).order_by(RosterRow.id))
+        return [RosterEntry(r.id, r.event_id, r.dealer, r.pit_boss, r.active) for r in rows]
+
+    def roster_entry(self, event_id: int, dealer: str) -> RosterEntry | None:
+        r = self.s.scalar(select(RosterRow).where(RosterRow.event_id == event_id, RosterRow.dealer == dealer))
+        return RosterEntry(r.id, r.event_id, r.dealer, r.pit_boss, r.active) if r else None
+
+    def put_roster(self, event_id: int, dealer: str, pit_boss: str, active: bool) -> RosterEntry:
+        r = self.s.scalar(select(RosterRow).where(RosterRow.event_id == event_id, RosterRow.dealer == dealer))
+        if r is None:
+            r = RosterRow(event_id=event_id, dealer=dealer, pit_boss=pit_boss, active=active)
+            self.s.add(r)
+        else:
+            r.pit_boss, r.active = pit_boss, active
+        self.s.flush()
+        return RosterEntry(r.id, r.event_id, r.dealer, r.pit_boss, r.active)
+
+    def add_roster_change(self, roster_id: int, action: str, by: int | None, at: datetime) -> None:
+        self.s.add(RosterChangeRow(roster_id=roster_id, action=action, by_account_id=by, at=at))
+
+    def roster_changes(self, event_id: int) -> list[RosterChange]:
+        q = (
+            select(RosterRow.dealer, RosterRow.pit_boss, RosterChangeRow.action, AccountRow.name, RosterChangeRow.at)
+            .join(RosterRow, RosterRow.id == RosterChangeRow.roster_id)
+            .outerjoin(AccountRow, AccountRow.id == RosterChangeRow.by_account_id)
+            .where(RosterRow.event_id == event_id)
+            .order_by(RosterChangeRow.id)
+        )
+        return [RosterChange(d, b, a, n, _utc(at)) for d, b, a, n, at in self.s.execute(q)]
+
+    # -- tables ------------------------------------------------------------------------------
+    def add_table(self, event_id: int, name: str, game: str, rules: dict[str, Any], seats: int,
+                  dealer_id: int, at: datetime) -> Table:
+        row = TableRow(event_id=event_id, name=name, game=game, rules=json.dumps(rules), seats=seats,
+                       dealer_id=dealer_id, status="open", created_at=at)
+        self.s.add(row)
+        self.s.flush()
+        return _table(row)
+
+    def table(self, table_id: int) -> Table | None:
+        r = self.s.get(TableRow, table_id)
+        return _table(r) if r else None
+
+    def tables(self, event_id: int) -> list[Table]:
+        rows = self.s.scalars(select(TableRow).where(TableRow.event_id == event_id).order_by(TableRow.id))
+        return [_table(r) for r in rows]
+
+    def set_table_status(self, table_id: int, status: str) -> None:
+        self.s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    # -- ledger ------------------------------------------------------------------------------
+    def ledger_account(self, event_id: int, key: str, kind: str, name: str) -> LedgerAccount:
+        q = select(LedgerAccountRow).where(LedgerAccountRow.event_id == event_id, LedgerAccountRow.key == key)
+        r = self.s.scalar(q)
+        if r is None:
+            r = LedgerAccountRow(event_id=event_id, key=key, kind=kind, name=name, balance=0)
+            self.s.add(r)
+            self.s.flush()
+        return _ledger_account(r)
+
+    def lock_balances(self, account_ids: Sequence[int]) -> dict[int, LedgerAccount]:
+        q = select(LedgerAccountRow).where(LedgerAccountRow.id.in_(list(account_ids))).order_by(LedgerAccountRow.id)
+        if self.for_update:
+            q = q.with_for_update()
+        rows = self.s.scalars(q.execution_options(populate_existing=True))
+        return {r.id: _ledger_account(r) for r in rows}
+
+    def post(self, event_id: int, kind: str, memo: str, moves: Sequence[Move], by: int | None,
+             hand_id: int | None, at: datetime) -> int:
+        txn = LedgerTransactionRow(event_id=event_id, kind=kind, memo=memo[:300], by_account_id=by,
+                                   hand_id=hand_id, at=at)
+        self.s.add(txn)
+        self.s.flush()
+        delta: dict[int, int] = {}
+        for m in moves:
+            self.s.add(LedgerEntryRow(transaction_id=txn.id, source_id=m.source, dest_id=m.dest, amount=m.amount))
+            delta[m.source] = delta.get(m.source, 0) - m.amount
+            delta[m.dest] = delta.get(m.dest, 0) + m.amount
+        for account_id, d in sorted(delta.items()):
+            self.s.execute(
+                update(LedgerAccountRow).where(LedgerAccountRow.id == account_id)
+                .values(balance=LedgerAccountRow.balance + d)
+            )
+        self.s.flush()
+        return txn.id
+
+    def lines(self, account_id: int) -> list[Line]:
+        src, dst = aliased(LedgerAccountRow), aliased(LedgerAccountRow)
+        q = (
+            select(LedgerEntryRow, LedgerTransactionRow, src.name, dst.name)
+            .join(LedgerTransactionRow, LedgerTransactionRow.id == LedgerEntryRow.transaction_id)
+            .join(src, src.id == LedgerEntryRow.source_id)
+            .join(dst, dst.id == LedgerEntryRow.dest_id)
+            .where(or_(LedgerEntryRow.source_id == account_id, LedgerEntryRow.dest_id == account_id))
+            .order_by(LedgerEntryRow.id)
+        )
+        out = []
+        for e, t, src_name, dst_name in self.s.execute(q):
+            incoming = e.dest_id == account_id
+            out.append(Line(t.id, e.id, _utc(t.at), t.kind, t.memo,
+                            e.amount if incoming else -e.amount, src_name if incoming else dst_name, t.hand_id))
+        return out
+
+    def ledger_accounts(self, event_id: int) -> list[LedgerAccount]:
+        q = select(LedgerAccountRow).where(LedgerAccountRow.event_id == event_id).order_by(LedgerAccountRow.id)
+        return [_ledger_account(r) for r in self.s.scalars(q.execution_options(populate_existing=True))]
+
+    def entries_balance(self, account_id: int) -> int:
+        incoming = self.s.scalar(select(func.coalesce(func.sum(LedgerEntryRow.amount), 0))
+                                 .where(LedgerEntryRow.dest_id == account_id))
+        outgoing = self.s.scalar(select(func.coalesce(func.sum(LedgerEntryRow.amount), 0))
+                                 .where(LedgerEntryRow.source_id == account_id))
+        return int(incoming or 0) - int(outgoing or 0)
+
+    # -- hands -------------------------------------------------------------------------------
+    def add_hand(self, table_id: int, number: int, game: str, commitment: str, history: dict[str, Any],
+                 at: datetime) -> int:
+        row = HandRow(table_id=table_id, number=number, game=game, commitment=commitment, status="playing",
+                      history=json.dumps(history), started_at=at)
+        self.s.add(row)
+        self.s.flush()
+        return row.id
+
+    def update_hand(self, hand_id: int, status: str, history: dict[str, Any], finished: datetime | None) -> None:
+        self.s.execute(update(HandRow).where(HandRow.id == hand_id)
+                       .values(status=status, history=json.dumps(history), finished_at=finished))
+
+    def last_hand_number(self, table_id: int) -> int:
+        return int(self.s.scalar(select(func.coalesce(func.max(HandRow.number), 0))
+                                 .where(HandRow.table_id == table_id)) or 0)
+
+    def reveal_seed(self, commitment: str, seed_hex: str) -> None:
+        """The shoe is finished: write its seed into every hand dealt from it, so each
+        downloaded history can be verified."""
+        for row in self.s.scalars(select(HandRow).where(HandRow.commitment == commitment)):
+            doc = json.loads(row.history)
+            for shoe in doc.get("shoes", []):
+                if shoe.get("commitment") == commitment:
+                    shoe["seed"] = seed_hex
+            row.history = json.dumps(doc)
+
+    def hand_net(self, hand_id: int) -> dict[int, int]:
+        """What the hand's ledger transactions did to each account (ledger account id → cents)."""
+        q = (select(LedgerEntryRow.source_id, LedgerEntryRow.dest_id, LedgerEntryRow.amount)
+             .join(LedgerTransactionRow, LedgerTransactionRow.id == LedgerEntryRow.transaction_id)
+             .where(LedgerTransactionRow.hand_id == hand_id))
+        net: dict[int, int] = {}
+        for source, dest, amount in self.s.execute(q):
+            net[source] = net.get(source, 0) - amount
+            net[dest] = net.get(dest, 0) + amount
+        return {k: v for k, v in net.items() if v}
+
+    def hand(self, hand_id: int) -> Hand | None:
+        r = self.s.get(HandRow, hand_id)
+        return _hand(r) if r else None
+
+    def hands(self, event_id: int, table_id: int | None = None, commitment: str | None = None,
+              status: str | None = None, limit: int = 100) -> list[Hand]:
+        q = select(HandRow).join(TableRow, TableRow.id == HandRow.table_id).where(TableRow.event_id == event_id)
+        if table_id is not None:
+            q = q.where(HandRow.table_id == table_id)
+        if commitment is not None:
+            q = q.where(HandRow.commitment == commitment)
+        if status is not None:
+            q = q.where(HandRow.status == status)
+        return [_hand(r) for r in self.s.scalars(q.order_by(HandRow.id).limit(limit))]
+
+
+class SqlStore:
+    """The room's :class:`~syndicate.room.ports.Store` over a :class:`Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.writers = 1 if db.is_sqlite else 8
+
+    @contextmanager
+    def transaction(self) -> Iterator[SqlRepo]:
+        with self.db.session() as s:
+            yield SqlRepo(s, for_update=not self.db.is_sqlite)

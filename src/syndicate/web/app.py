@@ -1,0 +1,357 @@
+"""The FastAPI app: sign-in, accounts, the roster, the cashier, balances and ledger lines,
+tables and the lobby.
+
+Every refusal is ``{"error": {"rule": ..., "message": ...}}`` with a 4xx status: the room's
+errors carry their own status (:mod:`syndicate.room.errors`), and bad bodies (wrong types,
+floats for cents, amounts out of range, malformed JSON) are 422 from the schema. Handlers are
+plain ``def`` so FastAPI runs their database work (and argon2) in its thread pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+from argon2 import PasswordHasher
+from fastapi import Depends, FastAPI, Path, Query, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+from .. import money
+from ..blackjack.rules import Rules
+from ..poker.history import to_phh
+from ..room.cardroom import CardRoom
+from ..room.errors import BadRequest, Forbidden, NotFound, RoomError
+from ..room.ledger import player_key
+from ..room.live import LiveRoom, Timers, void_unfinished
+from ..room.roles import ROLES, allowed, require
+from ..room.values import Account
+from ..shoe import Shoe
+from ..store import Database, SqlStore
+from .live import table_socket
+
+COOKIE = "syndicate_session"
+API_VERSION = "1"
+Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
+Cents = Annotated[StrictInt, Field(ge=1, le=money.MAX_CENTS, description="whole cents, positive")]
+Name = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SignIn(Body):
+    name: Name
+    password: Annotated[StrictStr, Field(min_length=1, max_length=200)]
+
+
+class NewAccount(Body):
+    name: Name
+    role: Literal["admin", "pit_boss", "dealer", "player", "spectator"]
+    password: Annotated[StrictStr, Field(min_length=8, max_length=200)]
+
+
+class Authorize(Body):
+    dealer: Name
+    pit_boss: Name | None = None
+
+
+class Revoke(Body):
+    dealer: Name
+
+
+class CashierMove(Body):
+    player: Annotated[StrictInt, Field(ge=1, le=2**31 - 1, description="the player's account id")]
+    amount: Cents
+
+
+class NewTable(Body):
+    name: Name
+    game: Literal["blackjack", "poker"] = "blackjack"
+    preset: Annotated[StrictStr, Field(max_length=40)] | None = None
+    overrides: dict[Annotated[str, Field(max_length=40)], StrictStr | StrictInt | float | bool] = Field(
+        default_factory=dict, max_length=40,
+        description="rule key → value; money keys as integer cents or text such as \"$5\"")
+
+
+class TableStatus(Body):
+    status: Literal["open", "paused", "closed"]
+
+
+def token_of(request: Request) -> str | None:
+    """The bearer token (programs) or else the session cookie (browsers)."""
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.cookies.get(COOKIE)
+
+
+def who(request: Request) -> Account:
+    room: CardRoom = request.app.state.room
+    return room.accounts.authenticate(token_of(request))
+
+
+Me = Annotated[Account, Depends(who)]
+
+
+def _error(status: int, rule: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"rule": rule, "message": message, **extra}}, status_code=status)
+
+
+def create_app(
+    db_url: str | None = None, *, database: Database | None = None, hasher: PasswordHasher | None = None,
+    migrate: bool = True, secure_cookies: bool = False, timers: Timers | None = None,
+    new_shoe: Callable[[Rules], Shoe] | None = None,
+) -> FastAPI:
+    """The card room's web app over the database at ``db_url`` (created and migrated unless
+    ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
+
+    On start, any hand a previous process left unfinished is voided and its bets returned
+    (:func:`syndicate.room.live.void_unfinished`), so every table comes back ready to play.
+    """
+    db = database or Database(db_url)
+    if migrate:
+        db.migrate()
+    room = CardRoom(SqlStore(db), hasher)
+    voided = void_unfinished(room)
+    live = LiveRoom(room, timers=timers, new_shoe=new_shoe)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        await live.stop()
+
+    app = FastAPI(
+        title="Syndicate card room", version=API_VERSION, lifespan=lifespan,
+        description="Events, the roster of authorized dealers, tables, bankrolls and the ledger. "
+                    "Money is integer cents. Live play: WebSocket /ws/tables/{table_id} (docs/protocol.md).",
+    )
+    app.state.room = room
+    app.state.db = db
+    app.state.live = live
+    app.state.voided = voided
+
+    @app.exception_handler(RoomError)
+    def _room_error(_: Request, e: RoomError) -> JSONResponse:
+        return _error(e.status, e.rule, e.message)
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        fields = [
+            {"field": ".".join(str(p) for p in err.get("loc", ()) if p != "body"), "problem": err.get("msg", "")}
+            for err in e.errors()
+        ]
+        where = ", ".join(f"{f['field'] or 'body'}: {f['problem']}" for f in fields[:5])
+        return _error(422, "validation", f"bad request: {where}", fields=fields)
+
+    def event_of(event_id: int) -> int:
+        return room.accounts.event(event_id).id
+
+    # -- sign-in -------------------------------------------------------------------------
+    @app.get("/api/events", tags=["sign-in"])
+    def events() -> list[dict[str, Any]]:
+        return [{"id": e.id, "name": e.name} for e in room.accounts.events()]
+
+    @app.post("/api/events/{event_id}/session", tags=["sign-in"])
+    def sign_in_browser(event_id: Id, body: SignIn, response: Response) -> dict[str, Any]:
+        """Sign in with a cookie (browsers): HttpOnly, SameSite=Strict."""
+        token, account = room.accounts.sign_in(event_of(event_id), body.name, body.password, "session")
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure_cookies,
+                            max_age=12 * 3600, path="/")
+        return {"account": account.to_json()}
+
+    @app.post("/api/events/{event_id}/tokens", tags=["sign-in"])
+    def sign_in_program(event_id: Id, body: SignIn) -> dict[str, Any]:
+        """Sign in for a program: the token goes in ``Authorization: Bearer``."""
+        token, account = room.accounts.sign_in(event_of(event_id), body.name, body.password, "token")
+        return {"token": token, "account": account.to_json()}
+
+    @app.delete("/api/session", tags=["sign-in"], status_code=204)
+    def sign_out(request: Request, response: Response) -> Response:
+        token = token_of(request)
+        if token:
+            room.accounts.sign_out(token)
+        response = Response(status_code=204)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    @app.get("/api/me", tags=["sign-in"])
+    def me(account: Me) -> dict[str, Any]:
+        return {"account": account.to_json(), "may": sorted(a for a in _actions() if allowed(account.role, a))}
+
+    # -- accounts ------------------------------------------------------------------------
+    @app.get("/api/accounts", tags=["accounts"])
+    def accounts(account: Me) -> list[dict[str, Any]]:
+        return [a.to_json() for a in room.accounts.list(account)]
+
+    @app.post("/api/accounts", tags=["accounts"], status_code=201)
+    def create_account(account: Me, body: NewAccount) -> dict[str, Any]:
+        return room.accounts.create(account, body.name, body.role, body.password).to_json()
+
+    # -- roster --------------------------------------------------------------------------
+    @app.get("/api/events/{event_id}/roster", tags=["roster"])
+    def roster(event_id: Id) -> dict[str, Any]:
+        """The authorized dealers by pit boss: public, like the notice."""
+        return room.roster.public(event_of(event_id))
+
+    @app.get("/api/events/{event_id}/roster/changes", tags=["roster"])
+    def roster_changes(event_id: Id) -> list[dict[str, Any]]:
+        return [
+            {"dealer": c.dealer, "pit_boss": c.pit_boss, "action": c.action, "by": c.by, "at": c.at.isoformat()}
+            for c in room.roster.changes(event_of(event_id))
+        ]
+
+    @app.post("/api/roster/authorize", tags=["roster"])
+    def authorize(account: Me, body: Authorize) -> dict[str, Any]:
+        e = room.roster.authorize(account, body.dealer, body.pit_boss)
+        return {"dealer": e.dealer, "pit_boss": e.pit_boss, "active": e.active}
+
+    @app.post("/api/roster/revoke", tags=["roster"])
+    def revoke(account: Me, body: Revoke) -> dict[str, Any]:
+        e = room.roster.revoke(account, body.dealer)
+        live.refresh()  # their tables finish the round in play, then close
+        return {"dealer": e.dealer, "pit_boss": e.pit_boss, "active": e.active}
+
+    # -- cashier and ledger ----------------------------------------------------------------
+    @app.post("/api/cashier/buy-in", tags=["cashier"])
+    def buy_in(account: Me, body: CashierMove) -> dict[str, Any]:
+        return {"player": body.player, "balance": room.cashier.buy_in(account, body.player, body.amount)}
+
+    @app.post("/api/cashier/cash-out", tags=["cashier"])
+    def cash_out(account: Me, body: CashierMove) -> dict[str, Any]:
+        return {"player": body.player, "balance": room.cashier.cash_out(account, body.player, body.amount)}
+
+    @app.get("/api/balances", tags=["ledger"])
+    def balances(account: Me) -> dict[str, Any]:
+        """Every ledger account of the event and their sum (always 0): admin and pit bosses."""
+        require(account.role, "view_any_ledger")
+        accounts = room.ledger.accounts(account.event_id)
+        return {
+            "accounts": [{"key": a.key, "kind": a.kind, "name": a.name, "balance": a.balance} for a in accounts],
+            "total": sum(a.balance for a in accounts),
+        }
+
+    @app.get("/api/accounts/{account_id}/ledger", tags=["ledger"])
+    def ledger(account: Me, account_id: Id) -> dict[str, Any]:
+        """A player's bankroll line by line, each line with the balance after it."""
+        if account_id == account.id:
+            require(account.role, "view_own_ledger")
+        else:
+            if not allowed(account.role, "view_any_ledger"):
+                raise Forbidden("view_any_ledger", "you may see only your own ledger")
+        target = room.accounts.get(account.event_id, account_id)
+        lines = room.ledger.explain(account.event_id, player_key(target.id))
+        return {
+            "account": target.to_json(),
+            "balance": lines[-1].balance if lines else 0,
+            "lines": [x.to_json() for x in lines],
+        }
+
+    @app.get("/api/events/{event_id}/leaderboard", tags=["ledger"])
+    def leaderboard(event_id: Id) -> list[dict[str, Any]]:
+        """Players by winnings at the tables (balance less what they bought in, plus what they
+        cashed out): public."""
+        ev = event_of(event_id)
+        out = []
+        for a in room.ledger.accounts(ev):
+            if a.kind != "player":
+                continue
+            lines = room.ledger.explain(ev, a.key)
+            won = sum(x.line.amount for x in lines if x.line.kind not in ("buy_in", "cash_out"))
+            out.append({"player": a.name, "balance": a.balance, "won": won})
+        return sorted(out, key=lambda r: (-r["won"], r["player"]))
+
+    # -- tables --------------------------------------------------------------------------
+    @app.get("/api/events/{event_id}/tables", tags=["tables"])
+    def lobby(event_id: Id) -> list[dict[str, Any]]:
+        return [t.to_json() for t in room.tables.lobby(event_of(event_id))]
+
+    @app.post("/api/tables", tags=["tables"], status_code=201)
+    def open_table(account: Me, body: NewTable) -> dict[str, Any]:
+        """Open a table: authorized dealers only ("Unauthorized games are prohibited")."""
+        return room.tables.open(account, body.name, body.game, body.preset, body.overrides).to_json()
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    def table(account: Me, table_id: Id) -> dict[str, Any]:
+        return room.tables.get(account.event_id, table_id).to_json()
+
+    @app.post("/api/tables/{table_id}/status", tags=["tables"])
+    def table_status(account: Me, table_id: Id, body: TableStatus) -> dict[str, Any]:
+        t = room.tables.set_status(account, table_id, body.status).to_json()
+        live.refresh(table_id)
+        return t
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_ws(ws: WebSocket, table_id: int) -> None:
+        await table_socket(ws, table_id, room, live)
+
+    # -- hand histories ------------------------------------------------------------------
+    @app.get("/api/hands", tags=["hands"])
+    def hands(
+        account: Me, table: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+        commitment: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    ) -> list[dict[str, Any]]:
+        """Finished hands (settled or voided), searchable by table and shoe commitment. A hand
+        in play is not listed: its stored log holds the hole card."""
+        with room.store.transaction() as repo:
+            found = [h for status in ("settled", "voided")
+                     for h in repo.hands(account.event_id, table, commitment, status, limit)]
+        found.sort(key=lambda h: h.id)
+        return [{"id": h.id, "table": h.table_id, "number": h.number, "game": h.game, "status": h.status,
+                 "commitment": h.commitment, "started_at": h.started_at.isoformat(),
+                 "results": _results(h.history)} for h in found[:limit]]
+
+    @app.get("/api/hands/{hand_id}/phh", tags=["hands"], response_class=PlainTextResponse)
+    def hand_phh(account: Me, hand_id: Id) -> str:
+        """A finished draw hand in the Poker Hand History format (docs/hand-history-poker.md)."""
+        doc = hand_history(account, hand_id)
+        if doc.get("game") != "poker":
+            raise BadRequest("game", "PHH is a poker format: download a Blackjack hand as /history")
+        return to_phh(doc)
+
+    @app.get("/api/hands/{hand_id}/history", tags=["hands"])
+    def hand_history(account: Me, hand_id: Id) -> dict[str, Any]:
+        """The hand's shoe as a history in the engine's format (docs/hand-history.md): every
+        finished hand dealt from that shoe so far, so `syndicate replay` and, once the shoe is
+        finished and its seed revealed, `syndicate verify` accept the file."""
+        with room.store.transaction() as repo:
+            hand = repo.hand(hand_id)
+            table = repo.table(hand.table_id) if hand else None
+            if hand is None or table is None or table.event_id != account.event_id or hand.status == "playing":
+                raise NotFound("hand", f"no finished hand {hand_id} in this event")
+            same_shoe = [h for h in repo.hands(account.event_id, hand.table_id, hand.commitment, None, 10_000)
+                         if h.status != "playing"]
+        doc = dict(same_shoe[-1].history)
+        key = "rounds" if "rounds" in doc else "hands"  # Blackjack rounds; draw hands (a deck each)
+        doc[key] = [r for h in same_shoe for r in h.history[key]]
+        doc.pop("hand", None)
+        return doc
+
+    @app.get("/api/roles", tags=["accounts"])
+    def roles() -> dict[str, Any]:
+        """The authorization table: which roles may do each action."""
+        from ..room.roles import PERMISSIONS
+
+        return {"roles": list(ROLES), "actions": {k: sorted(v) for k, v in PERMISSIONS.items()}}
+
+    return app
+
+
+def _results(history: dict[str, Any]) -> dict[str, int] | None:
+    """Each seat's net in a stored one-hand history, whichever game's format."""
+    if "rounds" in history:
+        results = history["rounds"][0].get("results")
+        return dict(results) if results is not None else None
+    return {str(seat): net for seat, net in history["hands"][0]["result"]["net"]}
+
+
+def _actions() -> list[str]:
+    from ..room.roles import PERMISSIONS
+
+    return list(PERMISSIONS)
+
+

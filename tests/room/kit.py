@@ -1,0 +1,135 @@
+"""Shared fixtures for the card-room tests (room, store, web): one database per backend per test
+session, SQLite in a temporary file and PostgreSQL for real on 127.0.0.1:5432 (a fresh
+``syndicate_test_<hex>`` database, dropped at the end). Each test gets its own event, so tests
+share the schema but never each other's rows."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import create_engine, text
+
+from syndicate.room.cardroom import CardRoom
+from syndicate.room.values import Account, Event
+from syndicate.store import Database, SqlStore
+
+PG_SERVER = os.environ.get("SYNDICATE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
+#: argon2 at its cheapest: the tests check the flow, not the cost.
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    name = "syndicate_test_" + secrets.token_hex(6)
+    admin = create_engine(f"{PG_SERVER}/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{PG_SERVER}/{name}"
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'syndicate.db'}"
+    else:
+        url = request.getfixturevalue("pg_url")
+    db = Database(url)
+    db.migrate()
+    db.dispose()
+    yield url
+
+
+@pytest.fixture(scope="session")
+def database(db_url: str) -> Iterator[Database]:
+    db = Database(db_url)
+    yield db
+    db.dispose()
+
+
+@pytest.fixture
+def room(database: Database) -> CardRoom:
+    return CardRoom(SqlStore(database), FAST_HASHER)
+
+
+@dataclass
+class Cast:
+    """An event with one account per role (and the notice's roster)."""
+
+    event: Event
+    admin: Account
+    boss: Account  # Jean-Marc, the pit boss of Bokuden, Ryuusei and Kyohei
+    other_boss: Account  # Miles
+    dealer: Account  # Bokuden, authorized
+    rogue: Account  # a dealer account not on the roster
+    alice: Account
+    bob: Account
+    spectator: Account
+
+    def by_role(self) -> dict[str, Account]:
+        return {"admin": self.admin, "pit_boss": self.boss, "dealer": self.dealer, "player": self.alice,
+                "spectator": self.spectator}
+
+
+def make_cast(room: CardRoom) -> Cast:
+    ev = room.accounts.create_event("Night " + secrets.token_hex(4))
+    room.roster.seed_notice(ev.id)
+    add = room.accounts.add
+    return Cast(
+        ev,
+        add(ev.id, "admin", "admin", PASSWORD),
+        add(ev.id, "Jean-Marc", "pit_boss", PASSWORD),
+        add(ev.id, "Miles", "pit_boss", PASSWORD),
+        add(ev.id, "Bokuden", "dealer", PASSWORD),
+        add(ev.id, "Ghost", "dealer", PASSWORD),
+        add(ev.id, "Alice", "player", PASSWORD),
+        add(ev.id, "Bob", "player", PASSWORD),
+        add(ev.id, "Sam", "spectator", PASSWORD),
+    )
+
+
+@pytest.fixture
+def cast(room: CardRoom) -> Cast:
+    return make_cast(room)
+
+
+class LiveServer:
+    """A real uvicorn server on a free loopback port, in a thread of the test process."""
+
+    def __init__(self, app) -> None:  # type: ignore[no-untyped-def]
+        import socket
+        import threading
+
+        import uvicorn
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.app = app
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                   ws_max_size=65536, ws_per_message_deflate=False,
+                                                   lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        import time
+
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)

@@ -1,0 +1,240 @@
+"""The room's services against SQLite and PostgreSQL: accounts and sign-ins, the roster,
+the cashier, the ledger, tables. Each refusal is checked by the rule it names."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from syndicate.room.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
+from syndicate.room.ledger import CASHIER, player_key
+from syndicate.room.roles import PERMISSIONS, ROLES, allowed, require
+from syndicate.room.roster import NOTICE
+from tests.room.kit import PASSWORD
+
+
+# -- accounts ---------------------------------------------------------------------------------
+def test_passwords_are_argon2_and_sign_in_works(room, cast) -> None:
+    assert cast.alice.password_hash.startswith("$argon2")
+    assert PASSWORD not in cast.alice.password_hash
+    token, who = room.accounts.sign_in(cast.event.id, "Alice", PASSWORD)
+    assert who.id == cast.alice.id
+    assert room.accounts.authenticate(token).id == cast.alice.id
+    room.accounts.sign_out(token)
+    with pytest.raises(Unauthorized):
+        room.accounts.authenticate(token)
+
+
+def test_wrong_password_and_unknown_name_get_the_same_refusal(room, cast) -> None:
+    with pytest.raises(Unauthorized) as wrong:
+        room.accounts.sign_in(cast.event.id, "Alice", "not the password")
+    with pytest.raises(Unauthorized) as unknown:
+        room.accounts.sign_in(cast.event.id, "Nobody", PASSWORD)
+    assert wrong.value.message == unknown.value.message
+
+
+def test_only_the_admin_creates_accounts(room, cast) -> None:
+    created = room.accounts.create(cast.admin, "Carol", "player", PASSWORD)
+    assert created.role == "player"
+    for actor in (cast.boss, cast.dealer, cast.alice, cast.spectator):
+        with pytest.raises(Forbidden) as e:
+            room.accounts.create(actor, "Dave", "player", PASSWORD)
+        assert e.value.rule == "create_account"
+    with pytest.raises(Conflict):
+        room.accounts.create(cast.admin, "Carol", "player", PASSWORD)
+
+
+@pytest.mark.parametrize("name,role,password,rule", [
+    ("", "player", PASSWORD, "name"), ("x" * 41, "player", PASSWORD, "name"), ("<script>", "player", PASSWORD, "name"),
+    ("Eve", "croupier", PASSWORD, "role"), ("Eve", "player", "short", "password"), ("Eve", "player", 12345678, "password"),
+])
+def test_bad_account_input(room, cast, name, role, password, rule) -> None:
+    with pytest.raises(BadRequest) as e:
+        room.accounts.create(cast.admin, name, role, password)
+    assert e.value.rule == rule
+
+
+def test_bootstrap_creates_the_first_admin_once(room) -> None:
+    import secrets
+
+    name = "Boot " + secrets.token_hex(3)
+    ev, password = room.accounts.bootstrap(name)
+    assert password
+    token, admin = room.accounts.sign_in(ev.id, "admin", password)
+    assert admin.role == "admin"
+    again, none = room.accounts.bootstrap(name)
+    assert again.id == ev.id and none is None
+
+
+# -- roles ---------------------------------------------------------------------------------
+def test_the_permission_table_covers_every_role_and_action() -> None:
+    for action, roles in PERMISSIONS.items():
+        assert roles <= set(ROLES)
+        for role in ROLES:
+            if allowed(role, action):
+                require(role, action)
+            else:
+                with pytest.raises(Forbidden) as e:
+                    require(role, action)
+                assert e.value.rule == action
+
+
+# -- roster ----------------------------------------------------------------------------------
+def test_the_roster_is_the_notice(room, cast) -> None:
+    # "Jean-Marc: Bokuden, Ryuusei, Kyohei" / "Miles: Taede, Tame, Noriko"
+    public = room.roster.public(cast.event.id)
+    assert {g["pit_boss"]: tuple(g["dealers"]) for g in public["pit_bosses"]} == NOTICE
+
+
+def test_authorize_and_revoke_with_history(room, cast) -> None:
+    room.roster.authorize(cast.boss, "Kenji")
+    room.roster.revoke(cast.admin, "Kyohei")
+    public = {g["pit_boss"]: g for g in room.roster.public(cast.event.id)["pit_bosses"]}
+    assert "Kenji" in public["Jean-Marc"]["dealers"]
+    assert public["Jean-Marc"]["revoked"] == ["Kyohei"]
+    changes = room.roster.changes(cast.event.id)
+    assert [(c.dealer, c.action, c.by) for c in changes[-2:]] == [("Kenji", "authorize", "Jean-Marc"),
+                                                                   ("Kyohei", "revoke", "admin")]
+    room.roster.authorize(cast.admin, "Kyohei")
+    assert "Kyohei" in {g["pit_boss"]: g for g in room.roster.public(cast.event.id)["pit_bosses"]}["Jean-Marc"]["dealers"]
+
+
+def test_a_pit_boss_manages_only_their_own_group(room, cast) -> None:
+    with pytest.raises(Forbidden) as e:
+        room.roster.revoke(cast.other_boss, "Bokuden")  # Miles cannot revoke Jean-Marc's dealer
+    assert e.value.rule == "own_group"
+    with pytest.raises(Forbidden):
+        room.roster.authorize(cast.other_boss, "Bokuden")
+    with pytest.raises(Forbidden):
+        room.roster.authorize(cast.other_boss, "Newbie", pit_boss="Jean-Marc")
+    for actor in (cast.dealer, cast.alice, cast.spectator):
+        with pytest.raises(Forbidden):
+            room.roster.revoke(actor, "Bokuden")
+    with pytest.raises(NotFound):
+        room.roster.revoke(cast.admin, "Nobody")
+
+
+def test_revoking_a_dealer_closes_their_tables(room, cast) -> None:
+    t = room.tables.open(cast.dealer, "Table one")
+    room.roster.revoke(cast.boss, "Bokuden")
+    assert room.tables.get(cast.event.id, t.id).status == "closed"
+    with pytest.raises(Forbidden) as e:
+        room.tables.open(cast.dealer, "Table two")
+    assert e.value.rule == "authorized_dealer"
+
+
+# -- tables ----------------------------------------------------------------------------------
+def test_only_an_authorized_dealer_opens_a_table(room, cast) -> None:
+    t = room.tables.open(cast.dealer, "Bokuden's", "blackjack", "jupiters", {"min_bet": 500, "max_bet": 20_000, "decks": 2})
+    assert t.rules["min_bet"] == 500 and t.rules["decks"] == 2 and t.status == "open"
+    with pytest.raises(Forbidden) as e:
+        room.tables.open(cast.rogue, "Ghost table")
+    # "Blackjack requires a dealer. ... Unauthorized games are prohibited."
+    assert e.value.rule == "authorized_dealer" and "Unauthorized games are prohibited" in e.value.message
+    for actor in (cast.admin, cast.boss, cast.alice, cast.spectator):
+        with pytest.raises(Forbidden) as e:
+            room.tables.open(actor, "Nope")
+        assert e.value.rule == "open_table"
+    assert [x.id for x in room.tables.lobby(cast.event.id)] == [t.id]
+
+
+def test_poker_tables_take_draw_settings(room, cast) -> None:
+    t = room.tables.open(cast.dealer, "Draw", "poker", None, {"ante": 100})
+    assert t.game == "poker" and t.rules["ante"] == 100 and t.seats == 7
+
+
+@pytest.mark.parametrize("game,preset,overrides,rule", [
+    ("baccarat", None, {}, "game"), ("blackjack", "vegas", {}, "preset"), ("blackjack", None, {"decks": 0}, "rules"),
+    ("blackjack", None, {"colour": "red"}, "rules"), ("blackjack", None, {"decks": [1]}, "overrides"),
+    ("poker", None, {"ante": -50}, "rules"), ("poker", None, {"colour": 1}, "overrides"),
+])
+def test_bad_table_settings(room, cast, game, preset, overrides, rule) -> None:
+    with pytest.raises(BadRequest) as e:
+        room.tables.open(cast.dealer, "T", game, preset, overrides)
+    assert e.value.rule == rule
+
+
+def test_pause_resume_close(room, cast) -> None:
+    t = room.tables.open(cast.dealer, "T")
+    assert room.tables.set_status(cast.dealer, t.id, "paused").status == "paused"
+    assert room.tables.set_status(cast.boss, t.id, "open").status == "open"
+    other = room.accounts.add(cast.event.id, "Ryuusei", "dealer", PASSWORD)
+    with pytest.raises(Forbidden) as e:
+        room.tables.set_status(other, t.id, "paused")
+    assert e.value.rule == "own_table"
+    with pytest.raises(Forbidden):
+        room.tables.set_status(cast.alice, t.id, "closed")
+    room.tables.set_status(cast.admin, t.id, "closed")
+    with pytest.raises(BadRequest):
+        room.tables.set_status(cast.admin, t.id, "open")
+    with pytest.raises(NotFound):
+        room.tables.set_status(cast.admin, 10**9, "open")
+
+
+# -- cashier and ledger -------------------------------------------------------------------
+def test_buy_in_and_cash_out_move_chips_through_the_ledger(room, cast) -> None:
+    ev = cast.event.id
+    assert room.cashier.buy_in(cast.boss, cast.alice.id, 10_000) == 10_000
+    assert room.cashier.buy_in(cast.admin, cast.alice.id, 2_550) == 12_550
+    assert room.cashier.cash_out(cast.boss, cast.alice.id, 550) == 12_000
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 12_000
+    assert room.ledger.balance(ev, CASHIER) == -12_000
+    assert room.ledger.total(ev) == 0
+    lines = room.ledger.explain(ev, player_key(cast.alice.id))
+    assert [(x.line.kind, x.line.amount, x.balance) for x in lines] == [
+        ("buy_in", 10_000, 10_000), ("buy_in", 2_550, 12_550), ("cash_out", -550, 12_000)]
+    assert lines[0].line.other == "the cashier"
+    assert room.ledger.audit(ev) == []
+
+
+def test_cash_out_beyond_the_balance_is_refused_and_changes_nothing(room, cast) -> None:
+    room.cashier.buy_in(cast.admin, cast.alice.id, 1_000)
+    with pytest.raises(Conflict) as e:
+        room.cashier.cash_out(cast.admin, cast.alice.id, 1_001)
+    assert e.value.rule == "insufficient_funds"
+    assert room.ledger.balance(cast.event.id, player_key(cast.alice.id)) == 1_000
+
+
+@pytest.mark.parametrize("amount", [0, -1, 1.5, "100", True, None, 10**12, 2**70])
+def test_bad_amounts_are_refused(room, cast, amount) -> None:
+    with pytest.raises(BadRequest) as e:
+        room.cashier.buy_in(cast.admin, cast.alice.id, amount)
+    assert e.value.rule == "amount"
+    assert room.ledger.total(cast.event.id) == 0
+    assert room.ledger.explain(cast.event.id, player_key(cast.alice.id)) == []
+
+
+def test_cashier_roles_and_targets(room, cast) -> None:
+    for actor in (cast.dealer, cast.alice, cast.spectator):
+        with pytest.raises(Forbidden):
+            room.cashier.buy_in(actor, cast.alice.id, 100)
+    with pytest.raises(BadRequest) as e:
+        room.cashier.buy_in(cast.admin, cast.dealer.id, 100)
+    assert e.value.rule == "player"
+    with pytest.raises(NotFound):
+        room.cashier.buy_in(cast.admin, 10**9, 100)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(st.tuples(st.sampled_from(["in", "out"]), st.booleans(), st.integers(1, 50_000)), max_size=12))
+def test_chips_are_conserved_whatever_the_cashier_does(room, cast, ops) -> None:
+    ev = cast.event.id
+    expected = {cast.alice.id: room.ledger.balance(ev, player_key(cast.alice.id)),
+                cast.bob.id: room.ledger.balance(ev, player_key(cast.bob.id))}
+    for kind, to_alice, amount in ops:
+        who = cast.alice.id if to_alice else cast.bob.id
+        if kind == "in":
+            room.cashier.buy_in(cast.admin, who, amount)
+            expected[who] += amount
+        elif amount <= expected[who]:
+            room.cashier.cash_out(cast.admin, who, amount)
+            expected[who] -= amount
+        else:
+            with pytest.raises(Conflict):
+                room.cashier.cash_out(cast.admin, who, amount)
+    for who, bal in expected.items():
+        assert room.ledger.balance(ev, player_key(who)) == bal
+        assert room.ledger.explain(ev, player_key(who))[-1:][0].balance == bal if bal else True
+    assert room.ledger.total(ev) == 0
+    assert room.ledger.audit(ev) == []

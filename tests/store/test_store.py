@@ -1,0 +1,98 @@
+"""The schema and its guarantees, on SQLite and PostgreSQL: migrations run from the package,
+integer cents, and the database itself refusing what must never happen."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import inspect, select, text
+from sqlalchemy.exc import IntegrityError
+
+from syndicate.room.ledger import cashier_account, player_account
+from syndicate.room.values import Move
+from syndicate.store import Database, SqlStore, normalize_url
+from syndicate.store.models import LedgerAccountRow, LedgerEntryRow
+
+
+def test_urls() -> None:
+    assert normalize_url(None) == "sqlite:///syndicate.db"
+    assert normalize_url("night.db") == "sqlite:///night.db"
+    assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_migrations_create_every_table_and_are_idempotent(database: Database) -> None:
+    database.migrate()  # a second `upgrade head` is a no-op
+    names = set(inspect(database.engine).get_table_names())
+    assert {"events", "accounts", "auth_tokens", "roster", "roster_changes", "card_tables", "ledger_accounts",
+            "ledger_transactions", "ledger_entries", "hands", "alembic_version"} <= names
+    with database.engine.connect() as c:
+        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+
+
+def test_fresh_sqlite_file_is_created_and_migrated(tmp_path) -> None:
+    path = tmp_path / "new.db"
+    db = Database(str(path))
+    db.migrate()
+    assert path.exists()
+    assert "ledger_entries" in inspect(db.engine).get_table_names()
+    db.dispose()
+
+
+def test_money_columns_are_big_integers(database: Database) -> None:
+    cols = {c["name"]: c["type"] for c in inspect(database.engine).get_columns("ledger_entries")}
+    assert "BIGINT" in str(cols["amount"]).upper()
+
+
+def test_entry_amount_must_be_positive_and_between_two_accounts(room, cast, database: Database) -> None:
+    with room.store.transaction() as repo:
+        a = cashier_account(repo, cast.event.id)
+        b = player_account(repo, cast.event.id, cast.alice.id, "Alice")
+        tx = repo.post(cast.event.id, "test", "ok", [Move(a.id, b.id, 5)], None, None, _now())
+    for source, dest, amount in ((a.id, b.id, 0), (a.id, b.id, -5), (a.id, a.id, 5)):
+        with pytest.raises(IntegrityError), database.session() as s:
+            s.add(LedgerEntryRow(transaction_id=tx, source_id=source, dest_id=dest, amount=amount))
+            s.flush()
+
+
+def test_player_balance_cannot_go_negative_in_the_database(room, cast, database: Database) -> None:
+    with room.store.transaction() as repo:
+        b = player_account(repo, cast.event.id, cast.alice.id, "Alice")
+    with pytest.raises(IntegrityError), database.session() as s:
+        row = s.get(LedgerAccountRow, b.id)
+        row.balance = -1
+        s.flush()
+    with database.session() as s:
+        assert s.scalar(select(LedgerAccountRow.balance).where(LedgerAccountRow.id == b.id)) == 0
+
+
+def test_amounts_beyond_32_bits_survive(room, cast) -> None:
+    big = 5_000_000_000  # $50M: over 2**31 cents, under the BIGINT limit
+    with room.store.transaction() as repo:
+        a = cashier_account(repo, cast.event.id)
+        b = player_account(repo, cast.event.id, cast.alice.id, "Alice")
+        repo.post(cast.event.id, "test", "big", [Move(a.id, b.id, big)], None, None, _now())
+    with room.store.transaction() as repo:
+        assert repo.lock_balances([b.id])[b.id].balance == big
+        assert repo.entries_balance(b.id) == big
+
+
+def test_a_failed_transaction_leaves_nothing(room, cast) -> None:
+    with pytest.raises(RuntimeError), room.store.transaction() as repo:
+        repo.add_table(cast.event.id, "T", "blackjack", {}, 7, cast.dealer.id, _now())
+        raise RuntimeError("boom")
+    assert room.tables.lobby(cast.event.id) == []
+
+
+def test_the_store_satisfies_the_room_ports(database: Database) -> None:
+    from syndicate.room.ports import Repo, Store
+
+    store: Store = SqlStore(database)
+    with store.transaction() as repo:
+        r: Repo = repo
+        assert r.events() is not None
+
+
+def _now():
+    from syndicate.room.ledger import now
+
+    return now()

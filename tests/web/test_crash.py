@@ -1,0 +1,203 @@
+"""Crash safety: a server process killed with SIGKILL in the middle of a hand, on SQLite and on
+PostgreSQL. On restart the unfinished hand is void and every bet on it returned (docs/server.md),
+every stack goes back to its bankroll, the ledger still sums to zero and explains every
+balance, and the table plays on. Also the server's command functions."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from syndicate.client import RoomClient, TableClient
+from syndicate.room.cli import admin_create, prepare
+from syndicate.room.ledger import player_key
+from syndicate.room.live import stack_key
+from tests.room.kit import PASSWORD
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    def __init__(self, db_url: str, log: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "syndicate.room.cli", db_url, "127.0.0.1", str(self.port)],
+            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{self.url}/api/events", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start: {log.read_text()}")
+            time.sleep(0.1)
+
+    def kill9(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        self.log.close()
+
+
+async def _into_a_hand(url: str, table_id: int, tokens: dict[str, str]) -> int:
+    """Play until a hand is dealt and waiting for a player; returns that hand's number."""
+    dealer = await TableClient.connect(url, table_id, tokens["dealer"])
+    alice = await TableClient.connect(url, table_id, tokens["alice"])
+    bob = await TableClient.connect(url, table_id, tokens["bob"])
+    await alice.act("sit", seat=1, amount=5_000)
+    await bob.act("sit", seat=2, amount=5_000)
+    while True:
+        await dealer.act("start_round")
+        await alice.act("bet", amount=500)
+        await bob.act("bet", amount=300)
+        ack = await dealer.act("deal")
+        st = await dealer.wait(lambda s: s["version"] >= ack["version"])
+        if st["round"]["phase"] != "settled":
+            seat = st["round"]["to_act"]
+            player = alice if seat == 1 else bob
+            mine = await player.wait(lambda s: s["version"] >= ack["version"])
+            if "double" in mine["round"]["legal_actions"]:
+                await player.act("double")  # more chips on the table when the lights go out
+            st = await dealer.wait(lambda s: True)
+            if st["round"]["phase"] != "settled":
+                return st["hand"]
+
+
+async def _play_one(url: str, table_id: int, tokens: dict[str, str]) -> dict:
+    dealer = await TableClient.connect(url, table_id, tokens["dealer"])
+    alice = await TableClient.connect(url, table_id, tokens["alice"])
+    await alice.act("sit", seat=1, amount=2_000)
+    await dealer.act("start_round")
+    await alice.act("bet", amount=200)
+    last = (await dealer.act("deal"))["version"]
+    while True:
+        st = await alice.wait(lambda s: s["version"] >= last)
+        if st["round"]["phase"] == "settled":
+            break
+        last = (await alice.act("stand" if "stand" in st["round"]["legal_actions"] else "no_insurance"))["version"]
+    for c in (dealer, alice):
+        await c.close()
+    return st
+
+
+def test_kill_9_mid_hand_then_restart(db_url, room, cast, tmp_path) -> None:
+    if db_url.startswith("sqlite"):  # a file of its own: the server process opens it too
+        db_url = f"sqlite:///{tmp_path / 'crash.db'}"
+        from syndicate.room.cardroom import CardRoom
+        from syndicate.store import Database, SqlStore
+        from tests.room.kit import FAST_HASHER, make_cast
+
+        db = Database(db_url)
+        db.migrate()
+        room = CardRoom(SqlStore(db), FAST_HASHER)
+        cast = make_cast(room)
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 20_000)
+    room.cashier.buy_in(cast.admin, cast.bob.id, 20_000)
+
+    server = ServerProcess(db_url, tmp_path / "server.log")
+    try:
+        clients = {}
+        for role, name in (("dealer", "Bokuden"), ("alice", "Alice"), ("bob", "Bob")):
+            clients[role] = RoomClient(server.url)
+            clients[role].sign_in(ev, name, PASSWORD)
+        table = clients["dealer"].open_table("Crash", overrides={"min_bet": 100, "max_bet": 2_000})
+        tokens = {k: c.token for k, c in clients.items()}
+        hand = asyncio.run(_into_a_hand(server.url, table["id"], tokens))
+        for c in clients.values():
+            c.close()
+    finally:
+        server.kill9()
+
+    # Dead mid-hand: the hand is stored as playing, its bets are on the table in the ledger.
+    with room.store.transaction() as repo:
+        playing = [h for h in repo.hands(ev, table["id"], limit=1000) if h.status == "playing"]
+        settled = [h for h in repo.hands(ev, table["id"], limit=1000) if h.status == "settled"]
+    assert [h.number for h in playing] == [hand]
+    assert room.ledger.audit(ev) == []
+    assert room.ledger.balance(ev, stack_key(table["id"], cast.alice.id)) < 5_000 + 10_000
+    net = {1: 0, 2: 0}
+    for h in settled:
+        for seat, n in h.history["rounds"][0]["results"].items():
+            net[int(seat)] += n
+
+    server = ServerProcess(db_url, tmp_path / "server.log")
+    try:
+        # The hand is void, every bet returned, every stack back in its bankroll.
+        with room.store.transaction() as repo:
+            assert repo.hand(playing[0].id).status == "voided"
+        assert room.ledger.audit(ev) == []
+        assert room.ledger.total(ev) == 0
+        for who, seat in ((cast.alice, 1), (cast.bob, 2)):
+            assert room.ledger.balance(ev, stack_key(table["id"], who.id)) == 0
+            assert room.ledger.balance(ev, player_key(who.id)) == 20_000 + net[seat]
+        lines = room.ledger.explain(ev, player_key(cast.alice.id))
+        assert lines[-1].balance == 20_000 + net[1]
+        assert any(x.line.kind == "void" for x in room.ledger.explain(ev, stack_key(table["id"], cast.alice.id)))
+        # And the table plays on.
+        clients = {}
+        for role, name in (("dealer", "Bokuden"), ("alice", "Alice")):
+            clients[role] = RoomClient(server.url)
+            clients[role].sign_in(ev, name, PASSWORD)
+        st = asyncio.run(_play_one(server.url, table["id"], {k: c.token for k, c in clients.items()}))
+        assert st["round"]["phase"] == "settled" and st["hand"] == hand + 1
+        voided = clients["alice"].hands(table=table["id"], limit=1000)
+        assert any(h["status"] == "voided" for h in voided)
+        for c in clients.values():
+            c.close()
+        assert room.ledger.audit(ev) == []
+    finally:
+        server.stop()
+
+
+def test_first_start_prints_the_admin_password_once(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'first.db'}"
+    out = io.StringIO()
+    prepare(url, out=out).dispose()
+    assert "password:" in out.getvalue()
+    password = out.getvalue().split("password: ")[1].split()[0]
+    again = io.StringIO()
+    prepare(url, out=again).dispose()
+    assert again.getvalue() == ""
+    from syndicate.room.cardroom import CardRoom
+    from syndicate.store import Database, SqlStore
+
+    db = Database(url)
+    room = CardRoom(SqlStore(db))
+    ev = room.accounts.events()[0]
+    assert room.accounts.sign_in(ev.id, "admin", password)[1].role == "admin"
+    # The notice's roster is in place.
+    assert {g["pit_boss"] for g in room.roster.public(ev.id)["pit_bosses"]} == {"Jean-Marc", "Miles"}
+    admin_create(url, "Second admin", "a long enough password")
+    assert room.accounts.sign_in(ev.id, "Second admin", "a long enough password")[1].role == "admin"
+    from syndicate.room.errors import BadRequest, Conflict
+
+    with pytest.raises(Conflict):
+        admin_create(url, "Second admin", "a long enough password")
+    with pytest.raises(BadRequest):
+        admin_create(url, "Third", "short")
+    db.dispose()

@@ -1,0 +1,383 @@
+"""Live table behaviour around the edges: turn timers, disconnects and resync, a revoked dealer,
+a paused table."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import pytest
+
+from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.room.ledger import player_key
+from syndicate.room.live import Timers, stack_key
+from syndicate.web import create_app
+from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+
+
+@pytest.fixture
+def server(database):
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False,
+                     timers=Timers(turn=0.3, sit_out_after=2))
+    srv = LiveServer(app)
+    yield srv
+    srv.stop()
+
+
+def tokens_for(server, ev: int, names: dict[str, str]) -> dict[str, RoomClient]:
+    out = {}
+    for role, name in names.items():
+        out[role] = RoomClient(server.url)
+        out[role].sign_in(ev, name, PASSWORD)
+    return out
+
+
+async def _deal_until_someone_must_act(dealer: TableClient, bettors: list[TableClient]) -> dict:
+    while True:
+        await dealer.act("start_round")
+        for b in bettors:
+            await b.act("bet", amount=100)
+        ack = await dealer.act("deal")
+        st = await dealer.wait(lambda s: s["version"] >= ack["version"])
+        if st["round"]["phase"] != "settled":
+            return st
+
+
+def test_a_silent_player_is_stood_by_the_clock_then_sits_out(server, room, cast) -> None:
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice"})
+    table = c["dealer"].open_table("Clock", overrides={"min_bet": 100, "max_bet": 500})
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        timeouts = 0
+        while True:
+            st = await _deal_until_someone_must_act(dealer, [alice])
+            # Alice says nothing: the clock makes the passive choice and the round finishes.
+            st = await dealer.wait(lambda s: s["round"]["phase"] == "settled", timeout=10)
+            timeouts += 1
+            if any(s["sitting_out"] for s in st["seats"]):
+                break
+        assert 1 <= timeouts <= 2  # two timeouts in a row: one round can hold both (insurance, then the hand)
+        log = [r["type"] for r in st["log"]]
+        assert "stand" in log or "no_insurance" in log
+        # Sitting out: no more rounds for her until she sits in.
+        with pytest.raises(ActionRefused) as e:
+            await dealer.act("start_round")
+        assert e.value.rule == "no_players"
+        await alice.act("sit_in")
+        await dealer.act("start_round")
+        for x in (dealer, alice):
+            await x.close()
+
+    asyncio.run(go())
+    assert room.ledger.audit(ev) == []
+
+
+def test_disconnect_mid_hand_and_resync(server, room, cast) -> None:
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    room.cashier.buy_in(cast.admin, cast.bob.id, 10_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice", "bob": "Bob"})
+    table = c["dealer"].open_table("Flaky", overrides={"min_bet": 100, "max_bet": 500})
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        bob = await TableClient.connect(server.url, table["id"], c["bob"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        await bob.act("sit", seat=2, amount=5_000)
+        st = await _deal_until_someone_must_act(dealer, [alice, bob])
+        await alice.close()  # gone mid-hand: the table does not wait for her forever
+        await bob.close()
+        st = await dealer.wait(lambda s: s["round"]["phase"] == "settled", timeout=10)
+        again = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        assert again.state["type"] == "welcome" and again.state["version"] == dealer.version
+        assert again.state["you"]["seat"] == 1 and again.state["round"]["phase"] == "settled"
+        await again.send_raw('{"type": "resync"}')
+        await again.wait(lambda s: s is not again.messages[0])
+        assert again.state["version"] == st["version"]
+        await again.close()
+        await dealer.close()
+
+    asyncio.run(go())
+    assert room.ledger.audit(ev) == []
+
+
+def test_revoked_dealer_round_finishes_then_the_table_closes(server, room, cast) -> None:
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice", "boss": "Jean-Marc"})
+    table = c["dealer"].open_table("Revoked", overrides={"min_bet": 100, "max_bet": 500})
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        st = await _deal_until_someone_must_act(dealer, [alice])
+        await asyncio.to_thread(c["boss"].request, "POST", "/api/roster/revoke", {"dealer": "Bokuden"})
+        # The round in play finishes (the player's choices still count)...
+        while st["round"]["phase"] != "settled":
+            mine = await alice.wait(lambda s: s["version"] >= st["version"])
+            if mine["round"]["phase"] == "settled":
+                break
+            legal = mine["round"]["legal_actions"]
+            ack = await alice.act("stand" if "stand" in legal else legal[-1])
+            st = await alice.wait(lambda s: s["version"] >= ack["version"])
+        # ...then the table closes and her stack goes back to her bankroll.
+        st = await alice.wait(lambda s: s["table"]["status"] == "closed" and not s["seats"])
+        with pytest.raises(ActionRefused) as e:
+            await dealer.act("start_round")
+        assert e.value.rule == "table_status"
+        for x in (dealer, alice):
+            await x.close()
+
+    asyncio.run(go())
+    assert room.ledger.balance(ev, stack_key(table["id"], cast.alice.id)) == 0
+    with room.store.transaction() as repo:
+        hands = repo.hands(ev, table["id"], limit=100)
+    won = sum(h.history["rounds"][0]["results"]["1"] for h in hands)
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 10_000 + won
+    assert room.ledger.audit(ev) == []
+
+
+def test_a_paused_table_deals_no_new_round(server, room, cast) -> None:
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice"})
+    table = c["dealer"].open_table("Pause", overrides={"min_bet": 100, "max_bet": 500})
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        await alice.act("sit", seat=1, amount=1_000)
+        await asyncio.to_thread(c["dealer"].request, "POST", f"/api/tables/{table['id']}/status",
+                                {"status": "paused"})
+        with pytest.raises(ActionRefused) as e:
+            await dealer.act("start_round")
+        assert e.value.rule == "table_status"
+        await asyncio.to_thread(c["dealer"].request, "POST", f"/api/tables/{table['id']}/status",
+                                {"status": "open"})
+        await dealer.act("start_round")
+        for x in (dealer, alice):
+            await x.close()
+
+    asyncio.run(go())
+
+
+def test_rounds_on_a_timer(server, room, cast) -> None:
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice"})
+    table = c["dealer"].open_table("Auto", overrides={"min_bet": 100, "max_bet": 500})
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        with pytest.raises(ActionRefused) as e:
+            await dealer.act("auto_deal", seconds=-1)
+        assert e.value.rule == "seconds"
+        with pytest.raises(ActionRefused):
+            await alice.act("auto_deal", seconds=1)
+        await dealer.act("auto_deal", seconds=0.2)
+        hands = set()
+        while len(hands) < 3:
+            st = await alice.wait(lambda s: s["round"] is not None and s["round"]["phase"] == "betting"
+                                  and s["hand"] not in hands)
+            hands.add(st["hand"])
+            await alice.act("bet", amount=100)
+            # Nobody deals: the timer does; Alice plays her hand out.
+            while True:
+                st = await alice.wait(lambda s: s["round"]["phase"] != "betting" and (
+                    s["round"]["phase"] == "settled" or bool(s["round"]["legal_actions"])))
+                if st["round"]["phase"] == "settled":
+                    break
+                legal = st["round"]["legal_actions"]
+                await alice.act("stand" if "stand" in legal else "no_insurance" if "no_insurance" in legal
+                                else "play_on")
+        await dealer.act("auto_deal", seconds=None)
+        for x in (dealer, alice):
+            await x.close()
+
+    asyncio.run(go())
+    with room.store.transaction() as repo:
+        assert len([h for h in repo.hands(ev, table["id"]) if h.status == "settled"]) >= 3
+    assert room.ledger.audit(ev) == []
+
+
+def test_play_remote_from_the_terminal(server, room, cast) -> None:
+    from syndicate.room.cli import play_remote
+
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden"})
+    table = c["dealer"].open_table("Terminal", overrides={"min_bet": 100, "max_bet": 500})
+
+    async def dealer_on_a_timer() -> TableClient:
+        d = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        await d.act("auto_deal", seconds=0.1)
+        return d
+
+    prompts: list[str] = []
+
+    def typist(prompt: str) -> str:
+        prompts.append(prompt)
+        if "bet" in prompt:
+            return "x" if len(prompts) == 1 else "2"  # a typo first: refused, asked again
+        for key in ("s", "n", "o"):
+            if f" {key} " in prompt or f"[{key} " in prompt:
+                return key
+        return "q"
+
+    lines: list[str] = []
+    loop = asyncio.new_event_loop()
+    dealer = loop.run_until_complete(dealer_on_a_timer())
+    import threading
+
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    back = play_remote(server.url, ev, "Alice", PASSWORD, table["id"], seat=2, buy_in=3_000, rounds=2,
+                       input_fn=typist, out=lines.append)
+    asyncio.run_coroutine_threadsafe(dealer.close(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    assert any("refused" in x for x in lines)
+    assert "Your bankroll" in lines[-1]
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == back
+    assert room.ledger.balance(ev, stack_key(table["id"], cast.alice.id)) == 0
+    assert room.ledger.audit(ev) == []
+
+
+@pytest.mark.parametrize("game", ["blackjack", "poker"])
+def test_bots_fill_a_table(server, room, cast, game) -> None:
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 50_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice", "watcher": "Sam"})
+    overrides = {"min_bet": 100, "max_bet": 500} if game == "blackjack" else {}
+    table = c["dealer"].open_table(f"Bots {game}", game=game, overrides=overrides)
+    done = "settled" if game == "blackjack" else "complete"
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        watcher = await TableClient.connect(server.url, table["id"], c["watcher"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        with pytest.raises(ActionRefused) as e:
+            await dealer.act("add_bots", count=99)
+        assert e.value.rule == "count"
+        with pytest.raises(ActionRefused):
+            await alice.act("add_bots", count=1)
+        await dealer.act("add_bots", count=3)
+        assert len((await dealer.wait(lambda s: len(s["seats"]) == 4))["seats"]) == 4
+        hands: set[int] = set()
+        await dealer.act("auto_deal", seconds=0.3)
+        while len(hands) < 4:
+            st = await alice.wait(lambda s: s["round"] is not None and (
+                s["round"]["phase"] == done or bool(s["round"]["legal_actions"])
+                or (s["round"]["phase"] == "betting" and next(x for x in s["round"]["seats"]
+                                                              if x["seat"] == 1)["bet"] == 0)), timeout=20)
+            rd = st["round"]
+            if rd["phase"] == done:
+                hands.add(st["hand"])
+                await alice.wait(lambda s: s["hand"] != st["hand"], timeout=20)
+                continue
+            if rd["phase"] == "betting":
+                with contextlib.suppress(ActionRefused):  # the window may just have closed
+                    await alice.act("bet", amount=100)
+                await alice.wait(lambda s: s["round"]["phase"] != "betting" or s["hand"] != st["hand"], timeout=20)
+                continue
+            legal = rd["legal_actions"]
+            for choice in ("stand", "check", "call", "stand_pat", "no_insurance", "play_on", "fold"):
+                if choice in legal:
+                    await alice.act(choice)
+                    break
+        await dealer.act("auto_deal", seconds=None)
+        await dealer.act("remove_bots")
+        # The bots leave once the hand in play is over; Alice's clock plays her part of it.
+        await watcher.wait(lambda s: len(s["seats"]) == 1, timeout=20)
+        for x in (dealer, alice, watcher):
+            await x.close()
+
+    asyncio.run(go())
+    assert room.ledger.audit(ev) == []
+    # Every bot chip went back to the cashier: what is out is Alice's, and the table's.
+    balances = {a.key: a.balance for a in room.ledger.accounts(ev)}
+    bots = [a for a in room.accounts.list(cast.admin) if a.name.startswith(f"Bot {table['id']}-")]
+    assert len(bots) == 3
+    for b in bots:
+        assert balances.get(f"player:{b.id}", 0) == 0
+        assert balances.get(stack_key(table["id"], b.id), 0) == 0
+    with pytest.raises(Exception):
+        room.accounts.sign_in(ev, bots[0].name, "!bot: no password signs in")
+
+
+def test_a_table_that_fails_says_so_and_the_others_play_on(server, room, cast) -> None:
+    ev = cast.event.id
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "watcher": "Sam"})
+    broken = c["dealer"].open_table("Broken")
+    fine = c["dealer"].open_table("Fine")
+    live = server.app.state.live
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, broken["id"], c["dealer"].token)
+        runner = live.tables[broken["id"]]
+
+        async def boom(*_: object) -> bool:
+            raise RuntimeError("a bug")
+
+        runner._apply = boom
+        await dealer.send_raw('{"type": "action", "id": "x", "action": "start_round"}')
+        for _ in range(100):
+            if any(m.get("rule") == "table_unavailable" for m in dealer.messages):
+                break
+            await asyncio.sleep(0.02)
+        assert any(m.get("rule") == "table_unavailable" for m in dealer.messages)
+        with pytest.raises(ConnectionError):  # refused at hello, with the reason
+            await TableClient.connect(server.url, broken["id"], c["watcher"].token)
+        other = await TableClient.connect(server.url, fine["id"], c["dealer"].token)
+        await other.act("auto_deal", seconds=5)
+        await other.act("auto_deal", seconds=None)
+        for x in (dealer, other):
+            await x.close()
+
+    asyncio.run(go())
+
+
+def test_live_authorization_matrix(server, room, cast) -> None:
+    """Each role against each live action: anyone watches; only players sit; only this table's
+    dealer, a pit boss or the admin deals; a dealer of another table does not."""
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    other_dealer = room.accounts.add(ev, "Ryuusei", "dealer", PASSWORD)
+    names = {"admin": "admin", "pit_boss": "Jean-Marc", "dealer": "Bokuden", "other_dealer": other_dealer.name,
+             "player": "Alice", "spectator": "Sam"}
+    c = tokens_for(server, ev, names)
+    table = c["dealer"].open_table("Matrix", overrides={"min_bet": 100, "max_bet": 500})
+    may_sit = {"player"}
+    may_deal = {"admin", "pit_boss", "dealer"}
+
+    async def go() -> None:
+        clients = {role: await TableClient.connect(server.url, table["id"], c[role].token) for role in names}
+        for role, client in clients.items():
+            assert client.messages[0]["type"] == "welcome"  # everyone may watch
+            try:
+                await client.act("sit", seat=3, amount=100)
+                assert role in may_sit, role
+                await client.act("leave_seat")
+            except ActionRefused as e:
+                assert role not in may_sit and e.rule == "play", (role, e)
+        await clients["player"].act("sit", seat=1, amount=1_000)
+        for role, client in clients.items():
+            try:
+                await client.act("auto_deal", seconds=60)
+                assert role in may_deal, role
+                await client.act("auto_deal", seconds=None)
+            except ActionRefused as e:
+                assert role not in may_deal and e.rule == "table_dealer", (role, e)
+        for client in clients.values():
+            await client.close()
+
+    asyncio.run(go())
+    assert room.ledger.audit(ev) == []
