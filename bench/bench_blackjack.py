@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from syndicate.blackjack.bots import advisor
-from syndicate.blackjack.engine import EARLY_SURRENDER, INSURANCE, SETTLED, Round
+from syndicate.blackjack.bots import act, advisor
+from syndicate.blackjack.engine import SETTLED, Round
 from syndicate.blackjack.rules import Rules
 from syndicate.shoe import Shoe
 
@@ -42,13 +42,7 @@ def ours(seats: int, rounds: int) -> float:
             rd.bet(s, 500)
         rd.deal()
         while rd.phase != SETTLED:
-            seat = rd.to_act
-            if rd.phase == INSURANCE:
-                rd.no_insurance(seat)
-            elif rd.phase == EARLY_SURRENDER:
-                rd.play_on(seat)
-            else:
-                getattr(rd, advise(rd.current_hand.cards, rd.dealer[0], rd.legal_actions()))(seat)
+            act(rd, advise)
         stacks = rd.stacks()
     return rounds / (time.perf_counter() - start)
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from ..cards import Card
 from .basic import decide
+from .engine import EARLY_SURRENDER, INSURANCE, Round
 from .rules import Rules
 
 Advisor = Callable[[Sequence[Card], Card, "Sequence[str] | set[str]"], str]
@@ -20,3 +21,17 @@ def advisor(rules: Rules) -> Advisor:
         return lambda cards, up, legal: decide(rules, cards, up, legal)
     computed = chart(rules)
     return lambda cards, up, legal: computed.decide(list(cards), up, set(legal))
+
+
+def act(rd: Round, advise: Advisor) -> None:
+    """Make the decision the round waits for, as a basic-strategy bot: never insure, never
+    surrender early (the chart decides late surrender), otherwise play the chart."""
+    seat = rd.to_act
+    if rd.phase == INSURANCE:
+        rd.no_insurance(seat)
+    elif rd.phase == EARLY_SURRENDER:
+        rd.play_on(seat)
+    else:
+        hand = rd.current_hand
+        assert hand is not None
+        getattr(rd, advise(hand.cards, rd.dealer[0], rd.legal_actions()))(seat)

@@ -344,10 +344,7 @@ class Round:
 
     def verify_insurance(self, seat: Any, amount: Any = None) -> None:
         s = self._verify_insurance_turn(seat)
-        why = self._insurance_refusal(s)
-        if why:
-            rule, msg = why.split(": ", 1)
-            raise IllegalAction(rule, msg)
+        _refuse(self._insurance_refusal(s))
         if amount is not None:
             if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
                 raise BadAmount("insurance", f"an insurance bet is a positive number of cents, got {amount!r}")
@@ -390,10 +387,7 @@ class Round:
 
     def verify_even_money(self, seat: Any) -> None:
         s = self._verify_insurance_turn(seat)
-        why = self._even_money_refusal(s)
-        if why:
-            rule, msg = why.split(": ", 1)
-            raise IllegalAction(rule, msg)
+        _refuse(self._even_money_refusal(s))
 
     def can_even_money(self, seat: Any) -> bool:
         return _ok(self.verify_even_money, seat)
@@ -509,10 +503,7 @@ class Round:
         if amount is None and self._is_legal(seat, DOUBLE):
             return
         self._verify_turn(seat, DOUBLE)
-        why = self._double_refusal(amount)
-        if why:
-            rule, msg = why.split(": ", 1)
-            raise (BadAmount if rule in ("amount", "double_amount", "stack", "double_for_less") else IllegalAction)(rule, msg)
+        _refuse(self._double_refusal(amount))
 
     def can_double(self, seat: Any, amount: Any = None) -> bool:
         return _ok(self.verify_double, seat, amount)
@@ -559,10 +550,7 @@ class Round:
         if self._is_legal(seat, SPLIT):
             return
         self._verify_turn(seat, SPLIT)
-        why = self._split_refusal()
-        if why:
-            rule, msg = why.split(": ", 1)
-            raise (BadAmount if rule == "stack" else IllegalAction)(rule, msg)
+        _refuse(self._split_refusal())
 
     def can_split(self, seat: Any) -> bool:
         return _ok(self.verify_split, seat)
@@ -609,10 +597,7 @@ class Round:
             self.verify_play_on(seat)
             return
         self._verify_turn(seat, SURRENDER)
-        why = self._surrender_refusal()
-        if why:
-            rule, msg = why.split(": ", 1)
-            raise IllegalAction(rule, msg)
+        _refuse(self._surrender_refusal())
 
     def can_surrender(self, seat: Any) -> bool:
         return _ok(self.verify_surrender, seat)
@@ -975,6 +960,17 @@ class Round:
 
     def __repr__(self) -> str:  # no cards: reprs end up in logs
         return f"<Round {self.phase}, seats {sorted(self.seats)}, to act: {self.to_act}>"
+
+
+# Refusals about how much (rather than whether) are BadAmount; the rest IllegalAction.
+_AMOUNT_RULES = frozenset(("amount", "double_amount", "stack", "double_for_less"))
+
+
+def _refuse(why: str | None) -> None:
+    """Raise the typed error for a refusal written as "rule: message" (None: allowed)."""
+    if why:
+        rule, msg = why.split(": ", 1)
+        raise (BadAmount if rule in _AMOUNT_RULES else IllegalAction)(rule, msg)
 
 
 def _ok(verify: Any, *args: Any) -> bool:

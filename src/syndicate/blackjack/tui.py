@@ -19,6 +19,7 @@ from .. import money
 from ..cards import Card, card
 from ..errors import RuleError
 from . import engine as E
+from .bots import act as bot_act
 from .bots import advisor
 from .rules import Rules
 from .session import Session
@@ -132,22 +133,11 @@ class BlackjackTUI:
             if actor == HUMAN:
                 self._human_turn(rd)
             else:
-                self._bot_turn(rd, actor)
+                bot_act(rd, self.advise)
         self.console.print(self.render(rd))
         for line in self._results(rd):
             self.console.print(line)
         self.session.finish_round()
-
-    def _bot_turn(self, rd: E.Round, seat: int) -> None:
-        legal = rd.legal_actions()
-        if rd.phase == E.INSURANCE:
-            rd.no_insurance(seat)  # basic strategy never insures
-        elif rd.phase == E.EARLY_SURRENDER:
-            rd.play_on(seat)
-        else:
-            hand = rd.current_hand
-            assert hand is not None
-            getattr(rd, self.advise(hand.cards, rd.dealer[0], legal))(seat)
 
     def _human_turn(self, rd: E.Round) -> None:
         self.console.print(self.render(rd))
@@ -158,9 +148,7 @@ class BlackjackTUI:
             rd.leave(HUMAN)
             self.console.print("[yellow]You leave the table; your bets on it are forfeit.[/]")
             while not rd.is_terminal:
-                seat = rd.to_act
-                assert seat is not None
-                self._bot_turn(rd, seat)
+                bot_act(rd, self.advise)
             self.session.finish_round()
             raise Quit
         if raw in ("?", "hint"):
