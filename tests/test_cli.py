@@ -133,6 +133,15 @@ def test_play_poker_replay_and_verify(tmp_path):
     assert json.loads(rep.output)["matches"]
     ver = runner.invoke(app, ["verify", str(path)])
     assert ver.exit_code == 0 and "verified" in ver.output
+    phh = runner.invoke(app, ["export", str(path)])
+    assert phh.exit_code == 0, phh.output
+    assert 'variant = "S5D"' in phh.output and "actions = [" in phh.output
+
+
+def test_export_refuses_blackjack(tmp_path):
+    out, history = play(tmp_path, "5\ns\nq\n")
+    result = runner.invoke(app, ["export", str(history)])
+    assert result.exit_code == 2 and "PHH is a poker format" in result.output
 
 
 def test_odds_poker_table():

@@ -320,6 +320,27 @@ def replay_cmd(
         raise typer.Exit(1)
 
 
+@app.command("export")
+def export_cmd(
+    file: Annotated[Path, typer.Argument(help="A poker hand-history JSON file.")],
+    fmt: Annotated[str, typer.Option("--format", help="phh: the Poker Hand History standard (TOML).")] = "phh",
+) -> None:
+    """Convert a poker hand history to PHH (docs/hand-history-poker.md)."""
+    from . import history
+
+    if fmt != "phh":
+        raise _fail(f"unknown format {fmt!r}; formats: phh")
+    try:
+        doc = history.load(file)
+        if doc["game"] != "poker":
+            raise history.HistoryError(f"PHH is a poker format; {file} is a {doc['game']} history")
+        from .poker.history import to_phh
+
+        print(to_phh(doc), end="")
+    except (history.HistoryError, KeyError, TypeError, ValueError) as e:
+        raise _fail(f"cannot export {file}: {e}") from None
+
+
 @app.command("verify")
 def verify_cmd(
     file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
