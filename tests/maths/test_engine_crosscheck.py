@@ -12,10 +12,10 @@ import random
 import numpy as np
 import pytest
 
-from syndicate.blackjack.engine import EARLY_SURRENDER, INSURANCE, SETTLED, Round
+from syndicate.blackjack.bots import act, advisor
+from syndicate.blackjack.engine import SETTLED, Round
 from syndicate.blackjack.rules import Rules, preset
 from syndicate.blackjack.simulate import _kernel_args, sim_chunk
-from syndicate.blackjack.strategy import chart
 from syndicate.cards import decks as fresh_decks
 from syndicate.shoe import Shoe
 
@@ -23,23 +23,27 @@ BET = 1_000  # cents: even, so half a bet and 3:2 / 6:5 wins are whole cents
 
 
 def _engine_result(rules: Rules, order: list) -> float:
-    c = chart(rules)
-    shoe = Shoe.stacked(order, penetration=1.0, burn=0, decks=rules.decks)
-    stacks = {1: 10**9}
-    rd = Round(rules, shoe, stacks)
+    """One seat playing the computed chart (the bots' own move) through a stacked shoe."""
+    advise = advisor(rules)
+    rd = Round(rules, Shoe.stacked(order, penetration=1.0, burn=0, decks=rules.decks), {1: 10**9})
     rd.bet(1, BET)
     rd.deal()
     while rd.phase != SETTLED:
-        seat = rd.to_act
-        if rd.phase == INSURANCE:
-            rd.no_insurance(seat)
-        elif rd.phase == EARLY_SURRENDER:
-            hand = rd.seats[seat].hands[0]
-            getattr(rd, c.decide(list(hand.cards), rd.dealer[0], set(rd.legal_actions())))(seat)
-        else:
-            hand = rd.current_hand
-            getattr(rd, c.decide(list(hand.cards), rd.dealer[0], set(rd.legal_actions())))(seat)
+        act(rd, advise)
     return (rd.stacks()[1] - 10**9) / BET
+
+
+def _stacked_order(rules: Rules, rng: random.Random, with_pair: bool) -> list:
+    """A shuffled shoe; with ``with_pair``, the player's second card made to pair the first
+    (rich in splits, resplits and doubles after splits)."""
+    order = fresh_decks(rules.decks)
+    rng.shuffle(order)
+    if with_pair:
+        for j in range(3, len(order)):
+            if order[j].value == order[0].value:
+                order[2], order[j] = order[j], order[2]
+                break
+    return order
 
 
 def _kernel_result(rules: Rules, order: list) -> float:
@@ -68,14 +72,7 @@ def test_kernel_and_engine_agree_round_by_round(name: str) -> None:
     # Rich in pairs and small cards, so splits, resplits and doubles after splits occur often.
     mismatches = []
     for i in range(1500):
-        order = fresh_decks(rules.decks)
-        rng.shuffle(order)
-        if i % 2:
-            # Deal a pair: move a card of the first card's value to third position.
-            for j in range(3, len(order)):
-                if order[j].value == order[0].value:
-                    order[2], order[j] = order[j], order[2]
-                    break
+        order = _stacked_order(rules, rng, with_pair=bool(i % 2))
         e = _engine_result(rules, order)
         k = _kernel_result(rules, order)
         if e != k:
@@ -87,11 +84,5 @@ def test_original_bets_only_agrees_with_the_engine() -> None:
     rules = preset("jupiters")
     rng = random.Random(1)
     for i in range(4000):
-        order = fresh_decks(rules.decks)
-        rng.shuffle(order)
-        if i % 2:
-            for j in range(3, len(order)):
-                if order[j].value == order[0].value:
-                    order[2], order[j] = order[j], order[2]
-                    break
+        order = _stacked_order(rules, rng, with_pair=bool(i % 2))
         assert _engine_result(rules, order) == _kernel_result(rules, order)

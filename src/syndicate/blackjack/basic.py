@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import Card
-from .engine import DOUBLE, HIT, SPLIT, STAND, SURRENDER
+from .engine import DOUBLE, HIT, PLAY_ON, SPLIT, STAND, SURRENDER
 from .rules import Rules
 
 # Dealer up cards by value, 2..10 then Ace (value 1 → column 9).
@@ -86,6 +86,8 @@ def decide(rules: Rules, cards: Sequence[Card], up: Card, legal: Sequence[str] |
     pair = cards[0].value if len(cards) == 2 and cards[0].value == cards[1].value else None
     if SURRENDER in legal and _surrenders(total, pair, up.value, h17):
         return SURRENDER
+    if PLAY_ON in legal:  # the early-surrender offer, declined
+        return PLAY_ON
     if pair is not None and SPLIT in legal:
         table = PAIRS_DAS if rules.double_after_split else PAIRS_NO_DAS
         if table[pair][col] == "P":

@@ -24,14 +24,13 @@ def advisor(rules: Rules) -> Advisor:
 
 
 def act(rd: Round, advise: Advisor) -> None:
-    """Make the decision the round waits for, as a basic-strategy bot: never insure, never
-    surrender early (the chart decides late surrender), otherwise play the chart."""
+    """Make the decision the round waits for, as a basic-strategy bot: never insure; otherwise
+    play the chart, early surrender included (the same play the simulator and the analysis use)."""
     seat = rd.to_act
+    assert seat is not None, "the round waits for no one"
     if rd.phase == INSURANCE:
         rd.no_insurance(seat)
-    elif rd.phase == EARLY_SURRENDER:
-        rd.play_on(seat)
-    else:
-        hand = rd.current_hand
-        assert hand is not None
-        getattr(rd, advise(hand.cards, rd.dealer[0], rd.legal_actions()))(seat)
+        return
+    hand = rd.seats[seat].hands[0] if rd.phase == EARLY_SURRENDER else rd.current_hand
+    assert hand is not None
+    getattr(rd, advise(hand.cards, rd.dealer[0], rd.legal_actions()))(seat)
