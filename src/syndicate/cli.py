@@ -102,19 +102,19 @@ def play_cmd(
     seat: Annotated[int, typer.Option(help="With --server: the seat to take.")] = 1,
 ) -> None:
     """Play at a table in the terminal (on your own, or at a live table with --server)."""
-    if server is not None:
-        if game != "blackjack":
-            raise _fail("--server plays blackjack tables for now")
+    if server is not None:  # the table's own game (the welcome says which), Blackjack or draw
         if name is None:
             raise _fail("--server needs --name (your account)")
+        from .client import ApiError
         from .room.cli import play_remote
         from .room.errors import RoomError
 
         password = typer.prompt("Password", hide_input=True)
         try:
             left_with = play_remote(server, event, name, password, table, seat=seat,
-                                    buy_in=money.parse(bankroll), out=console.print)
-        except (RoomError, money.MoneyError, OSError) as e:
+                                    buy_in=money.parse(bankroll),
+                                    out=lambda text: console.print(text, markup=False, highlight=False))
+        except (RoomError, ApiError, money.MoneyError, OSError) as e:
             raise _fail(str(e)) from None
         console.print(f"Your bankroll: {money.format(left_with)}")
         return

@@ -106,8 +106,15 @@ class RoomClient:
     def lobby(self, event_id: int) -> list[dict[str, Any]]:
         return self.request("GET", f"/api/events/{event_id}/tables")
 
-    def hands(self, table: int | None = None, commitment: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        return self.request("GET", "/api/hands", table=table, commitment=commitment, limit=limit)
+    def create_event(self, name: str, admin_name: str, admin_password: str) -> dict[str, Any]:
+        """A new event and its first admin (you must be an admin)."""
+        return self.request("POST", "/api/events", {"name": name, "admin": {"name": admin_name,
+                                                                             "password": admin_password}})
+
+    def hands(self, table: int | None = None, commitment: str | None = None, limit: int = 100,
+              player: int | None = None) -> list[dict[str, Any]]:
+        """Finished hands; ``player`` (an account id) keeps those that account played in."""
+        return self.request("GET", "/api/hands", table=table, commitment=commitment, limit=limit, player=player)
 
     def hand_history(self, hand_id: int) -> dict[str, Any]:
         return self.request("GET", f"/api/hands/{hand_id}/history")

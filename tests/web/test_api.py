@@ -89,6 +89,14 @@ def test_a_cashier_round_trip_and_the_ledger(client, cast) -> None:
 # -- the authorization matrix -------------------------------------------------------------
 def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[str, str], role: str):
     """Make the request behind ``action`` as the holder of ``headers``; return the response."""
+    if action == "create_event":
+        return client.post("/api/events", json={"name": "Night " + secrets.token_hex(4),
+                                                "admin": {"name": "boss", "password": PASSWORD}}, headers=headers)
+    if action == "search_own_hands":
+        me = cast.by_role()[role].id if role in ROLES else cast.alice.id
+        return client.get("/api/hands", params={"player": me}, headers=headers)
+    if action == "search_any_hands":
+        return client.get("/api/hands", params={"player": cast.bob.id}, headers=headers)
     if action == "create_account":
         return client.post("/api/accounts", json={"name": "N" + secrets.token_hex(4), "role": "player",
                                                   "password": PASSWORD}, headers=headers)

@@ -38,6 +38,15 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _check_password(password: object, field: str = "password") -> None:
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise BadRequest(field, f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+
+
+def _taken(name: str) -> Conflict:
+    return Conflict("event_name", f"event names are unique: there is already an event called {name!r}")
+
+
 class Accounts:
     def __init__(self, store: Store, hasher: PasswordHasher | None = None) -> None:
         self.store = store
@@ -48,8 +57,22 @@ class Accounts:
         check_name(name, "event")
         with self.store.transaction() as repo:
             if repo.event_by_name(name) is not None:
-                raise Conflict("event", f"there is already an event called {name!r}")
+                raise _taken(name)
             return repo.add_event(name, now())
+
+    def open_event(self, actor: Account, name: str, admin_name: str, admin_password: str) -> tuple[Event, Account]:
+        """A new event and its first admin, in one transaction (``POST /api/events``): an admin
+        of any event may open the next one. Nothing is created if either is refused."""
+        require(actor.role, "create_event")
+        check_name(name, "name")
+        check_name(admin_name, "admin.name")
+        _check_password(admin_password, "admin.password")
+        hashed = self.hasher.hash(admin_password)
+        with self.store.transaction() as repo:
+            if repo.event_by_name(name) is not None:
+                raise _taken(name)
+            ev = repo.add_event(name, now())
+            return ev, repo.add_account(ev.id, admin_name, ADMIN, hashed, now())
 
     def event(self, event_id: int) -> Event:
         with self.store.transaction() as repo:
@@ -80,8 +103,7 @@ class Accounts:
         check_name(name)
         if role not in ROLES:
             raise BadRequest("role", f"role must be one of {', '.join(ROLES)}, got {role!r}")
-        if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-            raise BadRequest("password", f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        _check_password(password)
         hashed = self.hasher.hash(password)
         with self.store.transaction() as repo:
             if repo.event(event_id) is None:

@@ -17,6 +17,7 @@ ADMIN, PIT_BOSS, DEALER, PLAYER, SPECTATOR = "admin", "pit_boss", "dealer", "pla
 ROLES: Final = (ADMIN, PIT_BOSS, DEALER, PLAYER, SPECTATOR)
 
 PERMISSIONS: Final[dict[str, frozenset[str]]] = {
+    "create_event": frozenset({ADMIN}),
     "create_account": frozenset({ADMIN}),
     "list_accounts": frozenset({ADMIN, PIT_BOSS}),
     "authorize_dealer": frozenset({ADMIN, PIT_BOSS}),
@@ -25,6 +26,8 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     "cash_out": frozenset({ADMIN, PIT_BOSS}),
     "view_any_ledger": frozenset({ADMIN, PIT_BOSS}),
     "view_own_ledger": frozenset({PLAYER}),
+    "search_any_hands": frozenset({ADMIN, PIT_BOSS}),
+    "search_own_hands": frozenset({ADMIN, PIT_BOSS, PLAYER}),
     "open_table": frozenset({DEALER}),
     "manage_table": frozenset({ADMIN, PIT_BOSS, DEALER}),
     "play": frozenset({PLAYER}),
@@ -32,6 +35,7 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
 }
 
 _WHY: Final[dict[str, str]] = {
+    "create_event": "only an admin creates events",
     "create_account": "only the event's admin creates accounts",
     "list_accounts": "only the admin and the pit bosses see the list of accounts",
     "authorize_dealer": "only the admin or a pit boss authorizes dealers",
@@ -40,6 +44,8 @@ _WHY: Final[dict[str, str]] = {
     "cash_out": "the cashier is the admin or a pit boss",
     "view_any_ledger": "only the admin and the pit bosses see other accounts' ledgers",
     "view_own_ledger": "only players have a bankroll",
+    "search_any_hands": "only the admin and the pit bosses search the hands of any player",
+    "search_own_hands": "only players (and the admin and pit bosses) search hands by player",
     "open_table": "Blackjack requires a dealer: only a dealer opens a table",
     "manage_table": "only the table's dealer, a pit boss or the admin pauses or closes a table",
     "play": "only players take a seat",

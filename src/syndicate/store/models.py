@@ -177,3 +177,26 @@ class HandRow(Base):
     history: Mapped[str] = mapped_column(Text)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ShoeRow(Base):
+    """A shoe's secret seed, kept server-side from its first card so that a shoe interrupted
+    by a crash can still be revealed (and verified) afterwards. The seed is never served
+    before ``revealed_at``; the commitment (its SHA-256) is public from the start."""
+
+    __tablename__ = "shoes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), index=True)
+    commitment: Mapped[str] = mapped_column(String(64), unique=True)
+    seed: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revealed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class HandPlayerRow(Base):
+    """Who played a hand, and at which seat: what a search by player reads."""
+
+    __tablename__ = "hand_players"
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)

@@ -6,9 +6,10 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import Table as SqlTable
+from sqlalchemy import bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -18,12 +19,14 @@ from .database import Database
 from .models import (
     AccountRow,
     EventRow,
+    HandPlayerRow,
     HandRow,
     LedgerAccountRow,
     LedgerEntryRow,
     LedgerTransactionRow,
     RosterChangeRow,
     RosterRow,
+    ShoeRow,
     TableRow,
     TokenRow,
 )
@@ -42,8 +45,15 @@ def _table(r: TableRow) -> Table:
     return Table(r.id, r.event_id, r.name, r.game, json.loads(r.rules), r.seats, r.dealer_id, r.status)
 
 
-def _ledger_account(r: LedgerAccountRow) -> LedgerAccount:
-    return LedgerAccount(r.id, r.event_id, r.key, r.kind, r.name, r.balance)
+_ACCOUNTS = cast(SqlTable, LedgerAccountRow.__table__)
+_TRANSACTIONS = cast(SqlTable, LedgerTransactionRow.__table__)
+_ENTRIES = cast(SqlTable, LedgerEntryRow.__table__)
+_HAND_PLAYERS = cast(SqlTable, HandPlayerRow.__table__)
+_ADD_TO_BALANCE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("account"))
+                   .values(balance=_ACCOUNTS.c.balance + bindparam("delta")))
+_HANDS = cast(SqlTable, HandRow.__table__)
+_UPDATE_HAND = (update(_HANDS).where(_HANDS.c.id == bindparam("hand"))
+                .values(status=bindparam("status"), history=bindparam("history"), finished_at=bindparam("finished")))
 
 
 def _hand(r: HandRow) -> Hand:
@@ -62,7 +72,10 @@ class SqlRepo:
     def add_event(self, name: str, at: datetime) -> Event:
         row = EventRow(name=name, created_at=at)
         self.s.add(row)
-        self.s.flush()
+        try:
+            self.s.flush()
+        except IntegrityError:  # a race with another writer of the same name
+            raise Conflict("event_name", f"event names are unique: there is already an event called {name!r}") from None
         return Event(row.id, row.name, at)
 
     def event(self, event_id: int) -> Event | None:
@@ -167,40 +180,42 @@ class SqlRepo:
         self.s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
 
     # -- ledger ------------------------------------------------------------------------------
+    # The ledger is the live tables' hot path (every bet, double and payout posts here), so it
+    # is written with Core statements on the tables rather than through ORM objects: a
+    # transfer costs a third of what the ORM's unit of work made it cost. No ORM object of a
+    # ledger account is ever held in a session, so none can go stale when a balance moves.
     def ledger_account(self, event_id: int, key: str, kind: str, name: str) -> LedgerAccount:
-        q = select(LedgerAccountRow).where(LedgerAccountRow.event_id == event_id, LedgerAccountRow.key == key)
-        r = self.s.scalar(q)
-        if r is None:
-            r = LedgerAccountRow(event_id=event_id, key=key, kind=kind, name=name, balance=0)
-            self.s.add(r)
-            self.s.flush()
-        return _ledger_account(r)
+        t = _ACCOUNTS
+        row = self.s.execute(select(t.c.id, t.c.event_id, t.c.key, t.c.kind, t.c.name, t.c.balance)
+                             .where(t.c.event_id == event_id, t.c.key == key)).first()
+        if row is None:
+            new_id = self.s.execute(insert(t).values(event_id=event_id, key=key, kind=kind, name=name, balance=0)
+                                    .returning(t.c.id)).scalar_one()
+            return LedgerAccount(new_id, event_id, key, kind, name, 0)
+        return LedgerAccount(*row)
 
     def lock_balances(self, account_ids: Sequence[int]) -> dict[int, LedgerAccount]:
-        q = select(LedgerAccountRow).where(LedgerAccountRow.id.in_(list(account_ids))).order_by(LedgerAccountRow.id)
+        t = _ACCOUNTS
+        q = select(t.c.id, t.c.event_id, t.c.key, t.c.kind, t.c.name, t.c.balance).where(t.c.id.in_(list(account_ids)))
+        q = q.order_by(t.c.id)
         if self.for_update:
             q = q.with_for_update()
-        rows = self.s.scalars(q.execution_options(populate_existing=True))
-        return {r.id: _ledger_account(r) for r in rows}
+        return {r[0]: LedgerAccount(*r) for r in self.s.execute(q)}
 
     def post(self, event_id: int, kind: str, memo: str, moves: Sequence[Move], by: int | None,
              hand_id: int | None, at: datetime) -> int:
-        txn = LedgerTransactionRow(event_id=event_id, kind=kind, memo=memo[:300], by_account_id=by,
-                                   hand_id=hand_id, at=at)
-        self.s.add(txn)
-        self.s.flush()
+        txn_id: int = self.s.execute(
+            insert(_TRANSACTIONS).values(event_id=event_id, kind=kind, memo=memo[:300], by_account_id=by,
+                                         hand_id=hand_id, at=at).returning(_TRANSACTIONS.c.id)).scalar_one()
+        self.s.execute(insert(_ENTRIES), [
+            {"transaction_id": txn_id, "source_id": m.source, "dest_id": m.dest, "amount": m.amount} for m in moves])
         delta: dict[int, int] = {}
         for m in moves:
-            self.s.add(LedgerEntryRow(transaction_id=txn.id, source_id=m.source, dest_id=m.dest, amount=m.amount))
             delta[m.source] = delta.get(m.source, 0) - m.amount
             delta[m.dest] = delta.get(m.dest, 0) + m.amount
         for account_id, d in sorted(delta.items()):
-            self.s.execute(
-                update(LedgerAccountRow).where(LedgerAccountRow.id == account_id)
-                .values(balance=LedgerAccountRow.balance + d)
-            )
-        self.s.flush()
-        return txn.id
+            self.s.execute(_ADD_TO_BALANCE, {"account": account_id, "delta": d})
+        return txn_id
 
     def lines(self, account_id: int) -> list[Line]:
         src, dst = aliased(LedgerAccountRow), aliased(LedgerAccountRow)
@@ -220,8 +235,9 @@ class SqlRepo:
         return out
 
     def ledger_accounts(self, event_id: int) -> list[LedgerAccount]:
-        q = select(LedgerAccountRow).where(LedgerAccountRow.event_id == event_id).order_by(LedgerAccountRow.id)
-        return [_ledger_account(r) for r in self.s.scalars(q.execution_options(populate_existing=True))]
+        t = _ACCOUNTS
+        q = select(t.c.id, t.c.event_id, t.c.key, t.c.kind, t.c.name, t.c.balance).where(t.c.event_id == event_id)
+        return [LedgerAccount(*r) for r in self.s.execute(q.order_by(t.c.id))]
 
     def entries_balance(self, account_id: int) -> int:
         incoming = self.s.scalar(select(func.coalesce(func.sum(LedgerEntryRow.amount), 0))
@@ -232,16 +248,25 @@ class SqlRepo:
 
     # -- hands -------------------------------------------------------------------------------
     def add_hand(self, table_id: int, number: int, game: str, commitment: str, history: dict[str, Any],
-                 at: datetime) -> int:
-        row = HandRow(table_id=table_id, number=number, game=game, commitment=commitment, status="playing",
-                      history=json.dumps(history), started_at=at)
-        self.s.add(row)
-        self.s.flush()
-        return row.id
+                 at: datetime, players: Sequence[tuple[int, int]] = ()) -> int:
+        """A new hand in play; ``players`` are its (seat, account id) pairs, for the search by player."""
+        seen: set[int] = set()
+        for _seat, account_id in players:
+            if account_id in seen:  # one account, one row: the primary key is (hand, account)
+                raise ValueError(f"account {account_id} is listed twice in hand {number}'s players")
+            seen.add(account_id)
+        hand_id: int = self.s.execute(
+            insert(_HANDS).values(table_id=table_id, number=number, game=game, commitment=commitment,
+                                  status="playing", history=json.dumps(history), started_at=at)
+            .returning(_HANDS.c.id)).scalar_one()
+        if players:
+            self.s.execute(insert(_HAND_PLAYERS), [
+                {"hand_id": hand_id, "account_id": account_id, "seat": seat} for seat, account_id in players])
+        return hand_id
 
     def update_hand(self, hand_id: int, status: str, history: dict[str, Any], finished: datetime | None) -> None:
-        self.s.execute(update(HandRow).where(HandRow.id == hand_id)
-                       .values(status=status, history=json.dumps(history), finished_at=finished))
+        self.s.execute(_UPDATE_HAND, {"hand": hand_id, "status": status, "history": json.dumps(history),
+                                      "finished": finished})
 
     def last_hand_number(self, table_id: int) -> int:
         return int(self.s.scalar(select(func.coalesce(func.max(HandRow.number), 0))
@@ -249,13 +274,19 @@ class SqlRepo:
 
     def reveal_seed(self, commitment: str, seed_hex: str) -> None:
         """The shoe is finished: write its seed into every hand dealt from it, so each
-        downloaded history can be verified."""
-        for row in self.s.scalars(select(HandRow).where(HandRow.commitment == commitment)):
-            doc = json.loads(row.history)
-            for shoe in doc.get("shoes", []):
+        downloaded history can be verified, and mark its stored shoe revealed."""
+        shoe = self.s.scalar(select(ShoeRow).where(ShoeRow.commitment == commitment))
+        if shoe is not None and shoe.revealed_at is None:
+            shoe.revealed_at = datetime.now(UTC)
+        rows = self.s.execute(select(_HANDS.c.id, _HANDS.c.history).where(_HANDS.c.commitment == commitment)).all()
+        for hand_id, text in rows:
+            doc = json.loads(text)
+            # Blackjack histories list their shoes; a draw history has a deck per hand
+            shoes = doc.get("shoes", []) + [h["shoe"] for h in doc.get("hands", []) if "shoe" in h]
+            for shoe in shoes:
                 if shoe.get("commitment") == commitment:
                     shoe["seed"] = seed_hex
-            row.history = json.dumps(doc)
+            self.s.execute(update(_HANDS).where(_HANDS.c.id == hand_id).values(history=json.dumps(doc)))
 
     def hand_net(self, hand_id: int) -> dict[int, int]:
         """What the hand's ledger transactions did to each account (ledger account id → cents)."""
@@ -268,20 +299,37 @@ class SqlRepo:
             net[dest] = net.get(dest, 0) + amount
         return {k: v for k, v in net.items() if v}
 
+    # -- shoes -------------------------------------------------------------------------------
+    def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None:
+        """Keep a new shoe's seed (secret until revealed) from before its first card."""
+        self.s.add(ShoeRow(table_id=table_id, commitment=commitment, seed=seed_hex, created_at=at))
+        try:
+            self.s.flush()
+        except IntegrityError:
+            raise Conflict("shoe", f"a shoe with commitment {commitment} is already stored") from None
+
+    def unrevealed_shoes(self) -> list[tuple[int, str, str]]:
+        """(table id, commitment, seed hex) of every shoe whose seed is not yet revealed."""
+        q = select(ShoeRow.table_id, ShoeRow.commitment, ShoeRow.seed).where(ShoeRow.revealed_at.is_(None))
+        return [(t, c, seed) for t, c, seed in self.s.execute(q.order_by(ShoeRow.id))]
+
     def hand(self, hand_id: int) -> Hand | None:
-        r = self.s.get(HandRow, hand_id)
+        r = self.s.get(HandRow, hand_id, populate_existing=True)  # hands are written with Core: never stale
         return _hand(r) if r else None
 
     def hands(self, event_id: int, table_id: int | None = None, commitment: str | None = None,
-              status: str | None = None, limit: int = 100) -> list[Hand]:
+              status: str | None = None, limit: int = 100, player: int | None = None) -> list[Hand]:
         q = select(HandRow).join(TableRow, TableRow.id == HandRow.table_id).where(TableRow.event_id == event_id)
+        if player is not None:
+            q = q.join(HandPlayerRow, HandPlayerRow.hand_id == HandRow.id).where(HandPlayerRow.account_id == player)
         if table_id is not None:
             q = q.where(HandRow.table_id == table_id)
         if commitment is not None:
             q = q.where(HandRow.commitment == commitment)
         if status is not None:
             q = q.where(HandRow.status == status)
-        return [_hand(r) for r in self.s.scalars(q.order_by(HandRow.id).limit(limit))]
+        q = q.order_by(HandRow.id).limit(limit).execution_options(populate_existing=True)
+        return [_hand(r) for r in self.s.scalars(q)]
 
 
 class SqlStore:

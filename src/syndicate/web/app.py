@@ -54,6 +54,16 @@ class NewAccount(Body):
     password: Annotated[StrictStr, Field(min_length=8, max_length=200)]
 
 
+class NewEventAdmin(Body):
+    name: Name
+    password: Annotated[StrictStr, Field(min_length=8, max_length=200)]
+
+
+class NewEvent(Body):
+    name: Name
+    admin: NewEventAdmin = Field(description="the event's first admin account")
+
+
 class Authorize(Body):
     dealer: Name
     pit_boss: Name | None = None
@@ -154,6 +164,13 @@ def create_app(
     @app.get("/api/events", tags=["sign-in"])
     def events() -> list[dict[str, Any]]:
         return [{"id": e.id, "name": e.name} for e in room.accounts.events()]
+
+    @app.post("/api/events", tags=["sign-in"], status_code=201)
+    def create_event(account: Me, body: NewEvent) -> dict[str, Any]:
+        """A new event with its first admin account (admin only). Event names are unique
+        (409, rule ``event_name``)."""
+        ev, admin = room.accounts.open_event(account, body.name, body.admin.name, body.admin.password)
+        return {"id": ev.id, "name": ev.name, "created_at": ev.created_at.isoformat(), "admin": admin.to_json()}
 
     @app.post("/api/events/{event_id}/session", tags=["sign-in"])
     def sign_in_browser(event_id: Id, body: SignIn, response: Response) -> dict[str, Any]:
@@ -294,12 +311,17 @@ def create_app(
         account: Me, table: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
         commitment: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+        player: Annotated[int | None, Query(ge=1, le=2**31 - 1, description="an account that played")] = None,
     ) -> list[dict[str, Any]]:
-        """Finished hands (settled or voided), searchable by table and shoe commitment. A hand
-        in play is not listed: its stored log holds the hole card."""
+        """Finished hands (settled or voided), searchable by table, shoe commitment and player. A
+        hand in play is not listed: its stored log holds the hole card. A player searches the
+        hands they played in; the admin and pit bosses those of anyone."""
+        if player is not None:
+            require(account.role, "search_own_hands" if player == account.id else "search_any_hands")
+            room.accounts.get(account.event_id, player)  # 404 for an account not in this event
         with room.store.transaction() as repo:
             found = [h for status in ("settled", "voided")
-                     for h in repo.hands(account.event_id, table, commitment, status, limit)]
+                     for h in repo.hands(account.event_id, table, commitment, status, limit, player)]
         found.sort(key=lambda h: h.id)
         return [{"id": h.id, "table": h.table_id, "number": h.number, "game": h.game, "status": h.status,
                  "commitment": h.commitment, "started_at": h.started_at.isoformat(),
