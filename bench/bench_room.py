@@ -1,14 +1,21 @@
 """The card room server under load: one server process on SQLite, many tables of bots.
 
 Starts ``python -m syndicate.room.cli`` on a fresh SQLite file, then drives ``--tables`` live
-Blackjack tables from this process over WebSockets with :mod:`syndicate.client`: at each
-table a dealer bot (starts and deals rounds as soon as the bets are in), ``--players``
-basic-strategy player bots and ``--spectators`` watchers, so ``tables * (1 + players +
-spectators)`` clients are connected. Reports actions per second and the latency of an action
-(sent → answered, as the client sees it: queueing, the engine, the database commit) at p50 and
-p99. The target in issue 5: p99 below 50 ms at 500 connected clients.
+Blackjack tables over WebSockets with :mod:`syndicate.client` from ``--procs`` load-generator
+processes: at each table a dealer bot (starts a round as soon as the last is over and deals as
+soon as the bets are in), ``--players`` basic-strategy player bots and ``--spectators``
+watchers (they read every message and decode none, as a browser that is not looking would), so
+``tables * (1 + players + spectators)`` clients are connected.
 
-    python bench/bench_room.py --tables 50 --players 5 --spectators 4 --seconds 20
+Players take a think time before each bet and decision, uniform between 0.5 and 1.5 times
+``--think`` milliseconds (``--think 0``: as fast as the server answers, which measures the
+server's ceiling rather than a table of people). Reports actions per second, errors, and the
+latency of an action as the client sees it (sent → answered with the new state in: queueing,
+the engine, the database commit, the broadcast) at p50/p95/p99. The target in issue 5: p99
+below 50 ms at 500 connected clients.
+
+    python bench/bench_room.py --tables 50 --players 5 --spectators 4 --seconds 30 --think 1000
+    python bench/bench_room.py --tables 50 --think 0          # the ceiling
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing as mp
 import os
 import platform
 import random
@@ -30,9 +38,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import httpx
+import websockets
 from argon2 import PasswordHasher
 
-from syndicate.client import ActionRefused, RoomClient, TableClient, basic_strategy
+from syndicate.client import PROTOCOL, ActionRefused, RoomClient, TableClient, basic_strategy
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.cli import prepare
 from syndicate.store import SqlStore
@@ -67,78 +76,153 @@ def setup(db_url: str, tables: int, players: int, spectators: int) -> tuple[int,
     return ev.id, plan
 
 
-async def table_bots(url: str, ev: int, spec: dict, clock: dict[str, float], ready: asyncio.Barrier,
-                     latencies: list[float], rng: random.Random) -> int:
-    def token(name: str) -> str:
-        c = RoomClient(url)
-        c.sign_in(ev, name, PASSWORD)
-        c.close()
-        return c.token  # type: ignore[return-value]
+class Watcher:
+    """A spectator that reads every message and decodes none."""
 
-    dealer_token = await asyncio.to_thread(token, spec["dealer"])
-    dealer_rest = RoomClient(url, dealer_token)
-    table = await asyncio.to_thread(dealer_rest.open_table, f"Bench {spec['dealer']}", "blackjack", None,
-                                    {"min_bet": 100, "max_bet": 10_000})
-    dealer_rest.close()
-    tid = table["id"]
-    dealer = await TableClient.connect(url, tid, dealer_token)
-    players = [await TableClient.connect(url, tid, await asyncio.to_thread(token, n)) for n in spec["players"]]
-    watchers = [await TableClient.connect(url, tid, await asyncio.to_thread(token, n)) for n in spec["watchers"]]
-    actions = 0
-    measuring = False
+    def __init__(self, ws: websockets.ClientConnection) -> None:
+        self.ws = ws
+        self.received = 0
+        self.task = asyncio.create_task(self._read())
 
-    async def act(client: TableClient, action: str, **fields: object) -> None:
-        nonlocal actions
+    @classmethod
+    async def connect(cls, url: str, table_id: int, token: str) -> Watcher:
+        ws = await websockets.connect(f"{url.replace('http://', 'ws://')}/ws/tables/{table_id}", max_size=2**22)
+        await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}))
+        await ws.recv()  # the welcome
+        return cls(ws)
+
+    async def _read(self) -> None:
+        try:
+            async for _ in self.ws:
+                self.received += 1
+        except websockets.ConnectionClosed:
+            pass
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.task
+
+
+class Table:
+    """One table's clients and its play loop."""
+
+    def __init__(self, url: str, ev: int, spec: dict, think: float, rng: random.Random) -> None:
+        self.url, self.ev, self.spec, self.think, self.rng = url, ev, spec, think, rng
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.measuring = False
+
+    def _token(self, name: str) -> str:
+        with RoomClient(self.url) as c:
+            c.sign_in(self.ev, name, PASSWORD)
+            return c.token  # type: ignore[return-value]
+
+    async def connect(self) -> None:
+        dealer_token = await asyncio.to_thread(self._token, self.spec["dealer"])
+        with RoomClient(self.url, dealer_token) as rest:
+            table = await asyncio.to_thread(rest.open_table, f"Bench {self.spec['dealer']}", "blackjack", None,
+                                            {"min_bet": 100, "max_bet": 10_000})
+        tid = table["id"]
+        self.dealer = await TableClient.connect(self.url, tid, dealer_token)
+        self.players = [await TableClient.connect(self.url, tid, await asyncio.to_thread(self._token, n))
+                        for n in self.spec["players"]]
+        self.watchers = [await Watcher.connect(self.url, tid, await asyncio.to_thread(self._token, n))
+                         for n in self.spec["watchers"]]
+        for i, p in enumerate(self.players):
+            await self.act(p, "sit", seat=i + 1, amount=1_000_000)
+
+    async def act(self, client: TableClient, action: str, **fields: object) -> None:
         t0 = time.perf_counter()
-        await client.act(action, timeout=60, **fields)
-        if measuring:
-            latencies.append(time.perf_counter() - t0)
-            actions += 1
+        try:
+            await client.act(action, timeout=60, **fields)
+        except (ActionRefused, TimeoutError):
+            self.errors += self.measuring
+            raise
+        if self.measuring:
+            self.latencies.append(time.perf_counter() - t0)
 
-    for i, p in enumerate(players):
-        await act(p, "sit", seat=i + 1, amount=1_000_000)
-    by_seat = {i + 1: p for i, p in enumerate(players)}
-    await ready.wait()  # every client of every table connected: now measure
-    measuring = True
-    while time.monotonic() < clock["deadline"]:
-        await act(dealer, "start_round")
-        await asyncio.gather(*(act(p, "bet", amount=rng.choice([100, 500, 1_000])) for p in players))
-        await act(dealer, "deal")
-        last = dealer.version
-        while True:
-            st = await dealer.wait(lambda s: s["version"] >= last, timeout=30)
-            rd = st["round"]
-            if rd["phase"] == "settled":
-                break
-            p = by_seat[rd["to_act"]]
-            mine = await p.wait(lambda s: s["version"] >= st["version"], timeout=30)
-            choice, fields = basic_strategy(mine, p.rules)
-            try:
-                await act(p, choice, **fields)
-            except ActionRefused:
-                await act(p, "stand")
-            last = p.version
-    for c in [dealer, *players, *watchers]:
-        await c.close()
-    return actions
+    async def pause(self) -> None:
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+
+    async def bet(self, p: TableClient) -> None:
+        await self.pause()
+        await self.act(p, "bet", amount=self.rng.choice([100, 500, 1_000]))
+
+    async def play(self, deadline: float) -> None:
+        by_seat = {i + 1: p for i, p in enumerate(self.players)}
+        while time.monotonic() < deadline:
+            await self.act(self.dealer, "start_round")
+            await asyncio.gather(*(self.bet(p) for p in self.players))
+            await self.act(self.dealer, "deal")
+            last = self.dealer.version
+            while True:
+                st = await self.dealer.wait(lambda s: s["version"] >= last, timeout=60)
+                rd = st["round"]
+                if rd["phase"] == "settled":
+                    break
+                p = by_seat[rd["to_act"]]
+                mine = await p.wait(lambda s: s["version"] >= st["version"], timeout=60)
+                choice, fields = basic_strategy(mine, p.rules)
+                await self.pause()
+                try:
+                    await self.act(p, choice, **fields)
+                except ActionRefused:
+                    await self.act(p, "stand")
+                last = p.version
+
+    async def close(self) -> None:
+        for c in [self.dealer, *self.players, *self.watchers]:
+            await c.close()
 
 
-async def drive(url: str, ev: int, plan: list[dict], seconds: float) -> tuple[int, list[float], float]:
-    """Connect every client first; then play for ``seconds`` and measure only that."""
-    latencies: list[float] = []
-    clock = {"start": 0.0, "deadline": float("inf")}
+def generator(url: str, ev: int, plan: list[dict], seconds: float, think: float, seed: int,
+              ready: mp.Queue, go: mp.Event, results: mp.Queue) -> None:
+    """One load-generator process: connect its tables, report ready, wait for go, play."""
 
-    def go() -> None:
-        clock["start"] = time.monotonic()
-        clock["deadline"] = clock["start"] + seconds
+    async def run() -> tuple[list[float], int, int]:
+        tables = [Table(url, ev, spec, think, random.Random(seed * 1000 + i)) for i, spec in enumerate(plan)]
+        for t in tables:
+            await t.connect()
+        ready.put(len(tables))
+        await asyncio.to_thread(go.wait)
+        deadline = time.monotonic() + seconds
+        for t in tables:
+            t.measuring = True
+        await asyncio.gather(*(t.play(deadline) for t in tables))
+        received = sum(w.received for t in tables for w in t.watchers)
+        for t in tables:
+            await t.close()
+        return [x for t in tables for x in t.latencies], sum(t.errors for t in tables), received
 
-    ready = asyncio.Barrier(len(plan) + 1)
-    tasks = [asyncio.create_task(table_bots(url, ev, spec, clock, ready, latencies, random.Random(i)))
-             for i, spec in enumerate(plan)]
-    await ready.wait()
-    go()
-    counts = await asyncio.gather(*tasks)
-    return sum(counts), latencies, time.monotonic() - clock["start"]
+    results.put(asyncio.run(run()))
+
+
+def measure(url: str, ev: int, plan: list[dict], seconds: float, think: float, procs: int) -> dict:
+    ctx = mp.get_context("spawn")
+    ready, results, go = ctx.Queue(), ctx.Queue(), ctx.Event()
+    chunks = [plan[i::procs] for i in range(procs)]
+    workers = [ctx.Process(target=generator, args=(url, ev, chunk, seconds, think, i, ready, go, results))
+               for i, chunk in enumerate(chunks) if chunk]
+    for w in workers:
+        w.start()
+    for _ in workers:
+        ready.get(timeout=600)
+    t0 = time.monotonic()
+    go.set()
+    out = [results.get(timeout=seconds + 600) for _ in workers]
+    elapsed = time.monotonic() - t0
+    for w in workers:
+        w.join()
+    lat = sorted(x for o in out for x in o[0])
+
+    def pct(q: float) -> float:
+        return round(1000 * lat[int(q * (len(lat) - 1))], 1) if lat else float("nan")
+
+    return {"actions": len(lat), "seconds": round(elapsed, 1), "actions_per_second": round(len(lat) / elapsed, 1),
+            "errors": sum(o[1] for o in out), "watcher_messages": sum(o[2] for o in out),
+            "p50_ms": round(1000 * statistics.median(lat), 1) if lat else float("nan"),
+            "p95_ms": pct(0.95), "p99_ms": pct(0.99)}
 
 
 def main() -> None:
@@ -146,7 +230,9 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--spectators", type=int, default=4)
-    ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--think", type=float, default=1000, help="players' mean think time in ms (0: none)")
+    ap.add_argument("--procs", type=int, default=2, help="load-generator processes")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args, _ = ap.parse_known_args()
 
@@ -164,27 +250,31 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        actions, lat, elapsed = asyncio.run(drive(url, ev, plan, args.seconds))
+        cpu0 = _cpu(server.pid)
+        figures = measure(url, ev, plan, args.seconds, args.think / 1000, args.procs)
+        figures["server_cpu_percent"] = round(100 * (_cpu(server.pid) - cpu0) / figures["seconds"])
     finally:
         server.terminate()
         server.wait(10)
-    lat.sort()
     clients = args.tables * (1 + args.players + args.spectators)
-    figures = {
-        "tables": args.tables, "clients": clients, "seconds": round(elapsed, 1), "actions": actions,
-        "actions_per_second": round(actions / elapsed, 1),
-        "p50_ms": round(1000 * statistics.median(lat), 2),
-        "p99_ms": round(1000 * lat[int(0.99 * (len(lat) - 1))], 2),
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
-        "date": time.strftime("%Y-%m-%d"),
-    }
-    print(f"{'tables':>8} {'clients':>8} {'actions':>8} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8}")
-    print(f"{args.tables:>8} {clients:>8} {actions:>8} {figures['actions_per_second']:>10} "
-          f"{figures['p50_ms']:>8} {figures['p99_ms']:>8}")
+    figures = {"tables": args.tables, "clients": clients, "think_ms": args.think, "procs": args.procs, **figures,
+               "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+               "date": time.strftime("%Y-%m-%d %H:%M")}
+    cols = ["tables", "clients", "think_ms", "actions_per_second", "errors", "p50_ms", "p95_ms", "p99_ms",
+            "server_cpu_percent"]
+    print(" ".join(f"{c:>10}" for c in ("tables", "clients", "think ms", "actions/s", "errors", "p50 ms", "p95 ms",
+                                         "p99 ms", "server CPU")))
+    print(" ".join(f"{figures[c]!s:>10}" for c in cols))
     print(f"target p99 < 50 ms at 500 clients: {'met' if figures['p99_ms'] < 50 else 'NOT met'} "
-          f"({figures['machine']}; the bots run on the same machine as the server)")
+          f"({figures['machine']}; {args.procs} load-generator processes on the same machine as the server)")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
+
+
+def _cpu(pid: int) -> float:
+    """Seconds of CPU the process has used (user + system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

@@ -201,6 +201,12 @@ class Shoe:
         """The seed, once revealed; ``None`` before (and always for a stacked shoe)."""
         return self._seed.hex() if self._revealed and self._seed is not None else None
 
+    def escrow_hex(self) -> str | None:
+        """The seed, for safekeeping by the server before the first card is dealt (never to be
+        shown to anyone before :meth:`reveal`): a shoe cut short by a crash can then still be
+        revealed and verified. ``None`` for a stacked shoe."""
+        return self._seed.hex() if self._seed is not None else None
+
     def reveal(self) -> str | None:
         """Finish the shoe and reveal its seed. No more cards may be dealt after this."""
         self._revealed = True

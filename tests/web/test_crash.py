@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from syndicate.client import RoomClient, TableClient
+from syndicate.history import verify
 from syndicate.room.cli import admin_create, prepare
 from syndicate.room.ledger import player_key
 from syndicate.room.live import stack_key
@@ -167,6 +168,13 @@ def test_kill_9_mid_hand_then_restart(db_url, room, cast, tmp_path) -> None:
         assert st["round"]["phase"] == "settled" and st["hand"] == hand + 1
         voided = clients["alice"].hands(table=table["id"], limit=1000)
         assert any(h["status"] == "voided" for h in voided)
+        # The shoe the crash cut short was revealed on restart (its seed was kept in the
+        # database from the start): its hands, the voided one included, verify card by card.
+        doc = clients["alice"].hand_history(playing[0].id)
+        assert all(s.get("seed") for s in doc["shoes"])
+        checked = verify(doc)
+        assert checked.ok and checked.cards_checked > 0, checked
+        assert any(r.get("number") == hand for r in doc["rounds"])
         for c in clients.values():
             c.close()
         assert room.ledger.audit(ev) == []

@@ -381,3 +381,35 @@ def test_live_authorization_matrix(server, room, cast) -> None:
 
     asyncio.run(go())
     assert room.ledger.audit(ev) == []
+
+
+def test_live_hands_are_found_by_player_and_the_shoe_seed_is_kept_secret(server, room, cast) -> None:
+    """The live table records who played each hand (the search by player) and keeps its
+    shoe's seed in the database from the first hand, never serving it before the shoe ends."""
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice", "bob": "Bob"})
+    room.cashier.buy_in(cast.admin, cast.bob.id, 10_000)
+    table = c["dealer"].open_table("Search", overrides={"min_bet": 100, "max_bet": 500})
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        st = await _deal_until_someone_must_act(dealer, [alice])
+        while st["round"]["phase"] != "settled":  # the clock stands for her
+            st = await dealer.wait(lambda s: s["round"]["phase"] == "settled", timeout=10)
+        for x in (dealer, alice):
+            await x.close()
+
+    asyncio.run(go())
+    mine = c["alice"].hands(player=cast.alice.id, table=table["id"])
+    assert mine and all(h["status"] == "settled" for h in mine)
+    assert c["bob"].hands(player=cast.bob.id, table=table["id"]) == []
+    commitment = mine[0]["commitment"]
+    with room.store.transaction() as repo:
+        kept = {com: seed for _t, com, seed in repo.unrevealed_shoes()}
+    assert len(kept.get(commitment, "")) == 64  # in the database, secret
+    doc = c["alice"].hand_history(mine[0]["id"])
+    assert [s["seed"] for s in doc["shoes"]] == [None]
+    assert kept[commitment] not in str(doc)

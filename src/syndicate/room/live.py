@@ -28,7 +28,6 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -45,6 +44,7 @@ from .ledger import cashier_account, check_amount, now, player_account, table_ac
 from .ports import Repo
 from .roles import ADMIN, PIT_BOSS, require
 from .values import Account, Move, Table
+from .writer import Writer, writer_for
 
 log = logging.getLogger(__name__)
 
@@ -113,10 +113,10 @@ class BlackjackTable:
 
     def __init__(
         self, room: CardRoom, table: Table, *, new_shoe: Callable[[Rules], Shoe] | None = None,
-        timers: Timers | None = None, executor: ThreadPoolExecutor | None = None,
+        timers: Timers | None = None, writer: Writer | None = None,
     ) -> None:
         self.room = room
-        self._executor = executor
+        self._writer = writer
         self._shoe_to_finish: Shoe | None = None
         self.table = table
         self.rules: Any = self._rules(table)
@@ -138,6 +138,8 @@ class BlackjackTable:
         self._auto_timer: asyncio.TimerHandle | None = None
         self.auto_seconds: float | None = None  # the betting window when rounds run themselves
         self._table_account = 0
+        self._memo: dict[str, Any] | None = None  # views shared by the messages of one broadcast
+        self._kept_commitment: str | None = None  # the shoe whose seed is in the database
 
     # -- the task ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -301,6 +303,11 @@ class BlackjackTable:
         assert self.shoe is not None
         return self.shoe.commitment
 
+    def _dealing_shoe(self) -> Shoe:
+        """The shoe the hand in play is dealt from."""
+        assert self.shoe is not None
+        return self.shoe
+
     def _new_round(self, stacks: dict[int, int]) -> bool:
         """Create the round; returns whether chips moved already (antes)."""
         if self.shoe is None or self.shoe.needs_shuffle:
@@ -411,7 +418,6 @@ class BlackjackTable:
     async def _start_round(self) -> bool:
         if self.round is not None and not self.round.is_terminal:
             raise Conflict("round_in_play", "the current round is not over")
-        await self._refresh_status()
         if self.table.status != "open":
             raise Conflict("table_status", f"the table is {self.table.status}: no new rounds")
         stacks = {n: s.stack for n, s in self.seats.items() if not s.sitting_out and not s.leaving}
@@ -465,17 +471,29 @@ class BlackjackTable:
         history = self.history()
         settled = rd.is_terminal
         commitment = self._commitment()
+        shoe = self._dealing_shoe()
+        # A new shoe's seed is kept (secret) with the first write of its first hand, before any
+        # of its cards reaches a client: a shoe a crash cuts short can be revealed afterwards.
+        escrow = shoe.escrow_hex() if commitment != self._kept_commitment else None
+        revealed = shoe.seed_hex if settled and shoe.revealed else None  # a draw deck ends with its hand
+        players = [(n, self.seats[n].account.id) for n in sorted(self._start_stacks) if n in self.seats]
 
         def write(repo: Repo) -> int:
             hand_id = self.hand_id
+            if escrow:
+                repo.add_shoe(self.table.id, commitment, escrow, now())
             if hand_id is None:
-                hand_id = repo.add_hand(self.table.id, self.hand_number, self.game, commitment, history, now())
+                hand_id = repo.add_hand(self.table.id, self.hand_number, self.game, commitment, history, now(),
+                                        players)
             if moves:
                 transfer(repo, self.table.event_id, moves, self.game, memo, hand_id=hand_id)
             repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
+            if revealed:
+                repo.reveal_seed(commitment, revealed)
             return hand_id
 
         self.hand_id = await self._db(write)
+        self._kept_commitment = commitment
         for n, stack in engine.items():
             if n in self.seats:
                 self.seats[n].stack = stack
@@ -490,11 +508,13 @@ class BlackjackTable:
         self._arm_auto()
         for n in [n for n, s in self.seats.items() if s.leaving]:
             await self._cash_out_seat(n)
-        await self._refresh_status()
-        if self.table.status == "closed":
+        if self.table.status == "closed":  # a status change reaches the table as a "refresh"
             await self._close_out()
 
     async def _refresh(self) -> None:
+        """The table's row changed (paused, closed, its dealer revoked): read it again. Every
+        such change is made through the API, which then queues this command, so the table need
+        not read its row before each round."""
         await self._refresh_status()
         if self.table.status == "closed" and (self.round is None or self.round.is_terminal):
             await self._close_out()
@@ -724,9 +744,38 @@ class BlackjackTable:
                        "sitting_out": s.sitting_out} for n, s in sorted(self.seats.items())],
             "you": {"account": account_id, "seat": seat},
             "hand": self.hand_number if rd is not None else None,
-            "round": rd.view(viewer) if rd is not None else None,
-            "log": rd.log_view(viewer) if rd is not None else [],
+            "round": self._round_view(viewer) if rd is not None else None,
+            "log": self._log_view(viewer) if rd is not None else [],
         }
+
+    # -- game hooks for views (Blackjack) ------------------------------------------------------
+    def _round_view(self, viewer: int | str) -> dict[str, Any]:
+        """``Round.view(viewer)``. During a broadcast it is built once and each seat's copy
+        differs only in ``viewer`` and ``legal_actions``: at Blackjack every player's cards are
+        face up and the hole card is hidden from everyone alike, so there is nothing else a
+        seat sees that another does not."""
+        rd = self.round
+        memo = self._memo
+        if memo is None:
+            return dict(rd.view(viewer))
+        base = memo.get("round")
+        if base is None:
+            base = memo["round"] = rd.view("spectator")
+        if viewer == "spectator":
+            return base
+        legal = rd.legal_actions(viewer) if isinstance(viewer, int) and viewer in rd.seats else []
+        return {**base, "viewer": viewer, "legal_actions": legal}
+
+    def _log_view(self, viewer: int | str) -> list[dict[str, Any]]:
+        """``Round.log_view(viewer)``: the same list for every viewer at Blackjack (see above),
+        so during a broadcast one list serves every message and is encoded once."""
+        memo = self._memo
+        if memo is None:
+            return list(self.round.log_view(viewer))
+        log = memo.get("log")
+        if log is None:
+            log = memo["log"] = self.round.log_view("spectator")
+        return log  # type: ignore[no-any-return]
 
     def _send_state(self, conn: Connection, kind: str = "state") -> None:
         conn.send({"type": kind, "protocol": PROTOCOL_VERSION, "version": self.version,
@@ -736,16 +785,20 @@ class BlackjackTable:
         """Every client its own view. Viewers who see the same thing (every spectator; the
         dealer) share one message object, so the transport can encode it once."""
         shared: dict[int | str, dict[str, Any]] = {}
-        for conn in list(self.clients):
-            viewer, seat = self._viewer(conn.account)
-            if viewer == "spectator" and seat is None:
-                msg = shared.get("spectator")
-                if msg is None:
-                    # "you" is the same for every watcher (they learnt who they are in the welcome)
-                    msg = shared["spectator"] = self._state_message("spectator", None, None)
-                conn.send(msg)
-            else:
-                conn.send(self._state_message(viewer, conn.account.id, seat))
+        self._memo = {}
+        try:
+            for conn in list(self.clients):
+                viewer, seat = self._viewer(conn.account)
+                if viewer == "spectator" and seat is None:
+                    msg = shared.get("spectator")
+                    if msg is None:
+                        # "you" is the same for every watcher (they learnt who they are in the welcome)
+                        msg = shared["spectator"] = self._state_message("spectator", None, None)
+                    conn.send(msg)
+                else:
+                    conn.send(self._state_message(viewer, conn.account.id, seat))
+        finally:
+            self._memo = None
 
     def _state_message(self, viewer: int | str, account_id: int | None, seat: int | None) -> dict[str, Any]:
         return {"type": "state", "protocol": PROTOCOL_VERSION, "version": self.version,
@@ -753,13 +806,14 @@ class BlackjackTable:
 
     # -- the database, off the event loop ------------------------------------------------
     async def _db(self, work: Callable[[Repo], Any]) -> Any:
+        if self._writer is not None:
+            return await self._writer.run(work)
+
         def run() -> Any:
             with self.room.store.transaction() as repo:
                 return work(repo)
 
-        if self._executor is None:
-            return await asyncio.to_thread(run)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, run)
+        return await asyncio.to_thread(run)
 
 
 def _error(action_id: str | None, rule: str, message: str, version: int) -> dict[str, Any]:
@@ -806,6 +860,10 @@ def void_unfinished(room: CardRoom) -> list[int]:
                     wallet = player_account(repo, ev.id, player.id, player.name)
                     transfer(repo, ev.id, [Move(a.id, wallet.id, a.balance)], "stand_up",
                              f"{player.name}'s stack at table {_table_id} back to the bankroll after a restart")
+        # Every shoe the last run left unfinished is abandoned (a table starts a new one), so its
+        # seed can be shown now: the hands dealt from it, voided or not, can then be verified.
+        for _shoe_table, commitment, seed in repo.unrevealed_shoes():
+            repo.reveal_seed(commitment, seed)
     return voided
 
 
@@ -819,9 +877,9 @@ class LiveRoom:
         self.new_shoe = new_shoe
         self.tables: dict[int, BlackjackTable] = {}  # PokerTable is one too
         self._lock = asyncio.Lock()
-        # The tables' database work, off the event loop; one thread for SQLite so the tables
-        # queue here rather than on SQLite's lock.
-        self.executor = ThreadPoolExecutor(room.store.writers, thread_name_prefix="table-db")
+        # The tables' database work, off the event loop: on SQLite one thread that commits
+        # every table's waiting work together (group commit), on PostgreSQL a pool.
+        self.writer = writer_for(room.store)
 
     async def table(self, table: Table) -> BlackjackTable:
         async with self._lock:
@@ -830,7 +888,7 @@ class LiveRoom:
                 from .live_poker import PokerTable
 
                 kind = PokerTable if table.game == "poker" else BlackjackTable
-                runner = kind(self.room, table, new_shoe=self.new_shoe, timers=self.timers, executor=self.executor)
+                runner = kind(self.room, table, new_shoe=self.new_shoe, timers=self.timers, writer=self.writer)
                 await runner.start()
                 self.tables[table.id] = runner
             return runner
@@ -843,5 +901,5 @@ class LiveRoom:
     async def stop(self) -> None:
         for runner in self.tables.values():
             await runner.stop()
-        self.executor.shutdown(wait=True)
+        self.writer.shutdown()
 

@@ -37,6 +37,23 @@ class PokerTable(BlackjackTable):
 
     draw_table: DrawTable | None = None
 
+    def _view(self, viewer: int | str, account_id: int | None, seat: int | None, welcome: bool) -> dict[str, Any]:
+        """The common view, and in ``table`` the ante in force and any ante proposal waiting
+        for acceptances (``{"amount", "waiting_for": [seats]}``, else null)."""
+        out = super()._view(viewer, account_id, seat, welcome)
+        dt = self.draw_table
+        out["table"]["ante"] = int(dt.rules.ante if dt is not None else self.rules.ante)
+        out["table"]["ante_proposal"] = (
+            {"amount": dt.proposal, "waiting_for": dt.waiting_for} if dt is not None and dt.proposal is not None
+            else None)
+        return out
+
+    def _round_view(self, viewer: int | str) -> dict[str, Any]:
+        return dict(self.round.view(viewer))  # each seat sees its own cards: nothing shared
+
+    def _log_view(self, viewer: int | str) -> list[dict[str, Any]]:
+        return list(self.round.log_view(viewer))
+
     def _rules(self, table: Table) -> Any:
         return DrawRules.from_dict(table.rules)
 
@@ -48,6 +65,9 @@ class PokerTable(BlackjackTable):
 
     def _commitment(self) -> str:
         return str(self.round.shoe.commitment)
+
+    def _dealing_shoe(self) -> Shoe:
+        return self.round.shoe  # type: ignore[no-any-return]
 
     def _playing(self) -> dict[int, int]:
         return {n: s.stack for n, s in self.seats.items() if s.stack > 0 and not s.sitting_out and not s.leaving}
@@ -76,7 +96,6 @@ class PokerTable(BlackjackTable):
     async def _start_round(self) -> bool:
         if self.round is not None and not self.round.is_terminal:
             raise Conflict("round_in_play", "the current hand is not over")
-        await self._refresh_status()
         if self.table.status != "open":
             raise Conflict("table_status", f"the table is {self.table.status}: no new hands")
         stacks = self._playing()

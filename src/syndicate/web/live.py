@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -29,43 +29,75 @@ OUTBOX = 512
 
 
 class SocketConnection:
+    """One client's socket. Messages wait in a bounded outbox drained by :meth:`pump`; a state
+    snapshot still waiting when a newer one arrives is replaced by it (snapshots are full, so
+    the older one would only be read and thrown away), which keeps a busy table's watchers
+    from falling behind. A client more than ``OUTBOX`` messages behind is disconnected."""
+
     def __init__(self, ws: WebSocket, account: Account) -> None:
         self.ws = ws
         self.account = account
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOX)
+        self.outbox: deque[dict[str, Any] | None] = deque()
+        self._ready = asyncio.Event()
 
     def send(self, message: dict[str, Any]) -> None:
-        try:
-            self.outbox.put_nowait(message)
-        except asyncio.QueueFull:  # too slow: drop it, it will resync on reconnect
-            with contextlib.suppress(asyncio.QueueEmpty):
-                while True:
-                    self.outbox.get_nowait()
-            self.outbox.put_nowait(None)
+        box = self.outbox
+        if box and box[-1] is None:
+            return  # already closing
+        if message.get("type") == "state" and box and box[-1] is not None and box[-1].get("type") == "state":
+            box[-1] = message
+        elif len(box) >= OUTBOX:  # too slow: drop it all, it will resync on reconnect
+            box.clear()
+            box.append(None)
+        else:
+            box.append(message)
+        self._ready.set()
 
     async def pump(self) -> None:
+        box = self.outbox
         while True:
-            msg = await self.outbox.get()
+            if not box:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            msg = box.popleft()
             if msg is None:
                 await self.ws.close(code=1008, reason="too slow: reconnect to resync")
                 return
             await self.ws.send_text(_encode(msg))
 
 
-_encoded: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+_encoded: OrderedDict[int, tuple[object, str]] = OrderedDict()
+
+
+def _cached(obj: object) -> str | None:
+    hit = _encoded.get(id(obj))
+    return hit[1] if hit is not None and hit[0] is obj else None
+
+
+def _remember(obj: object, text: str) -> str:
+    _encoded[id(obj)] = (obj, text)
+    while len(_encoded) > 512:
+        _encoded.popitem(last=False)
+    return text
 
 
 def _encode(msg: dict[str, Any]) -> str:
-    """JSON text of a message, encoded once however many watchers it goes to (the table sends
-    the same object to all of them; the entry keeps the object alive, so its id is not reused)."""
-    hit = _encoded.get(id(msg))
-    if hit is not None and hit[0] is msg:
-        return hit[1]
-    text = json.dumps(msg, separators=(",", ":"))
-    _encoded[id(msg)] = (msg, text)
-    while len(_encoded) > 256:
-        _encoded.popitem(last=False)
-    return text
+    """JSON text of a message, encoded once however many watchers it goes to. The table sends
+    the same object to all watchers, and the same ``log`` list inside every player's state of
+    one change, so both are encoded once (the cache keeps each object alive, so its id is not
+    reused while it is cached)."""
+    text = _cached(msg)
+    if text is not None:
+        return text
+    log = msg.get("log")
+    if isinstance(log, list) and log:
+        log_text = _cached(log) or _remember(log, json.dumps(log, separators=(",", ":")))
+        head = json.dumps({k: v for k, v in msg.items() if k != "log"}, separators=(",", ":"))
+        text = f'{head[:-1]},"log":{log_text}}}'
+    else:
+        text = json.dumps(msg, separators=(",", ":"))
+    return _remember(msg, text)
 
 
 def _err(rule: str, message: str) -> dict[str, Any]:

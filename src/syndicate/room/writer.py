@@ -1,0 +1,129 @@
+"""The live tables' database work, off the event loop, with group commit.
+
+Every change at a live table is one unit of database work (its ledger entries and the hand's
+log). :class:`GroupWriter` runs those units on one thread; when several tables' units are
+waiting, it runs them all in **one** transaction and commits once, so fifty busy tables pay
+for one ``BEGIN IMMEDIATE … COMMIT`` instead of fifty. Each table still awaits its own unit,
+which is durable once its batch has committed. A unit that fails takes nothing with it: the
+batch is rolled back and every unit in it is run again alone, in its own transaction, so the
+others commit and the failing one gets its own error, exactly as if there had been no batch.
+Units are database work only (no changes to the table's memory), so running one twice after a
+rollback is safe.
+
+SQLite allows one writer at a time, so this is the writer for SQLite. PostgreSQL has row locks
+and many writers: a pool of threads with a transaction per unit serves it (and issue 7's
+processes) better.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .ports import Repo, Store
+
+Work = Callable[[Repo], Any]
+MAX_BATCH = 64
+
+
+class GroupWriter:
+    def __init__(self, store: Store, max_batch: int = MAX_BATCH) -> None:
+        self.store = store
+        self.max_batch = max_batch
+        self._jobs: queue.SimpleQueue[tuple[Work, asyncio.Future[Any]] | None] = queue.SimpleQueue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread = threading.Thread(target=self._serve, name="table-db", daemon=True)
+        self._started = False
+        #: batches committed and units run: ``units / batches`` is the mean batch size
+        self.batches = 0
+        self.units = 0
+
+    async def run(self, work: Work) -> Any:
+        loop = asyncio.get_running_loop()
+        if not self._started:
+            self._loop, self._started = loop, True
+            self._thread.start()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._jobs.put((work, fut))
+        return await fut
+
+    def shutdown(self) -> None:
+        if self._started:
+            self._jobs.put(None)
+            self._thread.join()
+
+    def _serve(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stop = True
+                    break
+                batch.append(job)
+            self._deliver(self._run_batch(batch))
+            if stop:
+                return
+
+    def _run_batch(self, batch: list[tuple[Work, asyncio.Future[Any]]]) -> list[tuple[asyncio.Future[Any], Any, BaseException | None]]:
+        try:
+            with self.store.transaction() as repo:
+                results = [work(repo) for work, _ in batch]
+            self.batches += 1
+            self.units += len(batch)
+            return [(fut, r, None) for (_, fut), r in zip(batch, results, strict=True)]
+        except Exception as e:
+            if len(batch) == 1:
+                return [(batch[0][1], None, e)]
+        # one of them failed and the batch was rolled back: each alone, in its own transaction
+        return [out for job in batch for out in self._run_batch([job])]
+
+    def _deliver(self, outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+        def settle() -> None:
+            for fut, result, error in outcomes:
+                if fut.done():
+                    continue
+                if error is not None:
+                    fut.set_exception(error)
+                else:
+                    fut.set_result(result)
+
+        assert self._loop is not None
+        if not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(settle)
+
+
+class PoolWriter:
+    """A transaction per unit on a pool of threads (PostgreSQL)."""
+
+    def __init__(self, store: Store, threads: int) -> None:
+        self.store = store
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="table-db")
+
+    async def run(self, work: Work) -> Any:
+        def one() -> Any:
+            with self.store.transaction() as repo:
+                return work(repo)
+
+        return await asyncio.get_running_loop().run_in_executor(self._pool, one)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def writer_for(store: Store) -> GroupWriter | PoolWriter:
+    return GroupWriter(store) if store.writers == 1 else PoolWriter(store, store.writers)
+
+
+Writer = GroupWriter | PoolWriter
