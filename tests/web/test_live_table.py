@@ -413,3 +413,46 @@ def test_live_hands_are_found_by_player_and_the_shoe_seed_is_kept_secret(server,
     doc = c["alice"].hand_history(mine[0]["id"])
     assert [s["seed"] for s in doc["shoes"]] == [None]
     assert kept[commitment] not in str(doc)
+
+
+def test_a_revoked_dealers_table_is_handed_over_mid_round(server, room, cast) -> None:
+    """Revoking with ``hand_over_to``: the round in play goes on, the heir deals from then on,
+    the revoked dealer can no longer deal, and nobody's seat or chips move."""
+    ev = cast.event.id
+    heir = room.accounts.add(ev, "Ryuusei", "dealer", PASSWORD)  # on the notice's roster
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice", "boss": "Jean-Marc", "heir": "Ryuusei"})
+    table = c["dealer"].open_table("Handed over", overrides={"min_bet": 100, "max_bet": 500})
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
+        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        st = await _deal_until_someone_must_act(dealer, [alice])
+        with pytest.raises(Exception) as refused:  # not to a dealer off the roster
+            await asyncio.to_thread(c["boss"].request, "POST", "/api/roster/revoke",
+                                    {"dealer": "Bokuden", "hand_over_to": cast.rogue.name})
+        assert getattr(refused.value, "rule", None) == "hand_over"
+        with room.store.transaction() as repo:  # nothing changed
+            assert room.roster.is_authorized(repo, ev, "Bokuden")
+        await asyncio.to_thread(c["boss"].request, "POST", "/api/roster/revoke",
+                                {"dealer": "Bokuden", "hand_over_to": "Ryuusei"})
+        st = await alice.wait(lambda s: s["table"]["dealer_id"] == heir.id)
+        assert st["table"]["status"] == "open" and [s["player"] for s in st["seats"]] == ["Alice"]
+        while st["round"]["phase"] != "settled":  # the round in play finishes
+            legal = st["round"]["legal_actions"]
+            if legal:
+                ack = await alice.act("stand" if "stand" in legal else legal[-1])
+                st = await alice.wait(lambda s: s["version"] >= ack["version"])
+            else:
+                st = await alice.wait(lambda s, v=st["version"]: s["version"] > v)
+        with pytest.raises(ActionRefused) as e:
+            await dealer.act("start_round")
+        assert e.value.rule == "table_dealer"
+        new_dealer = await TableClient.connect(server.url, table["id"], c["heir"].token)
+        await new_dealer.act("start_round")
+        for x in (dealer, alice, new_dealer):
+            await x.close()
+
+    asyncio.run(go())
+    assert room.ledger.audit(ev) == []

@@ -515,9 +515,13 @@ class BlackjackTable:
         """The table's row changed (paused, closed, its dealer revoked): read it again. Every
         such change is made through the API, which then queues this command, so the table need
         not read its row before each round."""
+        before = self.table
         await self._refresh_status()
         if self.table.status == "closed" and (self.round is None or self.round.is_terminal):
             await self._close_out()
+            self._broadcast()
+        elif self.table != before:  # paused, resumed, or handed over to another dealer
+            self.version += 1
             self._broadcast()
 
     async def _refresh_status(self) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from .accounts import check_name
-from .errors import Forbidden, NotFound
+from .errors import Conflict, Forbidden, NotFound
 from .ledger import now
 from .ports import Repo, Store
 from .roles import PIT_BOSS, require
@@ -78,9 +78,10 @@ class Roster:
             repo.add_roster_change(entry.id, "authorize", actor.id, now())
             return entry
 
-    def revoke(self, actor: Account, dealer: str) -> RosterEntry:
-        """Take ``dealer`` off the roster. Their tables finish the round in play, then close
-        (the live room does that through ``on_revoke``; with no live room they close now)."""
+    def revoke(self, actor: Account, dealer: str, hand_over_to: str | None = None) -> RosterEntry:
+        """Take ``dealer`` off the roster. Their tables finish the round in play, then close, or,
+        with ``hand_over_to`` (another authorized dealer), carry on under that dealer: no seat
+        is disturbed and no bet is touched either way."""
         require(actor.role, "revoke_dealer")
         with self.store.transaction() as repo:
             existing = repo.roster_entry(actor.event_id, dealer) if isinstance(dealer, str) else None
@@ -88,14 +89,24 @@ class Roster:
                 raise NotFound("dealer", f"{dealer!r} is not on the roster")
             if actor.role == PIT_BOSS and existing.pit_boss != actor.name:
                 raise Forbidden("own_group", f"{dealer} is in {existing.pit_boss}'s group, not {actor.name}'s")
+            successor = None
+            if hand_over_to is not None:
+                heir = repo.roster_entry(actor.event_id, hand_over_to) if hand_over_to != dealer else None
+                successor = repo.account_by_name(actor.event_id, hand_over_to) if heir and heir.active else None
+                if successor is None or successor.role != "dealer":
+                    raise Conflict("hand_over", f"tables are handed over to another authorized dealer; "
+                                                f"{hand_over_to!r} is not one")
             entry = repo.put_roster(actor.event_id, dealer, existing.pit_boss, False)
             repo.add_roster_change(entry.id, "revoke", actor.id, now())
-            if self.on_revoke is None:
-                account = repo.account_by_name(actor.event_id, dealer)
-                if account is not None:
-                    for t in repo.tables(actor.event_id):
-                        if t.dealer_id == account.id and t.status != "closed":
-                            repo.set_table_status(t.id, "closed")
+            account = repo.account_by_name(actor.event_id, dealer)
+            if account is not None:
+                for t in repo.tables(actor.event_id):
+                    if t.dealer_id != account.id or t.status == "closed":
+                        continue
+                    if successor is not None:
+                        repo.set_table_dealer(t.id, successor.id)
+                    elif self.on_revoke is None:
+                        repo.set_table_status(t.id, "closed")
         if self.on_revoke is not None:
             self.on_revoke(actor.event_id, dealer)
         return entry

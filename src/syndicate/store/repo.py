@@ -179,6 +179,9 @@ class SqlRepo:
     def set_table_status(self, table_id: int, status: str) -> None:
         self.s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
 
+    def set_table_dealer(self, table_id: int, dealer_id: int) -> None:
+        self.s.execute(update(TableRow).where(TableRow.id == table_id).values(dealer_id=dealer_id))
+
     # -- ledger ------------------------------------------------------------------------------
     # The ledger is the live tables' hot path (every bet, double and payout posts here), so it
     # is written with Core statements on the tables rather than through ORM objects: a

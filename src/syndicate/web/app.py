@@ -71,6 +71,9 @@ class Authorize(Body):
 
 class Revoke(Body):
     dealer: Name
+    hand_over_to: Name | None = Field(
+        default=None, description="another authorized dealer who takes over the revoked dealer's tables "
+                                  "(without it they close once the round in play is over)")
 
 
 class CashierMove(Body):
@@ -228,8 +231,8 @@ def create_app(
 
     @app.post("/api/roster/revoke", tags=["roster"])
     def revoke(account: Me, body: Revoke) -> dict[str, Any]:
-        e = room.roster.revoke(account, body.dealer)
-        live.refresh()  # their tables finish the round in play, then close
+        e = room.roster.revoke(account, body.dealer, body.hand_over_to)
+        live.refresh()  # their tables finish the round in play, then close (or carry on under the heir)
         return {"dealer": e.dealer, "pit_boss": e.pit_boss, "active": e.active}
 
     # -- cashier and ledger ----------------------------------------------------------------
