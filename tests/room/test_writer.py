@@ -1,0 +1,123 @@
+"""Group commit (syndicate.room.writer): several tables' writes in one transaction, and a write
+that fails takes nothing else with it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from syndicate.room.errors import Conflict
+from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
+from syndicate.room.values import Move
+from syndicate.room.writer import GroupWriter, PoolWriter, writer_for
+
+
+def _pay(ev: int, account, amount: int):  # type: ignore[no-untyped-def]
+    def work(repo):  # type: ignore[no-untyped-def]
+        wallet = player_account(repo, ev, account.id, account.name)
+        transfer(repo, ev, [Move(cashier_account(repo, ev).id, wallet.id, amount)], "buy_in", "test")
+        return amount
+
+    return work
+
+
+def _take(ev: int, account, amount: int):  # type: ignore[no-untyped-def]
+    def work(repo):  # type: ignore[no-untyped-def]
+        wallet = player_account(repo, ev, account.id, account.name)
+        transfer(repo, ev, [Move(wallet.id, cashier_account(repo, ev).id, amount)], "cash_out", "test")
+        return -amount
+
+    return work
+
+
+def test_waiting_writes_commit_together_and_a_failure_is_its_own(room, cast) -> None:
+    ev = cast.event.id
+    writer = GroupWriter(room.store)
+    gate = threading.Event()
+
+    async def go() -> list[object]:
+        blocker = asyncio.ensure_future(writer.run(lambda repo: gate.wait(10)))
+        await asyncio.sleep(0.05)  # the writer thread is now busy with the blocker
+        units = [writer.run(_pay(ev, cast.alice, 100)) for _ in range(5)]
+        units.append(writer.run(_take(ev, cast.bob, 1)))  # Bob has nothing: refused
+        units += [writer.run(_pay(ev, cast.bob, 7)) for _ in range(3)]
+        tasks = [asyncio.ensure_future(u) for u in units]
+        await asyncio.sleep(0.05)
+        gate.set()
+        await blocker
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    try:
+        results = asyncio.run(go())
+    finally:
+        writer.shutdown()
+    assert results[:5] == [100] * 5 and results[6:] == [7] * 3
+    assert isinstance(results[5], Conflict) and results[5].rule == "insufficient_funds"
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 500
+    assert room.ledger.balance(ev, player_key(cast.bob.id)) == 21
+    assert writer.units == 1 + 8  # every write that succeeded, once
+    assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
+
+
+def test_writes_waiting_together_share_one_commit(room, cast) -> None:
+    ev = cast.event.id
+    writer = GroupWriter(room.store)
+    gate = threading.Event()
+
+    async def go() -> list[object]:
+        blocker = asyncio.ensure_future(writer.run(lambda repo: gate.wait(10)))
+        await asyncio.sleep(0.05)
+        tasks = [asyncio.ensure_future(writer.run(_pay(ev, cast.alice, n))) for n in range(1, 9)]
+        await asyncio.sleep(0.05)
+        gate.set()
+        await blocker
+        return await asyncio.gather(*tasks)
+
+    try:
+        assert asyncio.run(go()) == list(range(1, 9))
+    finally:
+        writer.shutdown()
+    assert (writer.batches, writer.units) == (2, 9)  # the blocker alone, then the eight together
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == sum(range(1, 9))
+
+
+def test_one_write_at_a_time_commits_at_once(room, cast) -> None:
+    ev = cast.event.id
+    writer = GroupWriter(room.store)
+
+    async def go() -> list[int]:
+        return [await writer.run(_pay(ev, cast.alice, n)) for n in (1, 2, 3)]
+
+    try:
+        assert asyncio.run(go()) == [1, 2, 3]
+    finally:
+        writer.shutdown()
+    assert (writer.batches, writer.units) == (3, 3)
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 6
+
+
+def test_the_writer_suits_the_database(room) -> None:
+    w = writer_for(room.store)
+    try:
+        assert isinstance(w, GroupWriter if room.store.writers == 1 else PoolWriter)
+    finally:
+        w.shutdown()
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_a_pool_writer_commits_each_write(room, cast, n: int) -> None:
+    ev = cast.event.id
+    writer = PoolWriter(room.store, n)
+
+    async def go() -> list[object]:
+        return await asyncio.gather(writer.run(_pay(ev, cast.alice, 5)), writer.run(_take(ev, cast.bob, 1)),
+                                    return_exceptions=True)
+
+    try:
+        ok, refused = asyncio.run(go())
+    finally:
+        writer.shutdown()
+    assert ok == 5 and isinstance(refused, Conflict)
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 5
