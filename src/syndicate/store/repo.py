@@ -10,6 +10,8 @@ from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import bindparam, func, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -51,6 +53,12 @@ _ENTRIES = cast(SqlTable, LedgerEntryRow.__table__)
 _HAND_PLAYERS = cast(SqlTable, HandPlayerRow.__table__)
 _ADD_TO_BALANCE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("account"))
                    .values(balance=_ACCOUNTS.c.balance + bindparam("delta")))
+_LOCK = (select(_ACCOUNTS.c.id, _ACCOUNTS.c.event_id, _ACCOUNTS.c.key, _ACCOUNTS.c.kind, _ACCOUNTS.c.name,
+                _ACCOUNTS.c.balance).where(_ACCOUNTS.c.id.in_(bindparam("ids", expanding=True)))
+         .order_by(_ACCOUNTS.c.id))
+_LOCK_FOR_UPDATE = _LOCK.with_for_update()
+_NEW_TRANSACTION = insert(_TRANSACTIONS).returning(_TRANSACTIONS.c.id)
+_NEW_ENTRY = insert(_ENTRIES)
 _HANDS = cast(SqlTable, HandRow.__table__)
 _UPDATE_HAND = (update(_HANDS).where(_HANDS.c.id == bindparam("hand"))
                 .values(status=bindparam("status"), history=bindparam("history"), finished_at=bindparam("finished")))
@@ -188,29 +196,30 @@ class SqlRepo:
     # transfer costs a third of what the ORM's unit of work made it cost. No ORM object of a
     # ledger account is ever held in a session, so none can go stale when a balance moves.
     def ledger_account(self, event_id: int, key: str, kind: str, name: str) -> LedgerAccount:
+        """The ledger account ``key`` of the event, created (with a zero balance) if new. Two
+        transactions creating the same account at once (two tables seating a new player) both
+        get it: the insert skips a row that another transaction has just made."""
         t = _ACCOUNTS
-        row = self.s.execute(select(t.c.id, t.c.event_id, t.c.key, t.c.kind, t.c.name, t.c.balance)
-                             .where(t.c.event_id == event_id, t.c.key == key)).first()
+        q = select(t.c.id, t.c.event_id, t.c.key, t.c.kind, t.c.name, t.c.balance).where(
+            t.c.event_id == event_id, t.c.key == key)
+        row = self.s.execute(q).first()
         if row is None:
-            new_id = self.s.execute(insert(t).values(event_id=event_id, key=key, kind=kind, name=name, balance=0)
-                                    .returning(t.c.id)).scalar_one()
-            return LedgerAccount(new_id, event_id, key, kind, name, 0)
+            dialect_insert = pg_insert if self.s.get_bind().dialect.name == "postgresql" else sqlite_insert
+            self.s.execute(dialect_insert(t).values(event_id=event_id, key=key, kind=kind, name=name, balance=0)
+                           .on_conflict_do_nothing(index_elements=["event_id", "key"]))
+            row = self.s.execute(q).one()
         return LedgerAccount(*row)
 
     def lock_balances(self, account_ids: Sequence[int]) -> dict[int, LedgerAccount]:
-        t = _ACCOUNTS
-        q = select(t.c.id, t.c.event_id, t.c.key, t.c.kind, t.c.name, t.c.balance).where(t.c.id.in_(list(account_ids)))
-        q = q.order_by(t.c.id)
-        if self.for_update:
-            q = q.with_for_update()
-        return {r[0]: LedgerAccount(*r) for r in self.s.execute(q)}
+        q = _LOCK_FOR_UPDATE if self.for_update else _LOCK
+        return {r[0]: LedgerAccount(*r) for r in self.s.execute(q, {"ids": list(account_ids)})}
 
     def post(self, event_id: int, kind: str, memo: str, moves: Sequence[Move], by: int | None,
              hand_id: int | None, at: datetime) -> int:
-        txn_id: int = self.s.execute(
-            insert(_TRANSACTIONS).values(event_id=event_id, kind=kind, memo=memo[:300], by_account_id=by,
-                                         hand_id=hand_id, at=at).returning(_TRANSACTIONS.c.id)).scalar_one()
-        self.s.execute(insert(_ENTRIES), [
+        txn_id: int = self.s.execute(_NEW_TRANSACTION, {
+            "event_id": event_id, "kind": kind, "memo": memo[:300], "by_account_id": by, "hand_id": hand_id,
+            "at": at}).scalar_one()
+        self.s.execute(_NEW_ENTRY, [
             {"transaction_id": txn_id, "source_id": m.source, "dest_id": m.dest, "amount": m.amount} for m in moves])
         delta: dict[int, int] = {}
         for m in moves:
