@@ -109,6 +109,7 @@ class Table:
     def __init__(self, url: str, ev: int, spec: dict, think: float, rng: random.Random) -> None:
         self.url, self.ev, self.spec, self.think, self.rng = url, ev, spec, think, rng
         self.latencies: list[float] = []
+        self.by_action: dict[str, list[float]] = {}
         self.errors = 0
         self.measuring = False
 
@@ -140,6 +141,7 @@ class Table:
             raise
         if self.measuring:
             self.latencies.append(time.perf_counter() - t0)
+            self.by_action.setdefault(action, []).append(time.perf_counter() - t0)
 
     async def pause(self) -> None:
         if self.think:
@@ -180,7 +182,7 @@ def generator(url: str, ev: int, plan: list[dict], seconds: float, think: float,
               ready: mp.Queue, go: mp.Event, results: mp.Queue) -> None:
     """One load-generator process: connect its tables, report ready, wait for go, play."""
 
-    async def run() -> tuple[list[float], int, int]:
+    async def run() -> tuple[list[float], int, int, dict[str, list[float]]]:
         tables = [Table(url, ev, spec, think, random.Random(seed * 1000 + i)) for i, spec in enumerate(plan)]
         for t in tables:
             await t.connect()
@@ -193,7 +195,11 @@ def generator(url: str, ev: int, plan: list[dict], seconds: float, think: float,
         received = sum(w.received for t in tables for w in t.watchers)
         for t in tables:
             await t.close()
-        return [x for t in tables for x in t.latencies], sum(t.errors for t in tables), received
+        by_action: dict[str, list[float]] = {}
+        for t in tables:
+            for k, v in t.by_action.items():
+                by_action.setdefault(k, []).extend(v)
+        return [x for t in tables for x in t.latencies], sum(t.errors for t in tables), received, by_action
 
     results.put(asyncio.run(run()))
 
@@ -219,7 +225,14 @@ def measure(url: str, ev: int, plan: list[dict], seconds: float, think: float, p
     def pct(q: float) -> float:
         return round(1000 * lat[int(q * (len(lat) - 1))], 1) if lat else float("nan")
 
-    return {"actions": len(lat), "seconds": round(elapsed, 1), "actions_per_second": round(len(lat) / elapsed, 1),
+    by_action: dict[str, list[float]] = {}
+    for o in out:
+        for k, v in o[3].items():
+            by_action.setdefault(k, []).extend(v)
+    return {"by_action": {k: {"count": len(v), "p50_ms": round(1000 * statistics.median(v), 1),
+                              "p99_ms": round(1000 * sorted(v)[int(0.99 * (len(v) - 1))], 1)}
+                          for k, v in sorted(by_action.items())},
+            "actions": len(lat), "seconds": round(elapsed, 1), "actions_per_second": round(len(lat) / elapsed, 1),
             "errors": sum(o[1] for o in out), "watcher_messages": sum(o[2] for o in out),
             "p50_ms": round(1000 * statistics.median(lat), 1) if lat else float("nan"),
             "p95_ms": pct(0.95), "p99_ms": pct(0.99)}
@@ -267,6 +280,8 @@ def main() -> None:
     print(" ".join(f"{figures[c]!s:>10}" for c in cols))
     print(f"target p99 < 50 ms at 500 clients: {'met' if figures['p99_ms'] < 50 else 'NOT met'} "
           f"({figures['machine']}; {args.procs} load-generator processes on the same machine as the server)")
+    for action, f in figures["by_action"].items():
+        print(f"  {action:>12}: {f['count']:>7} actions, p50 {f['p50_ms']:>7} ms, p99 {f['p99_ms']:>7} ms")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
 

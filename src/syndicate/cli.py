@@ -246,10 +246,11 @@ def simulate_cmd(
 def serve_cmd(
     db: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option(help="SQLite file or URL (default ./syndicate.db), or postgresql://user@host/db."),
+        typer.Option(help="SQLite file or URL (default ./syndicate.db), or postgresql://user@host/db.",
+                     envvar="SYNDICATE_DB"),
     ] = None,
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(help="Address to listen on.", envvar="SYNDICATE_HOST")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", envvar="SYNDICATE_PORT")] = 8000,
     roster: Annotated[bool, typer.Option(help="Seed the event notice's roster of dealers.")] = True,
 ) -> None:
     """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md)."""
