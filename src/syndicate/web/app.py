@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from argon2 import PasswordHasher
-from fastapi import Depends, FastAPI, Path, Query, Request, Response, WebSocket
+from fastapi import FastAPI, Path, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
@@ -27,12 +27,14 @@ from ..room.errors import BadRequest, Forbidden, NotFound, RoomError
 from ..room.ledger import player_key
 from ..room.live import LiveRoom, Timers, void_unfinished
 from ..room.roles import ROLES, allowed, require
-from ..room.values import Account
 from ..shoe import Shoe
 from ..store import Database, SqlStore
+from .auth import COOKIE, Me, token_of
 from .live import table_socket
+from .pages import router as pages_router
 
-COOKIE = "syndicate_session"
+#: the ledger kinds of play at a table (stack ↔ table); everything else moves chips, not winnings
+GAME_KINDS = frozenset(("blackjack", "poker", "void"))
 API_VERSION = "1"
 Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Cents = Annotated[StrictInt, Field(ge=1, le=money.MAX_CENTS, description="whole cents, positive")]
@@ -92,22 +94,6 @@ class NewTable(Body):
 
 class TableStatus(Body):
     status: Literal["open", "paused", "closed"]
-
-
-def token_of(request: Request) -> str | None:
-    """The bearer token (programs) or else the session cookie (browsers)."""
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return request.cookies.get(COOKIE)
-
-
-def who(request: Request) -> Account:
-    room: CardRoom = request.app.state.room
-    return room.accounts.authenticate(token_of(request))
-
-
-Me = Annotated[Account, Depends(who)]
 
 
 def _error(status: int, rule: str, message: str, **extra: Any) -> JSONResponse:
@@ -272,16 +258,26 @@ def create_app(
 
     @app.get("/api/events/{event_id}/leaderboard", tags=["ledger"])
     def leaderboard(event_id: Id) -> list[dict[str, Any]]:
-        """Players by winnings at the tables (balance less what they bought in, plus what they
-        cashed out): public."""
+        """Players by what they won at the tables (the game's ledger lines on their stacks:
+        bets, pay-outs and voids; buy-ins, cash-outs and sitting down are not winnings), with
+        their chips (bankroll plus stacks at tables): public."""
         ev = event_of(event_id)
-        out = []
+        names: dict[str, str] = {}
+        chips: dict[str, int] = {}
+        won: dict[str, int] = {}
         for a in room.ledger.accounts(ev):
-            if a.kind != "player":
+            parts = a.key.split(":")
+            if parts[0] == "player":
+                owner = parts[1]
+                names[owner] = a.name
+            elif parts[0] == "stack":
+                owner = parts[2]
+                lines = room.ledger.explain(ev, a.key)
+                won[owner] = won.get(owner, 0) + sum(x.line.amount for x in lines if x.line.kind in GAME_KINDS)
+            else:
                 continue
-            lines = room.ledger.explain(ev, a.key)
-            won = sum(x.line.amount for x in lines if x.line.kind not in ("buy_in", "cash_out"))
-            out.append({"player": a.name, "balance": a.balance, "won": won})
+            chips[owner] = chips.get(owner, 0) + a.balance
+        out = [{"player": names.get(o, f"account {o}"), "balance": chips[o], "won": won.get(o, 0)} for o in chips]
         return sorted(out, key=lambda r: (-r["won"], r["player"]))
 
     # -- tables --------------------------------------------------------------------------
@@ -363,6 +359,7 @@ def create_app(
 
         return {"roles": list(ROLES), "actions": {k: sorted(v) for k, v in PERMISSIONS.items()}}
 
+    app.include_router(pages_router)  # the browser pages (docs/browser.md)
     return app
 
 

@@ -1,0 +1,251 @@
+"""The browser pages: the lobby, the tables, the dealer console, the admin pages and the rules
+and odds of a table, served as static HTML, CSS and JavaScript modules from this package (no
+build step, nothing fetched from elsewhere), plus the few read-only JSON answers the pages
+need that the API proper does not give (docs/browser.md).
+
+Everything a page shows of a game comes from the protocol (docs/protocol.md); these answers add
+only what is public or already the asker's to see: who deals at each table and how many seats
+are free, a table's house edge and strategy chart, the pending ante proposal and the turn
+clock, and the house's figures per table (admin and pit bosses).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, Response
+
+from ..blackjack import odds, strategy
+from ..blackjack.rules import PRESET_TITLES, PRESETS, Rules
+from ..poker.draw import DrawRules
+from ..room.errors import Forbidden, NotFound
+from ..room.roles import allowed
+from ..room.values import Table
+from .auth import Me, who
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {"": "index.html", "table": "table.html", "dealer": "dealer.html", "admin": "admin.html",
+         "rules": "rules.html"}
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json"}
+Id = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+
+router = APIRouter()
+
+
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(STATIC / PAGES[name], media_type=TYPES[".html"], headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/", include_in_schema=False)
+def lobby_page() -> FileResponse:
+    return _page("")
+
+
+@router.get("/tables/{table_id}", include_in_schema=False)
+def table_page(table_id: Id) -> FileResponse:
+    return _page("table")
+
+
+@router.get("/tables/{table_id}/rules", include_in_schema=False)
+def rules_page(table_id: Id) -> FileResponse:
+    return _page("rules")
+
+
+@router.get("/dealer", include_in_schema=False)
+def dealer_page() -> FileResponse:
+    return _page("dealer")
+
+
+@router.get("/admin", include_in_schema=False)
+def admin_page() -> FileResponse:
+    return _page("admin")
+
+
+@router.get("/static/{path:path}", include_in_schema=False)
+def static_file(path: str) -> Response:
+    """A file of the pages. Only files under ``static/`` with a known type are served."""
+    target = (STATIC / path).resolve()
+    if STATIC.resolve() not in target.parents or not target.is_file() or target.suffix not in TYPES:
+        return Response("not found", status_code=404, media_type="text/plain")
+    return FileResponse(target, media_type=TYPES[target.suffix], headers={"Cache-Control": "no-cache"})
+
+
+# -- read-only answers for the pages ----------------------------------------------------------
+def _summary(t: Table) -> str:
+    """A table's rules in a few words, for the lobby."""
+    r = t.rules
+    if t.game == "poker":
+        return (f"Five-card draw, ante {_dollars(r['ante'])}, bets {_dollars(r['min_bet'])}–"
+                f"{_dollars(r['max_bet'])}, draw up to {r['max_discard']}"
+                + (" (4 keeping an Ace)" if r.get("ace_discard") else ""))
+    rules = Rules.from_dict(r)
+    return strategy._rules_caption(rules)
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
+@router.get("/api/events/{event_id}/lobby", tags=["pages"])
+async def lobby(request: Request, event_id: Id) -> list[dict[str, Any]]:
+    """The open tables with their dealer's name, a summary of their rules, and who sits where
+    (public, like the lobby). Read on the event loop, where the live tables run."""
+    room = request.app.state.room
+    live = request.app.state.live
+
+    def load() -> list[tuple[Table, str]]:
+        ev = room.accounts.event(event_id).id
+        out = []
+        for t in room.tables.lobby(ev):
+            try:
+                dealer = room.accounts.get(ev, t.dealer_id).name
+            except Exception:  # an account gone from the event: show the table anyway
+                dealer = "?"
+            out.append((t, dealer))
+        return out
+
+    tables = await asyncio.to_thread(load)
+    out = []
+    for t, dealer in tables:
+        runner = live.tables.get(t.id)
+        seated = sorted(runner.seats) if runner is not None else []
+        players = [{"seat": n, "player": runner.seats[n].account.name} for n in seated] if runner else []
+        d = t.to_json()
+        d.update(dealer=dealer, summary=_summary(t), seated=players, free_seats=t.seats - len(seated),
+                 min_bet=t.rules.get("min_bet"), max_bet=t.rules.get("max_bet"),
+                 playing=bool(runner is not None and runner.round is not None and not runner.round.is_terminal))
+        out.append(d)
+    return out
+
+
+@router.get("/api/presets", tags=["pages"])
+def presets() -> dict[str, Any]:
+    """The Blackjack presets (every key) and the draw table's default settings, for the dealer
+    console's form."""
+    return {
+        "blackjack": [{"name": k, "title": PRESET_TITLES.get(k, k), "rules": v.to_dict(),
+                       "summary": strategy._rules_caption(v)} for k, v in PRESETS.items()],
+        "poker": DrawRules().to_dict(),
+    }
+
+
+@lru_cache(maxsize=32)
+def _odds(rules: Rules) -> dict[str, Any]:
+    a = odds.analyze(rules)
+    return {
+        "house_edge_pct": -a.expectation_pct,
+        "basic_strategy_house_edge_pct": -a.basic_strategy_expectation_pct,
+        "player_expectation_pct": a.expectation_pct,
+        "standard_deviation": a.variance ** 0.5,
+        "caption": strategy._rules_caption(rules),
+        "chart": strategy.chart(rules).to_dict(),
+    }
+
+
+@router.get("/api/tables/{table_id}/odds", tags=["pages"])
+def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
+    """A Blackjack table's house edge (exact, full shoe) and the basic-strategy chart computed
+    for its rules (the table page's hint comes from this chart); a draw table's rules. Public,
+    like the rules themselves."""
+    room = request.app.state.room
+    with room.store.transaction() as repo:
+        t = repo.table(table_id)
+    if t is None:
+        raise NotFound("table", f"no table {table_id}")
+    if t.game == "poker":
+        return {"game": "poker", "table": t.to_json()}
+    rules = Rules.from_dict(t.rules)
+    return {"game": "blackjack", "table": t.to_json(), **_odds(odds.canonical(rules))}
+
+
+@router.get("/api/tables/{table_id}/live", tags=["pages"])
+async def table_live(request: Request, table_id: Id) -> dict[str, Any]:
+    """What the protocol's state does not carry yet: the turn clock (seconds per turn and left
+    for the player to act) and, at a draw table, the ante proposal waiting for acceptance."""
+    account = await asyncio.to_thread(who, request)
+    room = request.app.state.room
+    live = request.app.state.live
+    t = await asyncio.to_thread(room.tables.get, account.event_id, table_id)
+    runner = live.tables.get(t.id)
+    turn = runner.timers.turn if runner is not None else (live.timers.turn if live.timers else 30.0)
+    out: dict[str, Any] = {"table": t.id, "turn_seconds": turn, "turn_left": None, "ante": None}
+    if runner is None:
+        return out
+    timer = runner._timer
+    if timer is not None and not timer.cancelled():
+        out["turn_left"] = max(0.0, timer.when() - asyncio.get_running_loop().time())
+    draw = getattr(runner, "draw_table", None)
+    if draw is not None or t.game == "poker":
+        out["ante"] = {
+            "current": runner.rules.ante,
+            "proposal": draw.proposal if draw is not None else None,
+            "waiting_for": list(draw.waiting_for) if draw is not None else [],
+            "accepted": sorted(draw.accepted) if draw is not None else [],
+        }
+    return out
+
+
+@router.get("/api/figures", tags=["pages"])
+def figures(request: Request, account: Me) -> list[dict[str, Any]]:
+    """The house's result per table (the balance of its ``table:<id>`` ledger account: positive,
+    the house is ahead) and the hands played there: admin and pit bosses."""
+    if not allowed(account.role, "view_any_ledger"):
+        raise Forbidden("view_any_ledger", "the house's figures are for the admin and pit bosses")
+    room = request.app.state.room
+    balances = {a.key: a.balance for a in room.ledger.accounts(account.event_id)}
+    out = []
+    with room.store.transaction() as repo:
+        for t in repo.tables(account.event_id):
+            hands = repo.hands(account.event_id, t.id, None, None, 100_000)
+            out.append({
+                "table": t.id, "name": t.name, "game": t.game, "status": t.status,
+                "house_result": balances.get(f"table:{t.id}", 0),
+                "hands": sum(1 for h in hands if h.status == "settled"),
+                "voided": sum(1 for h in hands if h.status == "voided"),
+            })
+    return out
+
+
+@router.get("/api/tables/{table_id}/figures", tags=["pages"])
+def table_figures(request: Request, account: Me, table_id: Id) -> dict[str, Any]:
+    for row in figures(request, account):
+        if row["table"] == table_id:
+            return row
+    raise NotFound("table", f"no table {table_id} in this event")
+
+
+@router.get("/api/hands/{hand_id}/check", tags=["pages"])
+def hand_check(request: Request, account: Me, hand_id: Id) -> dict[str, Any]:
+    """The replay (the engine re-runs the hand's shoe step by step and compares every record)
+    and the fairness check (every card against the committed shuffle, once its seed is out) of
+    a finished hand, as ``syndicate replay`` and ``syndicate verify`` report them."""
+    from ..blackjack import history as bj_history
+    from ..poker import history as pk_history
+
+    room = request.app.state.room
+    with room.store.transaction() as repo:
+        hand = repo.hand(hand_id)
+        table = repo.table(hand.table_id) if hand else None
+        if hand is None or table is None or table.event_id != account.event_id or hand.status == "playing":
+            raise NotFound("hand", f"no finished hand {hand_id} in this event")
+        same_shoe = [h for h in repo.hands(account.event_id, hand.table_id, hand.commitment, None, 10_000)
+                     if h.status != "playing"]
+    doc = dict(same_shoe[-1].history)
+    key = "rounds" if "rounds" in doc else "hands"
+    doc[key] = [r for h in same_shoe for r in h.history[key]]
+    doc.pop("hand", None)
+    game = bj_history if key == "rounds" else pk_history
+    rep = game.replay(doc)
+    ver = game.verify(doc)
+    return {"hand": hand_id, "game": hand.game, "commitment": hand.commitment, "hands_in_shoe": len(same_shoe),
+            "replay": {"matches": rep.matches, "steps": rep.steps,
+                       "problems": list(getattr(rep, "problems", None) or getattr(rep, "messages", []))},
+            "verify": ver.to_json()}

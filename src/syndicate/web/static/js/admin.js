@@ -1,0 +1,184 @@
+// Admin (and pit bosses): the roster, accounts, buy-ins and cash-outs, a player's ledger line
+// by line, hand history search with a step-by-step replay and the fairness check, and the
+// house's figures per table.
+import { api, eventId, h, headerBar, money, parseDollars, signInForm, toast, whoAmI } from "./common.js";
+
+let me = null;
+let accounts = [];
+
+const sec = (id, title, ...body) => h("section", { class: "card-box scroll", "aria-labelledby": `${id}-h` }, h("h2", { id: `${id}-h` }, title), ...body);
+
+async function main() {
+  me = await whoAmI();
+  document.getElementById("header").replaceWith(Object.assign(headerBar("Admin", me), { id: "header" }));
+  const main = document.getElementById("main");
+  if (!me) { main.replaceChildren(h("h2", {}, "Sign in"), signInForm(() => location.reload())); return; }
+  if (!["admin", "pit_boss"].includes(me.account.role)) { main.replaceChildren(h("p", {}, "The admin pages are for the admin and pit bosses.")); return; }
+  main.replaceChildren(h("div", { class: "grid" },
+    sec("roster", "Roster of authorized dealers", h("div", { id: "roster" })),
+    sec("accounts", "Accounts", h("div", { id: "accounts" })),
+    sec("cashier", "Cashier: buy-ins and cash-outs", h("div", { id: "cashier" })),
+    sec("figures", "The house's figures per table", h("div", { id: "figures" }))),
+    sec("ledger", "A player's ledger", h("div", { id: "ledger" })),
+    sec("hands", "Hand histories", h("div", { id: "hands" })));
+  await Promise.all([roster(), loadAccounts(), figures()]);
+  handSearch();
+}
+
+async function roster() {
+  const ev = await eventId();
+  const r = await api("GET", `/api/events/${ev}/roster`);
+  const dealer = h("input", { name: "dealer", required: true });
+  const bossNames = r.pit_bosses.map((g) => g.pit_boss);
+  const boss = h("select", { name: "pit_boss" }, bossNames.map((b) => h("option", { value: b }, b)));
+  const form = h("form", { class: "inline", "aria-label": "Authorize a dealer" },
+    h("label", {}, "Dealer", dealer), me.account.role === "admin" ? h("label", {}, "Pit boss", boss) : null,
+    h("button", { type: "submit", class: "primary" }, "Authorize"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await api("POST", "/api/roster/authorize", { dealer: dealer.value, pit_boss: me.account.role === "admin" ? boss.value : null });
+      toast(`${dealer.value} is authorized`);
+      roster();
+    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+  });
+  const groups = r.pit_bosses.map((g) => h("div", {}, h("h3", {}, `Pit boss: ${g.pit_boss}`),
+    h("ul", { "aria-label": `Dealers under ${g.pit_boss}` }, g.dealers.map((d) => h("li", {}, `${d} `,
+      h("button", { type: "button", class: "danger", "aria-label": `Revoke ${d}`, onclick: async () => {
+        try { await api("POST", "/api/roster/revoke", { dealer: d }); toast(`${d} is revoked`); roster(); } catch (err) { toast(err.message, true); }
+      } }, "Revoke")))),
+    g.revoked.length ? h("p", { class: "muted" }, `Revoked: ${g.revoked.join(", ")}`) : null));
+  document.getElementById("roster").replaceChildren(form, ...groups);
+}
+
+async function loadAccounts() {
+  accounts = await api("GET", "/api/accounts");
+  let balances = {};
+  try { balances = Object.fromEntries((await api("GET", "/api/balances")).accounts.map((a) => [a.key, a.balance])); } catch { /* pit boss may */ }
+  const name = h("input", { name: "name", required: true });
+  const role = h("select", { name: "role" }, ["player", "dealer", "pit_boss", "spectator", "admin"].map((r) => h("option", { value: r }, r.replace("_", " "))));
+  const pw = h("input", { name: "password", type: "password", minlength: "8", required: true, autocomplete: "new-password" });
+  const form = h("form", { class: "inline", "aria-label": "Create an account" },
+    h("label", {}, "Name", name), h("label", {}, "Role", role), h("label", {}, "Password", pw),
+    h("button", { type: "submit", class: "primary" }, "Create account"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try { await api("POST", "/api/accounts", { name: name.value, role: role.value, password: pw.value }); toast(`${name.value} created`); loadAccounts(); }
+    catch (err) { toast(`${err.message} (${err.rule})`, true); }
+  });
+  document.getElementById("accounts").replaceChildren(form, h("table", { class: "data", "aria-label": "Accounts" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Id"), h("th", {}, "Name"), h("th", {}, "Role"), h("th", { class: "num" }, "Bankroll"))),
+    h("tbody", {}, accounts.map((a) => h("tr", {}, h("td", {}, a.id), h("td", {}, a.name), h("td", {}, a.role.replace("_", " ")),
+      h("td", { class: "num" }, a.role === "player" ? money(balances[`player:${a.id}`] || 0) : ""))))));
+  if (!document.querySelector("#cashier select")) { cashier(); ledgerPicker(); }
+}
+
+function playerSelect(label) {
+  return h("select", { "aria-label": label }, accounts.filter((a) => a.role === "player").map((a) => h("option", { value: a.id }, a.name)));
+}
+
+function cashier() {
+  const who = playerSelect("Player");
+  const amount = h("input", { inputmode: "decimal", required: true, placeholder: "100.00" });
+  const go = (kind) => async () => {
+    const cents = parseDollars(amount.value);
+    if (!cents) { toast("An amount in dollars, like 100 or 25.50", true); return; }
+    try {
+      const out = await api("POST", `/api/cashier/${kind}`, { player: Number(who.value), amount: cents });
+      const name = who.selectedOptions[0].textContent;
+      toast(`${kind === "buy-in" ? "Bought in" : "Cashed out"} ${money(cents)} for ${name}: bankroll ${money(out.balance)}`);
+      loadAccounts();
+    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+  };
+  document.getElementById("cashier").replaceChildren(h("div", { class: "inline", style: "display:flex;gap:.5rem;flex-wrap:wrap;align-items:end" },
+    h("label", { class: "field" }, "Player", who), h("label", { class: "field" }, "Amount ($)", amount),
+    h("button", { type: "button", class: "primary", onclick: go("buy-in") }, "Buy in"),
+    h("button", { type: "button", onclick: go("cash-out") }, "Cash out")));
+}
+
+function ledgerPicker() {
+  const who = playerSelect("Player whose ledger to show");
+  const out = h("div");
+  const show = async () => {
+    try {
+      const l = await api("GET", `/api/accounts/${who.value}/ledger`);
+      out.replaceChildren(h("p", {}, `${l.account.name}: bankroll ${money(l.balance)}`),
+        h("table", { class: "data", "aria-label": `Ledger of ${l.account.name}` },
+          h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "What"), h("th", {}, "Memo"), h("th", { class: "num" }, "Amount"), h("th", { class: "num" }, "Balance"))),
+          h("tbody", {}, l.lines.map((x) => h("tr", {}, h("td", {}, (x.at || "").replace("T", " ").slice(0, 19)), h("td", {}, x.kind),
+            h("td", {}, x.memo || ""), h("td", { class: "num" }, money(x.amount)), h("td", { class: "num" }, money(x.balance)))))));
+    } catch (err) { toast(err.message, true); }
+  };
+  document.getElementById("ledger").replaceChildren(h("div", { style: "display:flex;gap:.5rem;align-items:end" },
+    h("label", { class: "field" }, "Player", who), h("button", { type: "button", onclick: show }, "Show ledger")), out);
+}
+
+async function figures() {
+  try {
+    const rows = await api("GET", "/api/figures");
+    document.getElementById("figures").replaceChildren(h("table", { class: "data", "aria-label": "House figures" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Game"), h("th", {}, "Status"), h("th", { class: "num" }, "Hands"), h("th", { class: "num" }, "House result"))),
+      h("tbody", {}, rows.map((r) => h("tr", {}, h("td", {}, r.name), h("td", {}, r.game), h("td", {}, r.status),
+        h("td", { class: "num" }, r.hands), h("td", { class: "num" }, money(r.house_result))))),
+      h("caption", { class: "muted" }, "House result: the balance of the table's ledger account (at a draw table, the odd chips carried to the next pot).")));
+  } catch (err) { document.getElementById("figures").textContent = err.message; }
+}
+
+function handSearch() {
+  const table = h("input", { type: "number", min: "1", placeholder: "any", "aria-label": "Table number" });
+  const player = playerSelect("Player");
+  player.prepend(h("option", { value: "", selected: true }, "anyone"));
+  const commitment = h("input", { placeholder: "64 hex digits", "aria-label": "Shoe commitment", size: "24" });
+  const list = h("div");
+  const viewer = h("div", { "aria-live": "polite" });
+  const search = async (e) => {
+    e && e.preventDefault();
+    const q = new URLSearchParams();
+    if (table.value) q.set("table", table.value);
+    if (player.value) q.set("player", player.value);
+    if (commitment.value.trim()) q.set("commitment", commitment.value.trim());
+    try {
+      const hands = await api("GET", `/api/hands?${q}`);
+      list.replaceChildren(hands.length ? h("table", { class: "data", "aria-label": "Hands found" },
+        h("thead", {}, h("tr", {}, ["Hand", "Table", "#", "Game", "Status", "Started", "Results", ""].map((x) => h("th", {}, x)))),
+        h("tbody", {}, hands.map((x) => h("tr", {}, h("td", {}, x.id), h("td", {}, x.table), h("td", {}, x.number), h("td", {}, x.game),
+          h("td", {}, x.status), h("td", {}, x.started_at.replace("T", " ").slice(0, 19)),
+          h("td", {}, x.results ? Object.entries(x.results).map(([s, n]) => `seat ${s}: ${money(n)}`).join(", ") : ""),
+          h("td", {}, h("button", { type: "button", "aria-label": `Replay hand ${x.id}`, onclick: () => replay(x, viewer) }, "Replay"),
+            " ", h("a", { href: `/api/hands/${x.id}/history`, download: `hand-${x.id}.json` }, "Download")))))) : h("p", { class: "muted" }, "No hand found."));
+    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+  };
+  const form = h("form", { class: "inline", "aria-label": "Search hands" },
+    h("label", {}, "Table", table), h("label", {}, "Player", player), h("label", {}, "Commitment", commitment),
+    h("button", { type: "submit", class: "primary" }, "Search"));
+  form.addEventListener("submit", search);
+  document.getElementById("hands").replaceChildren(form, list, viewer);
+}
+
+async function replay(hand, viewer) {
+  const c = await api("GET", `/api/hands/${hand.id}/check`);
+  let i = 0;
+  const steps = c.replay.steps;
+  const line = h("p", { class: "replay-step", "data-testid": "replay-step", role: "status" });
+  const all = h("ol", { class: "replay-step" });
+  const show = () => {
+    line.textContent = `Step ${i + 1} of ${steps.length}: ${steps[i] || ""}`;
+    all.replaceChildren(...steps.slice(0, i + 1).map((s) => h("li", {}, s)));
+  };
+  const prev = h("button", { type: "button", "aria-label": "Previous step", onclick: () => { if (i > 0) { i--; show(); } } }, "◀ Previous");
+  const next = h("button", { type: "button", "aria-label": "Next step", onclick: () => { if (i < steps.length - 1) { i++; show(); } } }, "Next ▶");
+  const end = h("button", { type: "button", "aria-label": "Last step", onclick: () => { i = steps.length - 1; show(); } }, "End");
+  viewer.replaceChildren(h("div", { class: "card-box", "aria-label": `Replay of hand ${hand.id}`, role: "region" },
+    h("h3", {}, `Hand ${hand.id} (table ${hand.table}, ${hand.game}) — ${c.hands_in_shoe} hand(s) of this shoe`),
+    h("p", { "data-testid": "replay-match" }, c.replay.matches ? "The engine reproduces this hand exactly." : `The replay differs: ${c.replay.problems.join("; ")}`),
+    h("p", { "data-testid": "fairness" }, "Fairness check: ",
+      h("strong", {}, c.verify.ok ? "verified: every card matches the committed shuffle"
+        : c.verify.messages.some((m) => /still secret|not finished/.test(m)) ? "not yet verifiable (the shoe is still being dealt)"
+          : "FAILED"),
+      ` — ${c.verify.messages.join(" ")}`),
+    h("p", { class: "muted" }, `Commitment ${c.commitment}`),
+    h("div", { role: "group", "aria-label": "Replay controls" }, prev, " ", next, " ", end), line, all));
+  show();
+}
+
+main().catch((e) => toast(e.message, true));

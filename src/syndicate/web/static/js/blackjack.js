@@ -1,0 +1,167 @@
+// The Blackjack table: the dealer's hand, each seat's hands (splits side by side), bets and
+// chips, the buttons of exactly the legal actions the server lists, the turn clock, the round's
+// payouts, and the basic-strategy hint for this table's rules.
+import { h, money, parseDollars, toast } from "./common.js";
+import { cards } from "./cards.js";
+
+export const LABELS = { hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
+  insurance: "Insurance", no_insurance: "No insurance", even_money: "Even money", play_on: "Play on" };
+export const KEYS = { hit: "h", stand: "s", double: "d", split: "p", surrender: "r", insurance: "i",
+  no_insurance: "n", even_money: "e", play_on: "o" };
+const CELL = { H: "hit", S: "stand", D: "double (else hit)", Ds: "double (else stand)", P: "split",
+  Rh: "surrender (else hit)", Rs: "surrender (else stand)", Rp: "surrender (else split)" };
+const OUTCOME = { win: "wins", lose: "loses", push: "push", blackjack: "blackjack", bust: "bust",
+  surrender: "surrendered", insurance_win: "insurance wins", insurance_lose: "insurance loses",
+  even_money: "even money" };
+
+function playerName(ctx, seat) {
+  const s = ctx.state.seats.find((x) => x.seat === seat);
+  return s ? s.player : `Seat ${seat}`;
+}
+
+/** Seconds left on the clock of the player to act, from the server's /live answer. */
+export function timer(ctx, testid = "timer") {
+  const live = ctx.live;
+  if (!live || live.turn_left === null || live.turn_left === undefined) return null;
+  const left = Math.max(0, live.turn_left - (performance.now() - live.at) / 1000);
+  return h("span", { class: left < 6 ? "timer low" : "timer", "data-testid": testid, role: "timer",
+    "aria-label": "Turn clock" }, `${Math.ceil(left)} s`);
+}
+
+export function tickTimer(ctx) {
+  const live = ctx.live;
+  if (!live || live.turn_left === null) return;
+  const left = Math.max(0, live.turn_left - (performance.now() - live.at) / 1000);
+  for (const el of document.querySelectorAll("[role=timer]")) {
+    el.textContent = `${Math.ceil(left)} s`;
+    el.className = left < 6 ? "timer low" : "timer";
+  }
+}
+
+function handView(ctx, seatNo, hand, acting) {
+  const flags = [hand.doubled && "doubled", hand.split && "split hand", hand.blackjack && "blackjack",
+    hand.bust && "bust", hand.surrendered && "surrendered"].filter(Boolean);
+  const total = hand.cards.length ? `${hand.soft ? "soft " : ""}${hand.total}` : "";
+  return h("div", { class: acting ? "hand acting" : "hand", role: "group",
+    "aria-label": `${playerName(ctx, seatNo)}, hand ${hand.index + 1}${acting ? ", to play" : ""}`,
+    dataset: { seat: seatNo, hand: hand.index } },
+    cards(hand.cards),
+    h("div", { class: "meta" }, total ? `${total} · ` : "", h("span", { class: "chips" }, money(hand.bet)),
+      flags.length ? ` ${flags.join(", ")}` : ""),
+    hand.outcome ? h("div", { class: `meta outcome ${hand.outcome}` },
+      `${OUTCOME[hand.outcome] || hand.outcome}${hand.returned !== null ? `: ${money(hand.returned)} back` : ""}`) : null);
+}
+
+export function renderTable(ctx) {
+  const s = ctx.state;
+  const rd = s.round;
+  const felt = h("div", { class: "felt", "aria-label": "Blackjack table", role: "region" });
+  const dealer = rd ? rd.dealer : { cards: [], total: null };
+  const hidden = dealer.cards.some((c) => c === null);
+  felt.append(h("div", { class: "area", role: "group", "aria-label": "Dealer's hand", "data-testid": "dealer" },
+    h("div", { class: "label" }, "Dealer"),
+    cards(dealer.cards),
+    dealer.total !== null && dealer.cards.length ? h("div", { class: "meta" },
+      hidden ? `showing ${dealer.total}` : `${dealer.total}${dealer.blackjack ? ", blackjack" : ""}`) : null,
+    rd ? h("div", { class: "label" }, `Phase: ${rd.phase.replace(/_/g, " ")}`,
+      rd.to_act ? ` · to act: ${playerName(ctx, rd.to_act)}` : "", " ", timer(ctx) || "") : h("div", { class: "label" }, "Waiting for the dealer to start a round")));
+  const seats = h("div", { class: "seats" });
+  const bySeat = new Map((rd ? rd.seats : []).map((x) => [x.seat, x]));
+  for (let n = 1; n <= s.table.seats; n++) {
+    const occupant = s.seats.find((x) => x.seat === n);
+    const rs = bySeat.get(n);
+    const me = s.you && s.you.seat === n;
+    const acting = rd && rd.to_act === n;
+    const box = h("section", { class: `seat${me ? " me" : ""}${acting ? " acting" : ""}${occupant ? "" : " empty"}`, "aria-label": `Seat ${n}`, dataset: { seat: n } },
+      h("h3", {}, h("span", {}, `${n}. ${occupant ? occupant.player : "free"}${me ? " (you)" : ""}`),
+        occupant ? h("span", { class: "chips", "aria-label": `stack ${money(rs ? rs.stack : occupant.stack)}` }, money(rs ? rs.stack : occupant.stack)) : null));
+    if (occupant && occupant.sitting_out) box.append(h("div", { class: "meta" }, "sitting out"));
+    if (rs) {
+      if (rs.bet) box.append(h("div", { class: "meta" }, "Bet ", h("span", { class: "chips" }, money(rs.bet))));
+      if (rs.insurance) box.append(h("div", { class: "meta" }, `Insurance ${money(rs.insurance)}`));
+      if (rs.even_money) box.append(h("div", { class: "meta" }, "Even money taken"));
+      if (rs.left) box.append(h("div", { class: "meta" }, "left the table"));
+      box.append(h("div", { class: "hands" }, rs.hands.map((hd) => handView(ctx, n, hd, acting && rd.acting_hand === hd.index))));
+      if (rs.net !== null && rs.net !== undefined) box.append(h("div", { class: "meta outcome" }, `Net ${rs.net >= 0 ? "+" : ""}${money(rs.net)}`));
+    }
+    seats.append(box);
+  }
+  felt.append(seats);
+  return felt;
+}
+
+export function renderActions(ctx) {
+  const s = ctx.state;
+  const rd = s.round;
+  const seat = s.you.seat;
+  const out = [];
+  if (!rd) return out;
+  const mine = rd.seats.find((x) => x.seat === seat);
+  if (rd.phase === "betting" && mine) {
+    const input = h("input", { type: "number", id: "bet", min: (s.table.min_bet / 100).toFixed(2), max: (s.table.max_bet / 100).toFixed(2),
+      step: "0.01", value: ((mine.bet || s.table.min_bet) / 100).toFixed(2), "aria-label": "Bet, dollars" });
+    out.push(h("label", { class: "field" }, `Bet (${money(s.table.min_bet)}–${money(s.table.max_bet)})`, input),
+      h("button", { type: "button", class: "primary", "data-key": "b", "aria-label": "Place bet", "aria-keyshortcuts": "B",
+        onclick: () => {
+          const cents = parseDollars(input.value);
+          if (cents === null) { toast("A bet is an amount in dollars, like 5 or 2.50", true); return; }
+          ctx.act("bet", { amount: cents });
+        } }, mine.bet ? `Change bet (${money(mine.bet)})` : "Place bet"));
+  }
+  for (const a of rd.legal_actions) {
+    if (a === "bet" || !LABELS[a]) continue;
+    out.push(h("button", { type: "button", class: a === "stand" || a === "hit" ? "primary" : "", "data-key": KEYS[a],
+      "data-action": a, "aria-keyshortcuts": KEYS[a].toUpperCase(), onclick: () => ctx.act(a) },
+      LABELS[a], " ", h("kbd", { "aria-hidden": "true" }, KEYS[a].toUpperCase())));
+  }
+  const hint = ctx.showHint ? hintFor(ctx) : null;
+  if (hint) out.push(h("span", { class: "hint", "data-testid": "hint", role: "note" }, `Basic strategy: ${hint}`));
+  if (rd.to_act === seat && rd.phase !== "settled") {
+    const t = timer(ctx, "my-timer");
+    if (t) out.push(h("span", {}, "Your clock: ", t));
+  }
+  return out;
+}
+
+function value(card) {
+  const r = card.slice(0, -1);
+  return r === "A" ? 1 : "TJQK".includes(r) ? 10 : Number(r);
+}
+
+/** What the chart computed for this table's rules says for the hand to play (display only). */
+export function hintFor(ctx) {
+  const rd = ctx.state.round;
+  const chart = ctx.odds && ctx.odds.chart;
+  const legal = rd ? rd.legal_actions : [];
+  if (!chart || !legal.some((a) => a === "hit" || a === "stand")) return null;
+  const seat = rd.seats.find((x) => x.seat === ctx.state.you.seat);
+  const hand = seat && seat.hands.find((x) => x.index === rd.acting_hand);
+  const upText = rd.dealer.cards[0];
+  if (!hand || !upText) return null;
+  const up = value(upText) === 1 ? "A" : String(value(upText));
+  const vals = hand.cards.map(value);
+  if (legal.includes("split") && vals.length === 2 && vals[0] === vals[1]) {
+    const cell = chart.pairs[vals[0] === 1 ? "A,A" : `${vals[0]},${vals[0]}`][up];
+    if (cell === "P" || cell === "Rp") return CELL[cell];
+  }
+  const hard = vals.reduce((a, b) => a + b, 0);
+  const soft = vals.includes(1) && hard + 10 <= 21;
+  const total = soft ? hard + 10 : hard;
+  if (total >= 21) return CELL.S;
+  const row = soft ? chart.soft[`A,${total - 11}`] : chart.hard[String(total)];
+  return row ? CELL[row[up]] : CELL.H;
+}
+
+export function renderResults(ctx) {
+  const rd = ctx.state.round;
+  if (!rd || rd.phase !== "settled") return null;
+  const pays = ctx.state.log.filter((r) => r.type === "payout");
+  return h("div", { class: "card-box" }, h("h2", {}, "Results of the round"),
+    h("table", { class: "data", "aria-label": "Payouts" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Hand"), h("th", {}, "Outcome"),
+        h("th", { class: "num" }, "Paid back"), h("th", { class: "num" }, "Net"))),
+      h("tbody", {}, pays.map((p) => h("tr", { dataset: { seat: p.seat, hand: p.hand } },
+        h("td", {}, playerName(ctx, p.seat)), h("td", {}, p.hand === -1 ? "insurance" : p.hand + 1),
+        h("td", {}, OUTCOME[p.outcome] || p.outcome), h("td", { class: "num" }, money(p.returned)),
+        h("td", { class: "num" }, money(p.net)))))));
+}

@@ -1,0 +1,57 @@
+// Cards drawn as inline SVG: nothing fetched. A face-down card is a back and nothing else;
+// the page renders only what the server sent, so a hidden card (null or "??") has no face here.
+
+const SUIT = { s: ["♠", "spades", "#1b1b1b"], h: ["♥", "hearts", "#c0262d"], d: ["♦", "diamonds", "#c0262d"],
+  c: ["♣", "clubs", "#1b1b1b"] };
+const RANK = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "10" };
+const NS = "http://www.w3.org/2000/svg";
+
+export function cardName(text) {
+  const r = text.slice(0, -1), s = text.slice(-1);
+  return `${RANK[r] || r} of ${SUIT[s][1]}`;
+}
+
+function svg(inner) {
+  const el = document.createElementNS(NS, "svg");
+  el.setAttribute("viewBox", "0 0 60 84");
+  el.setAttribute("aria-hidden", "true");
+  el.setAttribute("focusable", "false");
+  el.innerHTML = inner;
+  return el;
+}
+
+/** A card: ``text`` like "As", or null / "??" for a face-down card. */
+export function card(text, { small = false } = {}) {
+  const span = document.createElement("span");
+  span.className = "card";
+  span.setAttribute("role", "img");
+  if (!text || text === "??") {
+    span.dataset.card = "back";
+    span.setAttribute("aria-label", "face-down card");
+    span.append(svg(
+      '<rect x="1" y="1" width="58" height="82" rx="6" fill="#fff" stroke="#999"/>' +
+      '<rect x="5" y="5" width="50" height="74" rx="4" fill="#7a1f2b"/>' +
+      '<path d="M5 5 L55 79 M55 5 L5 79" stroke="#e4b84d" stroke-width="1" opacity=".5"/>' +
+      '<rect x="12" y="12" width="36" height="60" rx="3" fill="none" stroke="#e4b84d" stroke-width="1.5"/>'));
+    return span;
+  }
+  const r = text.slice(0, -1), s = text.slice(-1);
+  const [glyph, , colour] = SUIT[s];
+  const rank = r === "T" ? "10" : r;
+  span.dataset.card = text;
+  span.setAttribute("aria-label", cardName(text));
+  span.append(svg(
+    `<rect x="1" y="1" width="58" height="82" rx="6" fill="#fff" stroke="#888"/>` +
+    `<text x="6" y="19" font-size="16" font-weight="700" fill="${colour}" font-family="sans-serif">${rank}</text>` +
+    `<text x="6" y="34" font-size="14" fill="${colour}" font-family="sans-serif">${glyph}</text>` +
+    `<text x="30" y="60" font-size="30" text-anchor="middle" fill="${colour}" font-family="sans-serif">${glyph}</text>`));
+  if (small) span.classList.add("small");
+  return span;
+}
+
+export function cards(list, opts) {
+  const div = document.createElement("div");
+  div.className = "cards";
+  for (const c of list || []) div.append(card(c, opts));
+  return div;
+}

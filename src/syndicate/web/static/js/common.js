@@ -1,0 +1,125 @@
+// Shared by every page: REST calls, money display, sign-in, small DOM helpers.
+// Money is integer cents from the server; it becomes dollars only here, for display.
+
+export function money(cents) {
+  if (cents === null || cents === undefined) return "—";
+  const neg = cents < 0;
+  const c = Math.abs(cents);
+  const s = `$${Math.floor(c / 100).toLocaleString("en-US")}.${String(c % 100).padStart(2, "0")}`;
+  return neg ? `−${s}` : s;
+}
+
+/** Dollars typed by a person ("5", "5.50", "$5") → cents, or null. */
+export function parseDollars(text) {
+  const m = String(text).trim().replace(/^\$/, "").match(/^(\d+)(?:\.(\d{1,2}))?$/);
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] || "0").padEnd(2, "0"));
+}
+
+export class ApiError extends Error {
+  constructor(status, rule, message) { super(message); this.status = status; this.rule = rule; }
+}
+
+export async function api(method, path, body) {
+  const opts = { method, credentials: "same-origin", headers: {} };
+  if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+  const r = await fetch(path, opts);
+  const text = await r.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!r.ok) {
+    const e = (data && data.error) || { rule: "http", message: `${r.status}` };
+    throw new ApiError(r.status, e.rule, e.message);
+  }
+  return data;
+}
+
+/** h("button", {class: "x", onclick: f, "aria-label": "Hit"}, "Hit") */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export function toast(message, bad = false) {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = h("div", { id: "toasts", role: "status", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  const t = h("div", { class: bad ? "toast bad" : "toast" }, message);
+  box.append(t);
+  setTimeout(() => t.remove(), bad ? 6000 : 3500);
+}
+
+let _event = null;
+/** The event the pages are about: ?event=N, else the first the server has. */
+export async function eventId() {
+  if (_event) return _event;
+  const q = new URLSearchParams(location.search).get("event");
+  if (q) { _event = Number(q); return _event; }
+  const events = await api("GET", "/api/events");
+  _event = events.length ? events[events.length - 1].id : null;
+  return _event;
+}
+
+/** The signed-in account ({account, may}) or null. */
+export async function whoAmI() {
+  try { return await api("GET", "/api/me"); } catch (e) { if (e.status === 401 || e.status === 403) return null; throw e; }
+}
+
+/** A sign-in form; resolves when signed in (cookie set). */
+export function signInForm(onDone) {
+  const name = h("input", { name: "name", autocomplete: "username", required: true });
+  const pw = h("input", { name: "password", type: "password", autocomplete: "current-password", required: true });
+  const msg = h("p", { class: "error", role: "alert" });
+  const form = h("form", { class: "inline", "aria-label": "Sign in" },
+    h("label", {}, "Name", name), h("label", {}, "Password", pw),
+    h("button", { type: "submit", class: "primary" }, "Sign in"), msg);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    msg.textContent = "";
+    try {
+      const out = await api("POST", `/api/events/${await eventId()}/session`, { name: name.value, password: pw.value });
+      onDone(out.account);
+    } catch (e) { msg.textContent = e.message; }
+  });
+  return form;
+}
+
+export async function signOut() {
+  await api("DELETE", "/api/session");
+  location.reload();
+}
+
+/** The header bar every page shares. */
+export function headerBar(title, me) {
+  const who = me
+    ? h("span", { class: "who" }, h("span", {}, `${me.account.name} (${me.account.role.replace("_", " ")})`),
+      h("button", { type: "button", onclick: signOut }, "Sign out"))
+    : h("span", { class: "who" });
+  return h("header", { class: "bar" },
+    h("h1", {}, title),
+    h("nav", { "aria-label": "Pages" },
+      h("a", { href: "/" }, "Lobby"),
+      me && ["dealer", "admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/dealer" }, "Dealer console") : null,
+      me && ["admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/admin" }, "Admin") : null),
+    who);
+}
+
+/** A client-generated action id (crypto.randomUUID needs a secure context; a LAN page has none). */
+export function newId() {
+  const b = new Uint8Array(12);
+  crypto.getRandomValues(b);
+  return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,123 @@
+// The dealer console: open a table from a preset with overrides, then for each of your tables
+// start rounds, deal, pause, resume, close, seat or remove bots, propose an ante change.
+// Table actions go over the table's WebSocket, like every other action.
+import { api, h, headerBar, money, parseDollars, signInForm, toast, whoAmI, eventId } from "./common.js";
+import { TableSocket } from "./socket.js";
+
+const socks = new Map(); // table id → {sock, state}
+let me = null;
+
+async function main() {
+  me = await whoAmI();
+  document.getElementById("header").replaceWith(Object.assign(headerBar("Dealer console", me), { id: "header" }));
+  const main = document.getElementById("main");
+  if (!me) { main.replaceChildren(h("h2", {}, "Sign in"), signInForm(() => location.reload())); return; }
+  const presets = await api("GET", "/api/presets");
+  main.replaceChildren(openForm(presets), h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "Your tables"), h("div", { id: "mine" })));
+  await refresh();
+  setInterval(() => refresh().catch(() => {}), 4000);
+}
+
+function openForm(presets) {
+  const name = h("input", { name: "name", required: true, value: `${me.account.name}'s` });
+  const game = h("select", { name: "game" }, h("option", { value: "blackjack" }, "Blackjack"), h("option", { value: "poker" }, "Five-card draw"));
+  const preset = h("select", { name: "preset" }, presets.blackjack.map((p) => h("option", { value: p.name }, `${p.name}: ${p.summary}`)));
+  const minBet = h("input", { name: "min_bet", inputmode: "decimal", placeholder: "default" });
+  const maxBet = h("input", { name: "max_bet", inputmode: "decimal", placeholder: "default" });
+  const decks = h("input", { name: "decks", type: "number", min: "1", max: "8", placeholder: "default" });
+  const ante = h("input", { name: "ante", inputmode: "decimal", placeholder: money(presets.poker.ante) });
+  const extra = h("input", { name: "overrides", placeholder: "key=value, key=value" });
+  const msg = h("p", { role: "alert", class: "error" });
+  const bjOnly = h("span", { class: "field" }, h("label", {}, "Preset", preset), h("label", {}, "Decks", decks));
+  const pkOnly = h("label", { hidden: true }, "Ante ($)", ante);
+  game.addEventListener("change", () => { bjOnly.hidden = game.value !== "blackjack"; pkOnly.hidden = game.value !== "poker"; });
+  const form = h("form", { class: "inline card-box", "aria-label": "Open a table" },
+    h("label", {}, "Table name", name), h("label", {}, "Game", game), bjOnly, pkOnly,
+    h("label", {}, "Minimum bet ($)", minBet), h("label", {}, "Maximum bet ($)", maxBet),
+    h("label", {}, "Other rules (key=value)", extra),
+    h("button", { type: "submit", class: "primary" }, "Open table"), msg);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    msg.textContent = "";
+    const overrides = {};
+    for (const [k, el] of [["min_bet", minBet], ["max_bet", maxBet], ["ante", ante]]) {
+      if (el.value.trim() && !(k === "ante" && game.value !== "poker")) {
+        const c = parseDollars(el.value);
+        if (c === null) { msg.textContent = `${k}: an amount in dollars, like 5 or 0.50`; return; }
+        overrides[k] = c;
+      }
+    }
+    if (decks.value && game.value === "blackjack") overrides.decks = Number(decks.value);
+    for (const part of extra.value.split(",").map((x) => x.trim()).filter(Boolean)) {
+      const [k, v] = part.split("=").map((x) => x.trim());
+      if (!k || v === undefined) { msg.textContent = `"${part}" is not key=value`; return; }
+      overrides[k] = /^-?\d+$/.test(v) ? Number(v) : v === "true" ? true : v === "false" ? false : v;
+    }
+    try {
+      const t = await api("POST", "/api/tables", { name: name.value, game: game.value,
+        preset: game.value === "blackjack" ? preset.value : null, overrides });
+      toast(`Table ${t.name} is open`);
+      await refresh();
+    } catch (e) { msg.textContent = `${e.message} (${e.rule})`; }
+  });
+  return form;
+}
+
+async function refresh() {
+  const ev = await eventId();
+  const tables = (await api("GET", `/api/events/${ev}/lobby`)).filter((t) => t.dealer_id === me.account.id || me.account.role !== "dealer");
+  const box = document.getElementById("mine");
+  if (!tables.length) { box.replaceChildren(h("p", { class: "muted" }, "No open table.")); return; }
+  box.replaceChildren(...tables.map(tableBox));
+}
+
+function ensureSocket(t) {
+  if (socks.has(t.id)) return socks.get(t.id);
+  const entry = { state: null };
+  entry.sock = new TableSocket(t.id, { onMessage: (m) => {
+    if (m.type === "welcome" || m.type === "state") { entry.state = m; const el = document.getElementById(`live-${t.id}`); if (el) el.replaceChildren(liveLine(entry)); }
+  } });
+  entry.sock.connect();
+  socks.set(t.id, entry);
+  return entry;
+}
+
+function liveLine(entry) {
+  const s = entry.state;
+  if (!s) return "connecting…";
+  const rd = s.round;
+  return `${s.seats.length} seated${s.seats.length ? ` (${s.seats.map((x) => x.player).join(", ")})` : ""}; ` +
+    (rd ? `hand ${s.hand}: ${rd.phase.replace(/_/g, " ")}` : "no round yet");
+}
+
+function tableBox(t) {
+  const entry = ensureSocket(t);
+  const act = async (action, fields = {}) => {
+    try { await entry.sock.act(action, fields); toast(`${t.name}: ${action.replace(/_/g, " ")}`); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
+  };
+  const status = async (s) => {
+    try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
+  };
+  const bots = h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": `Bots to seat at ${t.name}` });
+  const ante = h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" });
+  const L = (x) => `${x} at ${t.name}`;
+  return h("section", { class: "card-box", "aria-label": t.name, dataset: { table: t.id } },
+    h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${t.game}, ${t.status}) ${t.summary}`)),
+    h("p", { id: `live-${t.id}` }, liveLine(entry)),
+    h("div", { class: "actions", role: "group", "aria-label": L("Controls") },
+      h("a", { href: `/tables/${t.id}` }, "Go to the table"),
+      h("button", { type: "button", class: "primary", "aria-label": L(t.game === "poker" ? "Deal a hand" : "Start round"), onclick: () => act("start_round") }, t.game === "poker" ? "Deal a hand" : "Start round"),
+      t.game === "blackjack" ? h("button", { type: "button", "aria-label": L("Deal"), onclick: () => act("deal") }, "Deal") : null,
+      t.status === "open" ? h("button", { type: "button", "aria-label": L("Pause"), onclick: () => status("paused") }, "Pause")
+        : h("button", { type: "button", "aria-label": L("Resume"), onclick: () => status("open") }, "Resume"),
+      h("button", { type: "button", class: "danger", "aria-label": L("Close"), onclick: () => { if (confirm(`Close ${t.name}?`)) status("closed"); } }, "Close"),
+      bots, h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
+      h("button", { type: "button", "aria-label": L("Remove bots"), onclick: () => act("remove_bots") }, "Remove bots"),
+      t.game === "poker" ? [ante, h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
+        const c = parseDollars(ante.value);
+        if (c === null) { toast("An ante in dollars, like 1.00", true); return; }
+        act("propose_ante", { amount: c });
+      } }, "Propose ante")] : null));
+}
+
+main().catch((e) => toast(e.message, true));

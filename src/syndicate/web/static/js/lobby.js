@@ -1,0 +1,92 @@
+// The lobby: open tables by game, the roster as the event notice lists it, the leaderboard.
+// Public; refreshed every few seconds.
+import { api, eventId, h, headerBar, money, signInForm, whoAmI } from "./common.js";
+
+const GAMES = { blackjack: "Blackjack", poker: "Five-card draw" };
+
+async function main() {
+  const me = await whoAmI();
+  document.getElementById("header").replaceWith(Object.assign(headerBar("Card room", me), { id: "header" }));
+  if (!me) {
+    const s = document.getElementById("signin");
+    s.hidden = false;
+    s.append(h("p", { class: "muted" }, "Sign in to take a seat or watch a table."), signInForm(() => location.reload()));
+  }
+  await refresh(me);
+  document.getElementById("main").setAttribute("aria-busy", "false");
+  setInterval(() => refresh(me).catch(() => {}), 3000);
+}
+
+async function refresh(me) {
+  const ev = await eventId();
+  const [tables, roster, board] = await Promise.all([
+    api("GET", `/api/events/${ev}/lobby`), api("GET", `/api/events/${ev}/roster`),
+    api("GET", `/api/events/${ev}/leaderboard`)]);
+  renderTables(tables, me);
+  renderRoster(roster);
+  renderBoard(board);
+}
+
+function renderTables(tables, me) {
+  const box = document.getElementById("tables");
+  const out = [];
+  for (const game of Object.keys(GAMES)) {
+    const list = tables.filter((t) => t.game === game);
+    out.push(h("h3", {}, GAMES[game]));
+    if (!list.length) { out.push(h("p", { class: "muted" }, "No table open.")); continue; }
+    out.push(h("table", { class: "data stack", "aria-label": `${GAMES[game]} tables` },
+      h("thead", {}, h("tr", {}, ["Table", "Rules", "Stakes", "Free seats", "Dealer", "Status", ""].map((x) => h("th", {}, x)))),
+      h("tbody", {}, list.map((t) => h("tr", { dataset: { table: t.id } },
+        h("td", {}, t.name),
+        h("td", {}, t.summary),
+        h("td", {}, `${money(t.min_bet)}–${money(t.max_bet)}`),
+        h("td", { class: "num" }, `${t.free_seats} of ${t.seats}`),
+        h("td", {}, t.dealer),
+        h("td", {}, t.status + (t.playing ? ", in play" : "")),
+        h("td", {},
+          me && me.account.role === "player" && t.free_seats > 0 && t.status === "open"
+            ? h("a", { href: `/tables/${t.id}`, "aria-label": `Join a seat at ${t.name}` }, "Join a seat") : null, " ",
+          h("a", { href: `/tables/${t.id}?watch=1`, "aria-label": `Watch ${t.name}` }, "Watch"), " ",
+          h("a", { href: `/tables/${t.id}/rules`, "aria-label": `Rules and odds of ${t.name}` }, "Rules")))))));
+  }
+  box.replaceChildren(...out);
+}
+
+function renderRoster(roster) {
+  const box = document.getElementById("roster");
+  box.replaceChildren(...roster.pit_bosses.map((g) => h("div", {},
+    h("h3", {}, `Pit boss: ${g.pit_boss}`),
+    h("ul", { "aria-label": `Dealers under ${g.pit_boss}` }, g.dealers.map((d) => h("li", {}, d))),
+    g.revoked.length ? h("p", { class: "muted" }, `Revoked: ${g.revoked.join(", ")}`) : null)));
+}
+
+/** The server's leaderboard lists a player's stacks at tables as rows of their own ("Alice's
+ * stack at table 2") and counts sitting down as a loss; folding each stack into its player's
+ * row gives what they won at the tables and all the chips they hold. */
+export function foldStacks(board) {
+  const rows = new Map();
+  const stacks = [];
+  for (const r of board) {
+    const m = r.player.match(/^(.*)'s stack at table \d+$/);
+    if (m) stacks.push([m[1], r]); else rows.set(r.player, { ...r });
+  }
+  for (const [name, r] of stacks) {
+    const row = rows.get(name) || { player: name, balance: 0, won: 0 };
+    row.won += r.won;
+    row.balance += r.balance;
+    rows.set(name, row);
+  }
+  return [...rows.values()].sort((a, b) => b.won - a.won || a.player.localeCompare(b.player));
+}
+
+function renderBoard(raw) {
+  const board = foldStacks(raw);
+  const box = document.getElementById("leaderboard");
+  if (!board.length) { box.replaceChildren(h("p", { class: "muted" }, "No player yet.")); return; }
+  box.replaceChildren(h("table", { class: "data", "aria-label": "Leaderboard" },
+    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", { class: "num" }, "Won"), h("th", { class: "num" }, "Chips"))),
+    h("tbody", {}, board.map((r, i) => h("tr", {}, h("td", {}, i + 1), h("td", {}, r.player),
+      h("td", { class: "num" }, money(r.won)), h("td", { class: "num" }, money(r.balance)))))));
+}
+
+main().catch((e) => { document.getElementById("tables").textContent = `Could not load the lobby: ${e.message}`; });

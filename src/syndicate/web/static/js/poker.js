@@ -1,0 +1,158 @@
+// The five-card draw table: your five cards, the others' backs, the pot and the remainder
+// carried from the last pot, each player's bet this round, the betting actions with amounts
+// limited to the ranges the server gives, the discard (the Ace rule checked here as well as by
+// the server), the showdown, and ante-change proposals.
+import { h, money, parseDollars, toast } from "./common.js";
+import { card, cardName, cards } from "./cards.js";
+import { timer } from "./blackjack.js";
+
+const LABELS = { check: "Check", call: "Call", bet: "Bet", raise: "Raise", fold: "Fold", draw: "Draw", stand_pat: "Stand pat" };
+const KEYS = { check: "k", call: "c", bet: "b", raise: "r", fold: "f", draw: "d", stand_pat: "s" };
+
+function name(ctx, seat) {
+  const s = ctx.state.seats.find((x) => x.seat === seat);
+  return s ? s.player : `Seat ${seat}`;
+}
+
+function rules(ctx) {
+  return ctx.rules || { max_discard: 3, ace_discard: true, chip: 50 };
+}
+
+/** Whether throwing ``picked`` of ``hand`` is a draw the house allows, and why not. */
+export function discardProblem(ctx, hand, picked) {
+  const r = rules(ctx);
+  const n = picked.size;
+  if (n <= r.max_discard) return null;
+  const kept = hand.filter((c) => !picked.has(c));
+  if (r.ace_discard && n === 4 && kept.length === 1 && kept[0][0] === "A") return null;
+  return `You may discard up to ${r.max_discard}${r.ace_discard ? " (four if the card you keep is an Ace, which you then show)" : ""}.`;
+}
+
+export function renderTable(ctx) {
+  const s = ctx.state;
+  const rd = s.round;
+  const felt = h("div", { class: "felt", role: "region", "aria-label": "Five-card draw table" });
+  const ante = rd ? rd.ante : (ctx.rules ? ctx.rules.ante : null);
+  felt.append(h("div", { class: "area", role: "group", "aria-label": "Pot" },
+    h("div", { class: "pot", "data-testid": "pot" }, `Pot ${money(rd ? rd.pot : 0)}`),
+    h("div", { class: "label" },
+      `Ante ${money(ante)}`,
+      rd && rd.carry_in ? ` · carried in ${money(rd.carry_in)}` : "",
+      rd && rd.carry_out ? ` · carried to the next pot ${money(rd.carry_out)}` : "",
+      rd && rd.current_bet ? ` · bet to match ${money(rd.current_bet)}` : ""),
+    rd ? h("div", { class: "label" }, `Phase: ${rd.phase.replace(/_/g, " ")}`,
+      rd.to_act ? ` · to act: ${name(ctx, rd.to_act)} ` : "", rd.to_act ? timer(ctx) || "" : "") : h("div", { class: "label" }, "Waiting for the dealer to deal")));
+  const seats = h("div", { class: "seats" });
+  const bySeat = new Map((rd ? rd.seats : []).map((x) => [x.seat, x]));
+  const n = s.table.seats;
+  for (let i = 1; i <= n; i++) {
+    const occ = s.seats.find((x) => x.seat === i);
+    const rs = bySeat.get(i);
+    const me = s.you && s.you.seat === i;
+    const acting = rd && rd.to_act === i && rd.phase !== "complete";
+    const box = h("section", { class: `seat${me ? " me" : ""}${acting ? " acting" : ""}${occ ? "" : " empty"}`, "aria-label": `Seat ${i}`, dataset: { seat: i } },
+      h("h3", {}, h("span", {}, `${i}. ${occ ? occ.player : "free"}${me ? " (you)" : ""}${rd && rd.button === i ? " · button" : ""}`),
+        occ ? h("span", { class: "chips" }, money(rs ? rs.stack : occ.stack)) : null));
+    if (rs) {
+      if (me && !rs.folded && rd.phase === "draw" && rd.legal_actions.includes("draw")) box.append(pickable(ctx, rs.cards));
+      else if (rs.cards) box.append(cards(rs.cards));
+      else box.append(h("div", { class: "meta" }, "folded"));
+      box.append(h("div", { class: "meta" }, `Bet this round ${money(rs.bet)} · in the pot ${money(rs.total)}`,
+        rs.all_in ? " · all in" : "", rs.folded && rs.cards ? " · folded" : ""));
+      if (rs.value) box.append(h("div", { class: "meta" }, rs.value));
+      if (rs.won) box.append(h("div", { class: "meta outcome win" }, `Won ${money(rs.won)}`));
+    }
+    seats.append(box);
+  }
+  felt.append(seats);
+  return felt;
+}
+
+function pickable(ctx, hand) {
+  const div = h("div", { class: "cards", role: "group", "aria-label": "Your cards: select the ones to discard" });
+  hand.forEach((c, i) => {
+    const on = ctx.picked.has(c);
+    div.append(h("button", { type: "button", class: "card-pick", "aria-pressed": on ? "true" : "false", "data-key": String(i + 1),
+      "aria-label": `Discard ${cardName(c)}`, onclick: () => {
+        on ? ctx.picked.delete(c) : ctx.picked.add(c);
+        ctx.rerender();
+      } }, card(c)));
+  });
+  return div;
+}
+
+function amountControl(ctx, action, range) {
+  const chip = rules(ctx).chip || 1;
+  const [lo, hi] = range;
+  const input = h("input", { type: "number", min: (lo / 100).toFixed(2), max: (hi / 100).toFixed(2), step: (chip / 100).toFixed(2),
+    value: (lo / 100).toFixed(2), "aria-label": `${LABELS[action]} amount, dollars (${money(lo)} to ${money(hi)})` });
+  const btn = h("button", { type: "button", "data-key": KEYS[action], "aria-keyshortcuts": KEYS[action].toUpperCase(),
+    onclick: () => {
+      const cents = parseDollars(input.value);
+      if (cents === null || cents < lo || cents > hi || (cents % chip && cents !== hi)) {
+        toast(`${LABELS[action]} between ${money(lo)} and ${money(hi)}, in ${money(chip)} chips`, true);
+        return;
+      }
+      ctx.act(action, { amount: cents });
+    } }, LABELS[action], " ", h("kbd", { "aria-hidden": "true" }, KEYS[action].toUpperCase()));
+  return h("span", { class: "field" }, h("label", {}, `${LABELS[action]} ${money(lo)}–${money(hi)}`, input), btn);
+}
+
+export function renderActions(ctx) {
+  const s = ctx.state;
+  const rd = s.round;
+  const out = [];
+  const seat = s.you.seat;
+  out.push(...antePanel(ctx));
+  if (!rd) return out;
+  const mine = rd.seats.find((x) => x.seat === seat);
+  for (const a of rd.legal_actions) {
+    if (a === "bet" && rd.bet_range) { out.push(amountControl(ctx, "bet", rd.bet_range)); continue; }
+    if (a === "raise" && rd.raise_range) { out.push(amountControl(ctx, "raise", rd.raise_range)); continue; }
+    if (a === "draw") {
+      const picked = [...ctx.picked].filter((c) => mine && mine.cards.includes(c));
+      const problem = picked.length ? discardProblem(ctx, mine.cards, new Set(picked)) : null;
+      out.push(h("button", { type: "button", class: "primary", "data-key": "d", "aria-keyshortcuts": "D", disabled: !picked.length || !!problem,
+        "aria-label": `Draw ${picked.length} card${picked.length === 1 ? "" : "s"}`,
+        onclick: () => ctx.act("draw", { discards: picked }).then((ok) => { if (ok) { ctx.picked = new Set(); } }) },
+        `Draw ${picked.length}`, " ", h("kbd", { "aria-hidden": "true" }, "D")));
+      if (problem) out.push(h("span", { class: "error", role: "alert" }, problem));
+      continue;
+    }
+    if (!LABELS[a]) continue;
+    const label = a === "call" && rd.to_call ? `Call ${money(rd.to_call)}` : LABELS[a];
+    out.push(h("button", { type: "button", "data-key": KEYS[a], "aria-keyshortcuts": KEYS[a].toUpperCase(), "data-action": a,
+      onclick: () => ctx.act(a) }, label, " ", h("kbd", { "aria-hidden": "true" }, KEYS[a].toUpperCase())));
+  }
+  if (rd.to_act === seat && rd.phase !== "complete") {
+    const t = timer(ctx, "my-timer");
+    if (t) out.push(h("span", {}, "Your clock: ", t));
+  }
+  return out;
+}
+
+function antePanel(ctx) {
+  const a = ctx.live && ctx.live.ante;
+  const seat = ctx.state.you.seat;
+  if (!a || a.proposal === null || a.proposal === undefined) return [];
+  const waiting = a.waiting_for.includes(seat);
+  if (!waiting) return [h("span", { class: "hint", role: "note" }, `Ante change to ${money(a.proposal)}: waiting for seats ${a.waiting_for.join(", ") || "—"}`)];
+  if (ctx.dismissedAnte === a.proposal) return [h("span", { class: "hint", role: "note" }, `You refused the ante of ${money(a.proposal)}: it stays ${money(a.current)}.`)];
+  return [h("span", { class: "hint", role: "note" }, `The dealer proposes an ante of ${money(a.proposal)} (now ${money(a.current)}).`),
+    h("button", { type: "button", "data-key": "a", "aria-keyshortcuts": "A", onclick: () => ctx.act("accept_ante").then(() => ctx.refreshLive()) },
+      `Accept ante ${money(a.proposal)}`),
+    h("button", { type: "button", onclick: () => { ctx.dismissedAnte = a.proposal; ctx.rerender(); } }, `Refuse ante ${money(a.proposal)}`)];
+}
+
+export function renderResults(ctx) {
+  const rd = ctx.state.round;
+  if (!rd || rd.phase !== "complete") return null;
+  const winners = rd.seats.filter((x) => x.won);
+  const shown = rd.seats.filter((x) => x.value);
+  return h("div", { class: "card-box" }, h("h2", {}, "Showdown"),
+    h("ul", { "aria-label": "Winners" }, winners.map((w) => h("li", { "data-testid": "winner" },
+      `${name(ctx, w.seat)} wins ${money(w.won)}`, w.value ? ` with ${w.value}` : " (the others folded)"))),
+    shown.length ? h("table", { class: "data", "aria-label": "Hands shown" },
+      h("tbody", {}, shown.map((x) => h("tr", {}, h("td", {}, name(ctx, x.seat)), h("td", {}, cards(x.cards || [])), h("td", {}, x.value))))) : null,
+    rd.carry_out ? h("p", {}, `${money(rd.carry_out)} carried to the next pot.`) : null);
+}

@@ -1,0 +1,204 @@
+// A live table, either game. Renders only what the server sends (docs/protocol.md): the state
+// snapshot with the highest version; every decision goes to the server, which enforces the rules.
+import { api, eventId, h, headerBar, money, parseDollars, signInForm, toast, whoAmI } from "./common.js";
+import { TableSocket } from "./socket.js";
+import * as blackjack from "./blackjack.js";
+import * as poker from "./poker.js";
+
+const tableId = Number(location.pathname.split("/")[2]);
+const watchOnly = new URLSearchParams(location.search).has("watch");
+const hook = (window.__syndicate = { firstRenderMs: null, renders: 0, state: null, drop: () => ctx.sock.drop(),
+  get reconnects() { return ctx.sock ? ctx.sock.reconnects : 0; } });
+
+const ctx = {
+  tableId, me: null, state: null, rules: null, sock: null, bankroll: null, odds: null, live: null,
+  showHint: true, picked: new Set(), liveKey: null, dismissedAnte: null,
+  act, rerender: render, refreshBankroll, refreshLive,
+};
+
+async function act(action, fields = {}) {
+  try {
+    await ctx.sock.act(action, fields);
+    if (["sit", "leave_seat"].includes(action)) refreshBankroll();
+    return true;
+  } catch (e) {
+    toast(`${e.message || "refused"}${e.rule ? ` (${e.rule})` : ""}`, true);
+    return false;
+  }
+}
+
+async function refreshBankroll() {
+  if (!ctx.me || ctx.me.account.role !== "player") return;
+  try {
+    const l = await api("GET", `/api/accounts/${ctx.me.account.id}/ledger`);
+    ctx.bankroll = l.balance;
+    renderTop();
+  } catch { /* shown next time */ }
+}
+
+let liveAsked = 0;
+/** The turn clock and a pending ante proposal (GET /api/tables/{id}/live). Only the answer to
+ * the latest question counts: an older one may arrive last. */
+async function refreshLive() {
+  const n = ++liveAsked;
+  let live = null;
+  try { live = { ...(await api("GET", `/api/tables/${tableId}/live`)), at: performance.now() }; } catch { live = null; }
+  if (n !== liveAsked) return;
+  ctx.live = live;
+  render();
+}
+
+function game() { return ctx.state && ctx.state.table.game === "poker" ? poker : blackjack; }
+
+function mySeat() { return ctx.state && ctx.state.you ? ctx.state.you.seat : null; }
+
+function isDealer() {
+  if (!ctx.me || !ctx.state) return false;
+  const a = ctx.me.account;
+  return a.id === ctx.state.table.dealer_id || a.role === "admin" || a.role === "pit_boss";
+}
+ctx.isDealer = isDealer;
+ctx.mySeat = mySeat;
+
+function renderTop() {
+  const s = ctx.state;
+  const top = document.getElementById("top");
+  if (!s) return;
+  const t = s.table;
+  const conn = ctx.connStatus || "connecting";
+  const seat = s.seats.find((x) => x.account === (ctx.me && ctx.me.account.id));
+  top.replaceChildren(...[
+    h("strong", {}, t.name), h("span", { class: "muted" }, `${t.game === "poker" ? "Five-card draw" : "Blackjack"}, ${money(t.min_bet)}–${money(t.max_bet)}`),
+    h("span", {}, `Status: ${t.status}`),
+    s.hand ? h("span", {}, `Hand ${s.hand}`) : null,
+    ctx.bankroll !== null ? h("span", { "data-testid": "bankroll" }, `Bankroll: ${money(ctx.bankroll)}`) : null,
+    seat ? h("span", { "data-testid": "stack" }, `At this table: ${money(seat.stack)}`) : null,
+    h("a", { href: `/tables/${tableId}/rules` }, "Rules and odds"),
+    h("span", { class: conn === "open" ? "conn" : "conn down", role: "status", "data-testid": "connection" },
+      conn === "open" ? "connected" : conn === "closed" ? "disconnected" : "reconnecting…")].filter(Boolean));
+}
+
+function render() {
+  const s = ctx.state;
+  if (!s) return;
+  renderTop();
+  const g = game();
+  const felt = g.renderTable(ctx);
+  document.getElementById("table").replaceChildren(felt);
+  document.getElementById("controls").replaceChildren(controls());
+  document.getElementById("results").replaceChildren(g.renderResults(ctx) || "");
+  hook.renders += 1;
+  hook.state = s;
+  if (hook.firstRenderMs === null) {
+    hook.firstRenderMs = performance.now();
+    performance.mark("syndicate-first-render");
+  }
+}
+
+function controls() {
+  const s = ctx.state;
+  const box = h("div", { class: "actions", role: "group", "aria-label": "Your actions" });
+  const seat = mySeat();
+  const me = ctx.me && ctx.me.account;
+  if (me && me.role === "player" && seat === null && !watchOnly && s.table.status === "open") {
+    const taken = new Set(s.seats.map((x) => x.seat));
+    const amount = h("input", { type: "number", min: "0.01", step: "0.01", id: "buyin", "aria-label": "Chips to bring, dollars",
+      value: ((Math.min(ctx.bankroll || 0, 50 * s.table.max_bet) || 0) / 100).toFixed(2) });
+    box.append(h("label", { class: "field" }, "Chips to bring ($)", amount));
+    for (let n = 1; n <= s.table.seats; n++) {
+      if (taken.has(n)) continue;
+      box.append(h("button", { type: "button", "aria-label": `Sit at seat ${n}`, onclick: () => {
+        const cents = parseDollars(amount.value);
+        if (!cents) { toast("Say how many chips to bring", true); return; }
+        act("sit", { seat: n, amount: cents });
+      } }, `Sit at ${n}`));
+    }
+  }
+  if (seat !== null) box.append(...game().renderActions(ctx));
+  if (seat !== null) {
+    const me2 = s.seats.find((x) => x.seat === seat);
+    if (me2 && me2.sitting_out) box.append(h("button", { type: "button", onclick: () => act("sit_in") }, "Sit in"));
+    box.append(h("button", { type: "button", class: "danger", onclick: () => act("leave_seat") }, "Leave seat"));
+  }
+  if (isDealer()) box.append(...dealerControls());
+  if (!box.childElementCount) box.append(h("span", { class: "muted" }, watchOnly ? "Watching." : "Watching: no seat."));
+  return box;
+}
+
+function dealerControls() {
+  const s = ctx.state;
+  const rd = s.round;
+  const over = !rd || rd.phase === "settled" || rd.phase === "complete";
+  const out = [h("span", { class: "muted" }, "Dealer:"),
+    h("button", { type: "button", disabled: !over, onclick: () => act("start_round") },
+      s.table.game === "poker" ? "Deal a hand" : "Start round")];
+  if (s.table.game === "blackjack") out.push(h("button", { type: "button", disabled: !(rd && rd.phase === "betting"), onclick: () => act("deal") }, "Deal"));
+  return out;
+}
+
+function onMessage(msg) {
+  if (msg.type === "welcome" || msg.type === "state") {
+    if (msg.type === "welcome" && msg.table.rules) ctx.rules = msg.table.rules;
+    const before = ctx.state;
+    ctx.state = msg;
+    const rd = msg.round;
+    const key = rd ? `${msg.hand}:${rd.phase}:${rd.to_act}:${rd.acting_hand ?? ""}` : "none";
+    const between = !rd || rd.phase === "complete";
+    if (msg.table.game === "poker" && between) refreshLive();
+    else if (key !== ctx.liveKey) {
+      ctx.liveKey = key;
+      if (rd && rd.to_act !== null && rd.to_act !== undefined) refreshLive();
+      else ctx.live = null;
+    }
+    ctx.liveKey = key;
+    const finished = rd && (rd.phase === "settled" || rd.phase === "complete");
+    const wasFinished = before && before.round && (before.round.phase === "settled" || before.round.phase === "complete");
+    if (finished && !wasFinished) refreshBankroll();
+    if (before && before.hand !== msg.hand) ctx.picked = new Set();
+    render();
+  } else if (msg.type === "error" && !msg.id) {
+    toast(`${msg.message} (${msg.rule})`, true);
+  }
+}
+
+function onStatus(status, detail) {
+  ctx.connStatus = status;
+  if (status === "closed" && detail && detail.rule === "signed_in") showSignIn();
+  renderTop();
+}
+
+function showSignIn() {
+  const s = document.getElementById("signin");
+  s.hidden = false;
+  if (!s.querySelector("form")) s.append(signInForm(() => location.reload()));
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || !ctx.state) return;
+  let target = null;
+  if (ev.shiftKey && ev.key === "N") target = [...document.querySelectorAll("#controls button")].find((b) => /^(Start round|Deal a hand)$/.test(b.textContent));
+  else if (ev.shiftKey && ev.key === "D") target = [...document.querySelectorAll("#controls button")].find((b) => b.textContent === "Deal");
+  else if (ev.key === "?") { ctx.showHint = !ctx.showHint; render(); ev.preventDefault(); return; }
+  else target = document.querySelector(`#controls [data-key="${ev.key.toLowerCase()}"]`);
+  if (target && !target.disabled) { ev.preventDefault(); target.click(); }
+});
+
+async function main() {
+  ctx.me = await whoAmI();
+  document.getElementById("header").replaceWith(Object.assign(headerBar("Card room", ctx.me), { id: "header" }));
+  if (!ctx.me) { showSignIn(); document.getElementById("table").replaceChildren(); return; }
+  ctx.sock = new TableSocket(tableId, { onMessage, onStatus });
+  ctx.sock.connect();
+  refreshBankroll();
+  if (!ctx.odds) api("GET", `/api/tables/${tableId}/odds`).then((o) => { ctx.odds = o; render(); }).catch(() => {});
+  setInterval(() => { if (ctx.live && ctx.live.turn_left !== null) blackjack.tickTimer(ctx); }, 250);
+  // Between draw hands, look for an ante proposal now and then as well as on every state.
+  setInterval(() => {
+    const s = ctx.state;
+    if (s && s.table.game === "poker" && mySeat() !== null && (!s.round || s.round.phase === "complete")) refreshLive();
+  }, 3000);
+  eventId();
+}
+
+main();

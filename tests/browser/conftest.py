@@ -1,0 +1,91 @@
+"""Browser tests: Python Playwright driving Debian's Chromium (headless) against a real uvicorn
+server in a thread of the test process, on a fresh SQLite file, with a stacked first shoe so
+the Blackjack round is known in advance (a split and a double). See docs/browser.md."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"the browser tests drive Debian's Chromium, and {CHROMIUM} is not installed "
+                "(apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the test extra)")
+
+from syndicate.cards import parse  # noqa: E402
+from syndicate.room.cardroom import CardRoom  # noqa: E402
+from syndicate.room.live import Timers  # noqa: E402
+from syndicate.shoe import Shoe  # noqa: E402
+from syndicate.store import Database, SqlStore  # noqa: E402
+from syndicate.web import create_app  # noqa: E402
+from tests.room.kit import FAST_HASHER, LiveServer, make_cast  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+IMG = ROOT / "docs" / "img"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+VIEWPORT = {"width": 1200, "height": 800}
+
+#: The first Blackjack round, dealt in this order: Alice (seat 1) 8s 8d, Bob (seat 2) 5c 6d,
+#: the dealer 6h up and Qc in the hole. Alice splits; her first hand draws 3h (11) and doubles
+#: on 9c (20); her second draws Ts (18) and stands. Bob doubles his 11 on Kd (21). The dealer
+#: turns the Qc (16) and draws 4c: 20. Alice pushes one hand and loses the other, Bob wins.
+FIRST_ROUND = "8s 5c 6h 8d 6d Qc 3h 9c Ts Kd 4c"
+HOLE = "Qc"
+FILLER = " ".join(r + s for _ in range(6) for r in "23456789TJQKA" for s in "cdhs")
+
+
+def stacked_shoe(rules: Any) -> Shoe:
+    """Every Blackjack shoe of these tests: the scripted round, then six plain decks in order."""
+    return Shoe.stacked(parse(FIRST_ROUND + " " + FILLER, distinct=False), decks=rules.decks)
+
+
+@dataclass
+class World:
+    server: LiveServer
+    room: CardRoom
+    cast: Any
+    browser: Any
+    pages: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, int] = field(default_factory=dict)
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def page(self, who: str) -> Any:
+        """One browser context (its own cookies) and page per person."""
+        if who not in self.pages:
+            ctx = self.browser.new_context(viewport=VIEWPORT)
+            ctx.set_default_timeout(10_000)
+            page = ctx.new_page()
+            page.on("pageerror", lambda e, who=who: self.notes.setdefault("page_errors", []).append(f"{who}: {e}"))
+            self.pages[who] = page
+        return self.pages[who]
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'syndicate.db'}"
+    db = Database(url)
+    db.migrate()
+    room = CardRoom(SqlStore(db), FAST_HASHER)
+    cast = make_cast(room)
+    app = create_app(database=db, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=120),
+                     new_shoe=stacked_shoe)
+    server = LiveServer(app)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        w = World(server, room, cast, browser)
+        try:
+            yield w
+        finally:
+            browser.close()
+            server.stop()
+            db.dispose()
