@@ -124,8 +124,9 @@ class Table:
             table = await asyncio.to_thread(rest.open_table, f"Bench {self.spec['dealer']}", "blackjack", None,
                                             {"min_bet": 100, "max_bet": 10_000})
         tid = table["id"]
-        self.dealer = await TableClient.connect(self.url, tid, dealer_token)
-        self.players = [await TableClient.connect(self.url, tid, await asyncio.to_thread(self._token, n))
+        # keep=0: a bot needs the latest state only, not every message it ever received
+        self.dealer = await TableClient.connect(self.url, tid, dealer_token, keep=0)
+        self.players = [await TableClient.connect(self.url, tid, await asyncio.to_thread(self._token, n), keep=0)
                         for n in self.spec["players"]]
         self.watchers = [await Watcher.connect(self.url, tid, await asyncio.to_thread(self._token, n))
                          for n in self.spec["watchers"]]

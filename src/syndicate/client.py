@@ -13,6 +13,7 @@ import contextlib
 import json
 import random
 import uuid
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -123,9 +124,10 @@ class RoomClient:
 class TableClient:
     """One live table over a WebSocket. Use :meth:`connect`."""
 
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, keep: int | None = None) -> None:
         self.ws = ws
-        self.messages: list[dict[str, Any]] = []
+        #: every message received (``keep``: only the last so many, for long-running bots)
+        self.messages: list[dict[str, Any]] | deque[dict[str, Any]] = [] if keep is None else deque(maxlen=keep)
         self.state: dict[str, Any] | None = None
         self.rules: dict[str, Any] = {}  # the table's rules, from the welcome
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -134,11 +136,11 @@ class TableClient:
         self.closed = False
 
     @classmethod
-    async def connect(cls, base_url: str, table_id: int, token: str) -> TableClient:
+    async def connect(cls, base_url: str, table_id: int, token: str, *, keep: int | None = None) -> TableClient:
         url = base_url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/")
         ws = await websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**22)
         await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}))
-        client = cls(ws)
+        client = cls(ws, keep)
         client._reader = asyncio.create_task(client._read())
         await client.wait(lambda s: True)
         return client

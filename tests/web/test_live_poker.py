@@ -94,14 +94,25 @@ async def play(url: str, table_id: int, tokens: dict[str, str], hands: int, rng:
         await players[seat].act("sit", seat=seat, amount=5_000)
     watcher = await TableClient.connect(url, table_id, tokens["spectator"])
 
-    # An ante change applies only when every seated player accepts it.
+    # An ante change applies only when every seated player accepts it: one refusal withdraws it.
+    ack = await dealer.act("propose_ante", amount=150)
+    st = await players[4].wait(lambda s: s["version"] >= ack["version"])
+    assert st["table"]["ante_proposal"] == {"amount": 150, "waiting_for": [1, 2, 4]}
+    await players[1].act("refuse_ante")
+    st = await players[4].wait(lambda s: s["table"]["ante_proposal"] is None)
+    assert st["table"]["ante"] == 50
+    with pytest.raises(ActionRefused) as e:
+        await players[2].act("accept_ante")
+    assert e.value.rule == "ante.proposal"
     await dealer.act("propose_ante", amount=100)
     await players[1].act("accept_ante")
     await players[2].act("accept_ante")
     with pytest.raises(ActionRefused) as e:
         await players[1].act("accept_ante", seat=2)  # not for another seat
     assert e.value.rule == "own_seat"
-    await players[4].act("accept_ante")
+    ack = await players[4].act("accept_ante")
+    st = await players[4].wait(lambda s: s["version"] >= ack["version"])
+    assert st["table"]["ante"] == 100 and st["table"]["ante_proposal"] is None
 
     for _ in range(hands):
         for seat, p in players.items():

@@ -56,6 +56,8 @@ def test_a_silent_player_is_stood_by_the_clock_then_sits_out(server, room, cast)
         timeouts = 0
         while True:
             st = await _deal_until_someone_must_act(dealer, [alice])
+            assert st["clock"]["seat"] == st["round"]["to_act"] == 1
+            assert st["clock"]["seconds"] == 0.3 and 0 <= st["clock"]["left"] <= 0.3
             # Alice says nothing: the clock makes the passive choice and the round finishes.
             st = await dealer.wait(lambda s: s["round"]["phase"] == "settled", timeout=10)
             timeouts += 1
@@ -142,6 +144,9 @@ def test_revoked_dealer_round_finishes_then_the_table_closes(server, room, cast)
     won = sum(h.history["rounds"][0]["results"]["1"] for h in hands)
     assert room.ledger.balance(ev, player_key(cast.alice.id)) == 10_000 + won
     assert room.ledger.audit(ev) == []
+    # the leaderboard counts what she won at the table, not her sitting down with chips
+    board = c["alice"].request("GET", f"/api/events/{ev}/leaderboard")
+    assert board == [{"player": "Alice", "balance": 10_000 + won, "won": won}]
 
 
 def test_a_paused_table_deals_no_new_round(server, room, cast) -> None:

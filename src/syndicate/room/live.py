@@ -140,6 +140,7 @@ class BlackjackTable:
         self._table_account = 0
         self._memo: dict[str, Any] | None = None  # views shared by the messages of one broadcast
         self._kept_commitment: str | None = None  # the shoe whose seed is in the database
+        self._turn_deadline: float | None = None  # the event loop's time when the turn clock runs out
 
     # -- the task ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -638,7 +639,9 @@ class BlackjackTable:
         if self.timers.turn is None or rd is None or rd.to_act is None:
             return
         command = self._timeout_command(self._turn())
-        self._timer = asyncio.get_running_loop().call_later(self.timers.turn, lambda: self._queue.put_nowait(command))
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self.timers.turn, lambda: self._queue.put_nowait(command))
+        self._turn_deadline = loop.time() + self.timers.turn
 
     def _turn(self) -> tuple[int, int]:
         """Which decision the table waits for: the hand and the length of its log. Unlike the
@@ -696,9 +699,18 @@ class BlackjackTable:
         self._arm_auto()
 
     def _cancel_timer(self) -> None:
+        self._turn_deadline = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+    def _clock(self) -> dict[str, Any] | None:
+        """The turn clock as a client shows it: whose turn, its length and the seconds left."""
+        rd = self.round
+        if self._turn_deadline is None or rd is None or rd.is_terminal or rd.to_act is None:
+            return None
+        left = max(0.0, self._turn_deadline - asyncio.get_running_loop().time())
+        return {"seat": rd.to_act, "seconds": self.timers.turn, "left": round(left, 1)}
 
     async def _timeout(self, turn: tuple[int, int]) -> None:
         """The player to act let the clock run out: the passive choice is made for them (stand,
@@ -748,6 +760,7 @@ class BlackjackTable:
                        "sitting_out": s.sitting_out} for n, s in sorted(self.seats.items())],
             "you": {"account": account_id, "seat": seat},
             "hand": self.hand_number if rd is not None else None,
+            "clock": self._clock(),
             "round": self._round_view(viewer) if rd is not None else None,
             "log": self._log_view(viewer) if rd is not None else [],
         }

@@ -31,7 +31,7 @@ MAX_DISCARDS = 5
 
 class PokerTable(BlackjackTable):
     game = "poker"
-    seat_actions = ("check", "bet", "call", "raise", "fold", "draw", "stand_pat", "accept_ante")
+    seat_actions = ("check", "bet", "call", "raise", "fold", "draw", "stand_pat", "accept_ante", "refuse_ante")
     dealer_actions = ("start_round", "auto_deal", "propose_ante", "add_bots", "remove_bots")
     passive = ("check", "stand_pat", "fold")
 
@@ -124,9 +124,13 @@ class PokerTable(BlackjackTable):
         return True
 
     async def _seat_action(self, account: Account, seat: int, action: str, msg: dict[str, Any]) -> bool:
-        if action == "accept_ante":
+        if action in ("accept_ante", "refuse_ante"):
             table = self._sync_seats()
-            table.accept_ante(seat)
+            if action == "accept_ante":
+                table.accept_ante(seat)
+            else:  # the change needs everyone: one refusal withdraws it, the ante stays
+                table.verify_accept_ante(seat)
+                table.withdraw_ante_proposal()
             self.rules = table.rules
             self.version += 1
             return True
