@@ -111,7 +111,7 @@ class Table:
         self.latencies: list[float] = []
         self.by_action: dict[str, list[float]] = {}
         self.errors = 0
-        self.measuring = False
+        self.window = (float("inf"), float("inf"))  # measure actions sent in [start, end)
 
     def _token(self, name: str) -> str:
         with RoomClient(self.url) as c:
@@ -135,12 +135,13 @@ class Table:
 
     async def act(self, client: TableClient, action: str, **fields: object) -> None:
         t0 = time.perf_counter()
+        measuring = self.window[0] <= time.monotonic() < self.window[1]
         try:
             await client.act(action, timeout=60, **fields)
         except (ActionRefused, TimeoutError):
-            self.errors += self.measuring
+            self.errors += measuring
             raise
-        if self.measuring:
+        if measuring:
             self.latencies.append(time.perf_counter() - t0)
             self.by_action.setdefault(action, []).append(time.perf_counter() - t0)
 
@@ -152,9 +153,12 @@ class Table:
         await self.pause()
         await self.act(p, "bet", amount=self.rng.choice([100, 500, 1_000]))
 
-    async def play(self, deadline: float) -> None:
+    async def play(self, delay: float) -> None:
+        """Rounds until the end of the measured window, the first after ``delay`` seconds (so
+        that the tables, like real ones, are not all dealing at the same moment)."""
+        await asyncio.sleep(delay)
         by_seat = {i + 1: p for i, p in enumerate(self.players)}
-        while time.monotonic() < deadline:
+        while time.monotonic() < self.window[1]:
             await self.act(self.dealer, "start_round")
             await asyncio.gather(*(self.bet(p) for p in self.players))
             await self.act(self.dealer, "deal")
@@ -179,7 +183,7 @@ class Table:
             await c.close()
 
 
-def generator(url: str, ev: int, plan: list[dict], seconds: float, think: float, seed: int,
+def generator(url: str, ev: int, plan: list[dict], seconds: float, think: float, warmup: float, seed: int,
               ready: mp.Queue, go: mp.Event, results: mp.Queue) -> None:
     """One load-generator process: connect its tables, report ready, wait for go, play."""
 
@@ -189,10 +193,10 @@ def generator(url: str, ev: int, plan: list[dict], seconds: float, think: float,
             await t.connect()
         ready.put(len(tables))
         await asyncio.to_thread(go.wait)
-        deadline = time.monotonic() + seconds
+        start = time.monotonic() + warmup
         for t in tables:
-            t.measuring = True
-        await asyncio.gather(*(t.play(deadline) for t in tables))
+            t.window = (start, start + seconds)
+        await asyncio.gather(*(t.play(t.rng.uniform(0, warmup)) for t in tables))
         received = sum(w.received for t in tables for w in t.watchers)
         for t in tables:
             await t.close()
@@ -205,20 +209,25 @@ def generator(url: str, ev: int, plan: list[dict], seconds: float, think: float,
     results.put(asyncio.run(run()))
 
 
-def measure(url: str, ev: int, plan: list[dict], seconds: float, think: float, procs: int) -> dict:
+def measure(url: str, ev: int, plan: list[dict], seconds: float, think: float, warmup: float, procs: int,
+            server_pid: int) -> dict:
     ctx = mp.get_context("spawn")
     ready, results, go = ctx.Queue(), ctx.Queue(), ctx.Event()
     chunks = [plan[i::procs] for i in range(procs)]
-    workers = [ctx.Process(target=generator, args=(url, ev, chunk, seconds, think, i, ready, go, results))
+    workers = [ctx.Process(target=generator,
+                           args=(url, ev, chunk, seconds, think, warmup, i, ready, go, results))
                for i, chunk in enumerate(chunks) if chunk]
     for w in workers:
         w.start()
     for _ in workers:
         ready.get(timeout=600)
-    t0 = time.monotonic()
     go.set()
+    time.sleep(warmup)
+    cpu0 = _cpu(server_pid)
+    time.sleep(seconds)
+    cpu = _cpu(server_pid) - cpu0
     out = [results.get(timeout=seconds + 600) for _ in workers]
-    elapsed = time.monotonic() - t0
+    elapsed = seconds
     for w in workers:
         w.join()
     lat = sorted(x for o in out for x in o[0])
@@ -235,6 +244,7 @@ def measure(url: str, ev: int, plan: list[dict], seconds: float, think: float, p
                           for k, v in sorted(by_action.items())},
             "actions": len(lat), "seconds": round(elapsed, 1), "actions_per_second": round(len(lat) / elapsed, 1),
             "errors": sum(o[1] for o in out), "watcher_messages": sum(o[2] for o in out),
+            "server_cpu_percent": round(100 * cpu / seconds),
             "p50_ms": round(1000 * statistics.median(lat), 1) if lat else float("nan"),
             "p95_ms": pct(0.95), "p99_ms": pct(0.99)}
 
@@ -247,6 +257,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--think", type=float, default=1000, help="players' mean think time in ms (0: none)")
     ap.add_argument("--procs", type=int, default=2, help="load-generator processes")
+    ap.add_argument("--warmup", type=float, default=None,
+                    help="seconds before measuring, over which the tables start one by one "
+                         "(default: about one round, 12 think times)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args, _ = ap.parse_known_args()
 
@@ -264,9 +277,8 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        cpu0 = _cpu(server.pid)
-        figures = measure(url, ev, plan, args.seconds, args.think / 1000, args.procs)
-        figures["server_cpu_percent"] = round(100 * (_cpu(server.pid) - cpu0) / figures["seconds"])
+        warmup = args.think / 1000 * 12 if args.warmup is None else args.warmup
+        figures = measure(url, ev, plan, args.seconds, args.think / 1000, warmup, args.procs, server.pid)
     finally:
         server.terminate()
         server.wait(10)

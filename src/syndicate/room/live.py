@@ -483,12 +483,14 @@ class BlackjackTable:
             hand_id = self.hand_id
             if escrow:
                 repo.add_shoe(self.table.id, commitment, escrow, now())
-            if hand_id is None:
+            stored = hand_id is not None
+            if hand_id is None:  # the hand's first write stores its history as it stands
                 hand_id = repo.add_hand(self.table.id, self.hand_number, self.game, commitment, history, now(),
                                         players)
             if moves:
                 transfer(repo, self.table.event_id, moves, self.game, memo, hand_id=hand_id)
-            repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
+            if stored or settled:
+                repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
             if revealed:
                 repo.reveal_seed(commitment, revealed)
             return hand_id
