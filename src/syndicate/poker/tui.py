@@ -38,6 +38,22 @@ def cards_text(cards: list[str] | None) -> Text:
     return out
 
 
+def seat_marks(view: dict[str, Any], s: dict[str, Any]) -> list[str]:
+    """What to note beside a seat of a draw view: button, to act, all-in, hand, winnings."""
+    marks = []
+    if s["seat"] == view["button"]:
+        marks.append("D")
+    if s["seat"] == view["to_act"]:
+        marks.append("◀ to act")
+    if s["all_in"]:
+        marks.append("all-in")
+    if s["value"]:
+        marks.append(str(s["value"]))
+    if s["won"]:
+        marks.append(f"wins {money.format(s['won'])}")
+    return marks
+
+
 def render_table(
     view: dict[str, Any], names: dict[int, str], events: list[str] | None = None
 ) -> Panel:
@@ -52,17 +68,7 @@ def render_table(
     t.add_column("")
     for s in view["seats"]:
         seat = s["seat"]
-        marks = []
-        if seat == view["button"]:
-            marks.append("D")
-        if seat == view["to_act"]:
-            marks.append("◀ to act")
-        if s["all_in"]:
-            marks.append("all-in")
-        if s["value"]:
-            marks.append(s["value"])
-        if s["won"]:
-            marks.append(f"wins {f(s['won'])}")
+        marks = seat_marks(view, s)
         style = "dim" if s["folded"] else ("bold yellow" if seat == view["viewer"] else "")
         t.add_row(str(seat), Text(names.get(seat, f"Seat {seat}"), style=style), f(s["stack"]),
                   f(s["bet"]) if s["bet"] else "", cards_text(s["cards"]), " ".join(marks))

@@ -339,6 +339,7 @@ def render_draw(state: dict[str, Any], seat: int | None = None) -> str:
     """A draw table's state as text, from the view alone (so it shows nothing the server did
     not): the hand, the pot, then each seat's stack, bet, cards and marks."""
     from .. import money
+    from ..poker.tui import seat_marks
 
     f = money.format
     rd = state["round"]
@@ -351,17 +352,7 @@ def render_draw(state: dict[str, Any], seat: int | None = None) -> str:
     lines = [head]
     for s in rd["seats"]:
         n = s["seat"]
-        marks = []
-        if n == rd["button"]:
-            marks.append("D")
-        if n == rd["to_act"]:
-            marks.append("◀ to act")
-        if s["all_in"]:
-            marks.append("all-in")
-        if s["value"]:
-            marks.append(str(s["value"]))
-        if s["won"]:
-            marks.append(f"wins {f(s['won'])}")
+        marks = seat_marks(rd, s)
         who = "You" if n == seat else names.get(n, f"Seat {n}")
         bet = f"bet {f(s['bet'])}" if s["bet"] else ""
         lines.append(f"  {n}  {who:<12} {f(s['stack']):>9}  {bet:<12} {_cards(s['cards']):<26} {' '.join(marks)}"

@@ -23,7 +23,8 @@ from .. import money
 from ..blackjack.rules import Rules
 from ..poker.history import to_phh
 from ..room.cardroom import CardRoom
-from ..room.errors import BadRequest, Forbidden, NotFound, RoomError
+from ..room.errors import BadRequest, Forbidden, RoomError
+from ..room.histories import shoe_history
 from ..room.ledger import player_key
 from ..room.live import LiveRoom, Timers, void_unfinished
 from ..room.roles import ROLES, allowed, require
@@ -339,18 +340,7 @@ def create_app(
         """The hand's shoe as a history in the engine's format (docs/hand-history.md): every
         finished hand dealt from that shoe so far, so `syndicate replay` and, once the shoe is
         finished and its seed revealed, `syndicate verify` accept the file."""
-        with room.store.transaction() as repo:
-            hand = repo.hand(hand_id)
-            table = repo.table(hand.table_id) if hand else None
-            if hand is None or table is None or table.event_id != account.event_id or hand.status == "playing":
-                raise NotFound("hand", f"no finished hand {hand_id} in this event")
-            same_shoe = [h for h in repo.hands(account.event_id, hand.table_id, hand.commitment, None, 10_000)
-                         if h.status != "playing"]
-        doc = dict(same_shoe[-1].history)
-        key = "rounds" if "rounds" in doc else "hands"  # Blackjack rounds; draw hands (a deck each)
-        doc[key] = [r for h in same_shoe for r in h.history[key]]
-        doc.pop("hand", None)
-        return doc
+        return shoe_history(room.store, account.event_id, hand_id)
 
     @app.get("/api/roles", tags=["accounts"])
     def roles() -> dict[str, Any]:
