@@ -16,19 +16,10 @@ import pytest
 from syndicate.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.cli import _play_draw, parse_draw_command, play_remote, render_draw
 from syndicate.room.ledger import player_key
-from syndicate.room.live import Timers, stack_key
-from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from syndicate.room.live import stack_key
+from tests.room.kit import PASSWORD
 
 SEAT = 5
-
-
-@pytest.fixture
-def server(database):
-    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None))
-    srv = LiveServer(app)
-    yield srv
-    srv.stop()
 
 
 class Typist:

@@ -19,19 +19,10 @@ import pytest
 from syndicate.blackjack.history import replay, verify
 from syndicate.client import ActionRefused, RoomClient, TableClient, random_play
 from syndicate.room.ledger import player_key
-from syndicate.room.live import Timers, stack_key
-from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from syndicate.room.live import stack_key
+from tests.room.kit import PASSWORD, LiveServer
 
 ROUNDS = {"sqlite": 200, "postgresql": 120}  # the first shoe is finished well before the end
-
-
-@pytest.fixture
-def server(database):
-    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None))
-    srv = LiveServer(app)
-    yield srv
-    srv.stop()
 
 
 def sign_in(server: LiveServer, event_id: int, name: str) -> RoomClient:

@@ -20,19 +20,10 @@ import pytest
 from syndicate.client import ActionRefused, RoomClient, TableClient
 from syndicate.poker.history import replay, verify
 from syndicate.room.ledger import player_key
-from syndicate.room.live import Timers, stack_key
-from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from syndicate.room.live import stack_key
+from tests.room.kit import PASSWORD
 
 HANDS = {"sqlite": 80, "postgresql": 40}
-
-
-@pytest.fixture
-def server(database):
-    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None))
-    srv = LiveServer(app)
-    yield srv
-    srv.stop()
 
 
 def choose(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
