@@ -40,9 +40,17 @@ HOLE = "Qc"
 FILLER = " ".join(r + s for _ in range(6) for r in "23456789TJQKA" for s in "cdhs")
 
 
+#: At a table that doubles for less, Alice plays alone: 6c 5d (11) against the dealer's Ah up
+#: and 9s in the hole. She insures for less ($2 of $5), the dealer has no blackjack; she doubles
+#: for less ($4 on $10) on Tc: 21 beats the dealer's 20. Then the plain decks: her next round is
+#: 2c 2h against 2d (the 2s in the hole), and the dealer draws to 20.
+FOR_LESS_ROUND = "6c Ah 5d 9s Tc"
+
+
 def stacked_shoe(rules: Any) -> Shoe:
     """Every Blackjack shoe of these tests: the scripted round, then six plain decks in order."""
-    return Shoe.stacked(parse(FIRST_ROUND + " " + FILLER, distinct=False), decks=rules.decks)
+    first = FOR_LESS_ROUND if rules.double_for_less else FIRST_ROUND
+    return Shoe.stacked(parse(first + " " + FILLER, distinct=False), decks=rules.decks)
 
 
 @dataclass

@@ -54,6 +54,20 @@ def assert_named(page) -> None:
     assert not unnamed, unnamed
 
 
+def dollars(cents: int) -> str:
+    """Cents as the pages show them (common.js money(): a minus sign, thousands separated)."""
+    c = abs(cents)
+    sign = "\u2212" if cents < 0 else ""
+    return f"{sign}${c // 100:,}.{c % 100:02d}"
+
+
+def seats_in(history: dict) -> set[int]:
+    """The seats with a result in a stored one-hand history, whichever the game."""
+    if "rounds" in history:
+        return {int(k) for k in (history["rounds"][0].get("results") or {})}
+    return {seat for seat, _ in history["hands"][0]["result"]["net"]}
+
+
 def card_texts(html: str) -> set[str]:
     return set(re.findall(r'data-card="([2-9TJQKA][cdhs])"', html))
 
@@ -165,7 +179,17 @@ def test_blackjack_round_with_a_split_and_a_double(world) -> None:
     assert labels == ["double", "hit", "split", "stand", "surrender"]
     # The chart for these rules is computed once, on the first visit (about 3 s).
     expect(alice.get_by_test_id("hint")).to_have_text("Basic strategy: split", timeout=20_000)
+    # The turn clock comes in the state: Alice's (120 s a turn here), counting down; Bob sees
+    # whose turn it is and the clock, but it is not his.
     expect(alice.get_by_test_id("my-timer")).to_be_visible()
+    clock = alice.evaluate("window.__syndicate.state.clock")
+    assert clock["seat"] == 1 and clock["seconds"] == 120 and 0 < clock["left"] <= 120
+    expect(alice.get_by_test_id("my-timer")).to_have_text(re.compile(r"^\d+ s$"))
+    assert int(alice.get_by_test_id("my-timer").text_content().split()[0]) <= 120
+    expect(bob.get_by_test_id("timer")).to_be_visible()
+    assert bob.get_by_test_id("my-timer").count() == 0
+    # This table doubles for the full bet only: no amount to choose.
+    assert alice.get_by_label(re.compile("^Double amount")).count() == 0
     assert bob.locator("[data-action]").count() == 0  # not his turn
     snap()
     split.click()
@@ -225,6 +249,79 @@ def test_the_page_reconnects_after_its_socket_drops(world) -> None:
     for who in ("alice", "bob"):  # leave the table with the round not dealt: the bet comes back
         world.page(who).get_by_role("button", name="Leave seat").click()
         expect(world.page(who).get_by_role("button", name="Sit at seat 1")).to_be_visible()
+
+
+def test_blackjack_insurance_and_double_for_less_then_auto_deal(world) -> None:
+    """A table with double_for_less: Alice insures for less and doubles for less (the full
+    amounts are the defaults); then the dealer turns auto-deal on, a round opens and is dealt
+    by itself, and auto-deal off leaves the next round to the dealer."""
+    ev = world.cast.event.id
+    dealer = world.page("dealer")
+    dealer.goto(world.url + "/dealer")
+    form = dealer.get_by_role("form", name="Open a table")
+    form.get_by_label("Table name").fill("Nova's pitch")
+    form.get_by_label("Game").select_option("blackjack")
+    form.get_by_label("Preset").select_option("syndicate")
+    form.get_by_label("Minimum bet ($)").fill("1")
+    form.get_by_label("Maximum bet ($)").fill("100")
+    form.get_by_label("Other rules (key=value)").fill("double_for_less=true")
+    form.get_by_role("button", name="Open table").click()
+    expect(dealer.get_by_role("region", name="Nova's pitch")).to_be_visible()
+    t = next(x.id for x in world.room.tables.lobby(ev) if x.name == "Nova's pitch")
+    world.tables["for_less"] = t
+    alice = _sit(world, "alice", 1, t, "Nova's pitch")
+    start = world.room.ledger.balance(ev, stack_key(t, world.cast.alice.id))
+    _dealer_button(world, "Start round at Nova's pitch")
+    alice.get_by_label("Bet, dollars").fill("10")
+    alice.get_by_role("button", name="Place bet").click()
+    expect(alice.get_by_role("region", name="Seat 1")).to_contain_text("Bet $10.00")
+    _dealer_button(world, "Deal at Nova's pitch")
+
+    # Insurance against the Ace: up to half the bet, $5.00 by default; Alice puts in $2.00.
+    insure = alice.get_by_label(re.compile("^Insurance amount"))
+    expect(insure).to_have_value("5.00")
+    assert insure.get_attribute("max") == "5.00"
+    insure.fill("2")
+    alice.get_by_role("button", name="Insurance", exact=True).click()
+    expect(alice.get_by_role("region", name="Seat 1")).to_contain_text("Insurance $2.00")
+
+    # Double for less: up to the bet, $10.00 by default; Alice adds $4.00.
+    double = alice.get_by_label(re.compile("^Double amount"))
+    expect(double).to_have_value("10.00")
+    double.fill("4")
+    alice.get_by_role("button", name="Double", exact=True).click()
+    expect(alice.get_by_role("heading", name="Results of the round")).to_be_visible()
+    expect(alice.get_by_role("group", name="Alice, hand 1")).to_contain_text("$14.00")
+    payouts = alice.get_by_role("table", name="Payouts")
+    expect(payouts).to_contain_text("insurance loses")
+    expect(payouts).to_contain_text("wins")
+    # +$14 on the doubled hand, −$2 of insurance (in full it would have been +$20 − $5).
+    stack = world.room.ledger.balance(ev, stack_key(t, world.cast.alice.id))
+    assert stack == start + 1_400 - 200
+    expect(alice.get_by_test_id("stack")).to_have_text(f"At this table: {dollars(stack)}")
+
+    # Auto-deal: a round opens at once and is dealt a second after Alice bets, without Deal.
+    auto = dealer.get_by_role("status", name="Auto-deal at Nova's pitch")
+    dealer.get_by_label("Auto-deal betting window at Nova's pitch, seconds").fill("1")
+    dealer.get_by_role("button", name="Turn auto-deal on at Nova's pitch").click()
+    expect(auto).to_have_text("Auto-deal: on, dealt 1 s after a round opens")
+    expect(alice.get_by_role("button", name="Place bet")).to_be_visible()
+    alice.get_by_label("Bet, dollars").fill("1")
+    alice.get_by_role("button", name="Place bet").click()
+    expect(alice.get_by_role("button", name="Stand", exact=True)).to_be_visible()
+    dealer.get_by_role("button", name="Turn auto-deal off at Nova's pitch").click()
+    expect(auto).to_have_text("Auto-deal: off")
+    alice.get_by_role("button", name="Stand", exact=True).click()
+    expect(alice.get_by_role("heading", name="Results of the round")).to_be_visible()
+    live = dealer.get_by_role("region", name="Nova's pitch").get_by_text(re.compile(r"hand \d+: settled"))
+    expect(live).to_contain_text("hand 2: settled")
+    alice.wait_for_timeout(1500)  # more than the window: with auto-deal off no round opens
+    expect(live).to_contain_text("hand 2: settled")
+    assert alice.evaluate("window.__syndicate.state.round.phase") == "settled"
+    assert world.room.ledger.balance(ev, stack_key(t, world.cast.alice.id)) == stack - 100  # 4 loses to 20
+    alice.get_by_role("button", name="Leave seat").click()
+    expect(alice.get_by_role("button", name="Sit at seat 1")).to_be_visible()
+    assert world.room.ledger.audit(ev) == []
 
 
 def test_poker_hand_with_a_draw(world) -> None:
@@ -307,28 +404,55 @@ def test_poker_hand_with_a_draw(world) -> None:
     assert world.room.ledger.audit(ev) == []
 
 
-def test_ante_change_proposal(world) -> None:
+def test_ante_change_proposal_and_a_refusal(world) -> None:
+    """The proposal comes in the state (table.ante_proposal); Alice accepts, Bob refuses, and
+    the refusal withdraws it for everyone: the ante in force stays."""
+    alice, bob = world.page("alice"), world.page("bob")
+    ante = alice.evaluate("window.__syndicate.state.table.ante")
+    assert ante == 50
+    for page in (alice, bob):
+        expect(page.get_by_test_id("ante")).to_have_text(f"Ante {dollars(ante)}")
     dealer = world.page("dealer")
     dealer.get_by_label("New ante at Nova's draw, dollars").fill("1")
     dealer.get_by_role("button", name="Propose ante at Nova's draw").click()
-    alice, bob = world.page("alice"), world.page("bob")
     expect(alice.get_by_role("button", name="Accept ante $1.00")).to_be_visible()
     expect(bob.get_by_role("button", name="Refuse ante $1.00")).to_be_visible()
-    bob.get_by_role("button", name="Refuse ante $1.00").click()
-    expect(bob.get_by_text("You refused the ante of $1.00")).to_be_visible()
     alice.get_by_role("button", name="Accept ante $1.00").click()
-    expect(alice.get_by_text(re.compile(r"Ante change to \$1\.00: waiting for seats 2"))).to_be_visible()
+    waiting = alice.get_by_text(re.compile(r"Ante change to \$1\.00: waiting for seats 2$"))
+    expect(waiting).to_be_visible()
+    assert alice.evaluate("window.__syndicate.state.table.ante_proposal") == {"amount": 100, "waiting_for": [2]}
+    bob.get_by_role("button", name="Refuse ante $1.00").click()
+    expect(bob.get_by_text(f"You refused the ante of $1.00: it stays {dollars(ante)}.")).to_be_visible()
+    # Withdrawn for everyone: Alice's page no longer shows it, Bob's has no buttons left.
+    expect(waiting).to_have_count(0)
+    expect(bob.get_by_role("button", name=re.compile("ante"))).to_have_count(0)
+    expect(alice.get_by_role("button", name=re.compile("ante"))).to_have_count(0)
+    for page in (alice, bob):
+        expect(page.get_by_test_id("ante")).to_have_text(f"Ante {dollars(ante)}")
+        assert page.evaluate("window.__syndicate.state.table.ante_proposal") is None
+        assert page.evaluate("window.__syndicate.state.table.ante") == ante
 
 
 def test_admin_hand_search_replay_and_fairness(world) -> None:
     admin = world.page("admin")
     admin.goto(world.url + "/admin")
     search = admin.get_by_role("form", name="Search hands")
-    # By player (GET /api/hands?player=): the hands Alice played, once the room records who
-    # played each hand; then by table, which finds the Blackjack round whatever the server version.
-    search.get_by_label("Player").select_option(label="Alice")
-    search.get_by_role("button", name="Search").click()
-    expect(admin.get_by_role("table", name="Hands found").or_(admin.get_by_text("No hand found."))).to_be_visible()
+    # By player (GET /api/hands?player=): exactly the finished hands each played. The truth:
+    # every finished hand of the event whose stored result has their seat (Alice sat at seat 1,
+    # Bob at seat 2, at every table); Alice played at all three tables, Bob not at the third.
+    ev = world.cast.event.id
+    with world.room.store.transaction() as repo:
+        finished = [x for status in ("settled", "voided") for x in repo.hands(ev, None, None, status, 1000)]
+    for name, seat, tables in (("Alice", 1, set(world.tables.values())),
+                               ("Bob", 2, {world.tables["blackjack"], world.tables["poker"]})):
+        truth = {str(x.id) for x in finished if seat in seats_in(x.history)}
+        assert {x.table_id for x in finished if str(x.id) in truth} == tables
+        search.get_by_label("Player").select_option(label=name)
+        search.get_by_role("button", name="Search").click()
+        found = admin.get_by_role("table", name="Hands found")
+        expect(found.get_by_role("row")).to_have_count(len(truth) + 1)  # and the heading row
+        ids = {r.get_by_role("cell").first.text_content() for r in found.get_by_role("row").all()[1:]}
+        assert ids == truth, name
     search.get_by_label("Player").select_option(label="anyone")
     search.get_by_label("Table number").fill(str(world.tables["blackjack"]))
     search.get_by_role("button", name="Search").click()
@@ -375,6 +499,7 @@ def test_rules_and_odds_page(world) -> None:
     form.get_by_label("Name").fill("Sam")
     form.get_by_label("Password").fill(PASSWORD)
     form.get_by_role("button", name="Sign in").click()
+    expect(p.get_by_role("button", name="Sign out")).to_be_visible()  # signed in: the page reloaded
     p.get_by_role("link", name="Watch Nova's draw").click()
     expect(p.get_by_role("region", name="Five-card draw table")).to_be_visible()
     assert p.evaluate("document.documentElement.scrollWidth") <= 390
@@ -385,7 +510,24 @@ def test_rules_and_odds_page(world) -> None:
 def test_lobby_screenshot_and_first_render_time(world) -> None:
     page = world.page("alice")
     page.goto(world.url + "/")
-    expect(page.get_by_role("table", name="Leaderboard")).to_contain_text("Bob")
+    board = page.get_by_role("table", name="Leaderboard")
+    expect(board).to_contain_text("Bob")
+    # Each player's "Won" is what their hands say they won (GET /api/hands?player=: the net
+    # of their seat in each hand; Alice sat at seat 1 and Bob at seat 2 everywhere), which is
+    # also the sum of the game's lines on their stacks in the ledger.
+    ev = world.cast.event.id
+    for acct, seat in ((world.cast.alice, 1), (world.cast.bob, 2)):
+        hands = world.page("admin").request.get(f"{world.url}/api/hands?player={acct.id}&limit=1000").json()
+        assert hands, acct.name
+        won = sum((x["results"] or {}).get(str(seat), 0) for x in hands)
+        ledger = sum(line.line.amount for a in world.room.ledger.accounts(ev) if a.key.startswith("stack:")
+                     and a.key.split(":")[2] == str(acct.id)
+                     for line in world.room.ledger.explain(ev, a.key) if line.line.kind in ("blackjack", "poker", "void"))
+        assert won == ledger, (acct.name, won, ledger)
+        row = board.get_by_role("row", name=re.compile(rf"\b{acct.name}\b"))
+        expect(row).to_have_count(1)
+        expect(row.get_by_role("cell").nth(2)).to_have_text(dollars(won))
+    expect(board.get_by_text(re.compile("stack at table"))).to_have_count(0)
     shot(page, "lobby")
     assert_named(page)
     times = []

@@ -753,7 +753,7 @@ class BlackjackTable:
         table: dict[str, Any] = {
             "id": self.table.id, "name": self.table.name, "game": self.game, "status": self.table.status,
             "dealer_id": self.table.dealer_id, "min_bet": self.rules.min_bet, "max_bet": self.rules.max_bet,
-            "seats": self._seat_count()}
+            "seats": self._seat_count(), "auto_deal": self.auto_seconds}
         if welcome:
             table["rules"] = self.rules.to_dict()
         return {

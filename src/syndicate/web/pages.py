@@ -5,8 +5,8 @@ need that the API proper does not give (docs/browser.md).
 
 Everything a page shows of a game comes from the protocol (docs/protocol.md); these answers add
 only what is public or already the asker's to see: who deals at each table and how many seats
-are free, a table's house edge and strategy chart, the pending ante proposal and the turn
-clock, and the house's figures per table (admin and pit bosses).
+are free, a table's house edge and strategy chart, and the house's figures per table (admin
+and pit bosses). The turn clock and a draw table's ante proposal come in the protocol's state.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from ..blackjack import odds, strategy
 from ..blackjack.rules import PRESET_TITLES, PRESETS, Rules
 from ..poker.draw import DrawRules
 from ..room.errors import Forbidden, NotFound
+from ..room.histories import shoe_history
 from ..room.roles import allowed
 from ..room.values import Table
-from .auth import Me, who
+from .auth import Me
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"": "index.html", "table": "table.html", "dealer": "dealer.html", "admin": "admin.html",
@@ -36,8 +37,6 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
 Id = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
 
 router = APIRouter()
-
-
 
 
 def _page(name: str) -> FileResponse:
@@ -166,33 +165,6 @@ def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
     return {"game": "blackjack", "table": t.to_json(), **_odds(odds.canonical(rules))}
 
 
-@router.get("/api/tables/{table_id}/live", tags=["pages"])
-async def table_live(request: Request, table_id: Id) -> dict[str, Any]:
-    """What the protocol's state does not carry yet: the turn clock (seconds per turn and left
-    for the player to act) and, at a draw table, the ante proposal waiting for acceptance."""
-    account = await asyncio.to_thread(who, request)
-    room = request.app.state.room
-    live = request.app.state.live
-    t = await asyncio.to_thread(room.tables.get, account.event_id, table_id)
-    runner = live.tables.get(t.id)
-    turn = runner.timers.turn if runner is not None else (live.timers.turn if live.timers else 30.0)
-    out: dict[str, Any] = {"table": t.id, "turn_seconds": turn, "turn_left": None, "ante": None}
-    if runner is None:
-        return out
-    timer = runner._timer
-    if timer is not None and not timer.cancelled():
-        out["turn_left"] = max(0.0, timer.when() - asyncio.get_running_loop().time())
-    draw = getattr(runner, "draw_table", None)
-    if draw is not None or t.game == "poker":
-        out["ante"] = {
-            "current": runner.rules.ante,
-            "proposal": draw.proposal if draw is not None else None,
-            "waiting_for": list(draw.waiting_for) if draw is not None else [],
-            "accepted": sorted(draw.accepted) if draw is not None else [],
-        }
-    return out
-
-
 @router.get("/api/figures", tags=["pages"])
 def figures(request: Request, account: Me) -> list[dict[str, Any]]:
     """The house's result per table (the balance of its ``table:<id>`` ledger account: positive,
@@ -230,22 +202,15 @@ def hand_check(request: Request, account: Me, hand_id: Id) -> dict[str, Any]:
     from ..blackjack import history as bj_history
     from ..poker import history as pk_history
 
-    room = request.app.state.room
-    with room.store.transaction() as repo:
-        hand = repo.hand(hand_id)
-        table = repo.table(hand.table_id) if hand else None
-        if hand is None or table is None or table.event_id != account.event_id or hand.status == "playing":
-            raise NotFound("hand", f"no finished hand {hand_id} in this event")
-        same_shoe = [h for h in repo.hands(account.event_id, hand.table_id, hand.commitment, None, 10_000)
-                     if h.status != "playing"]
-    doc = dict(same_shoe[-1].history)
+    doc = shoe_history(request.app.state.room.store, account.event_id, hand_id)
     key = "rounds" if "rounds" in doc else "hands"
-    doc[key] = [r for h in same_shoe for r in h.history[key]]
-    doc.pop("hand", None)
+    same_shoe = doc[key]
     game = bj_history if key == "rounds" else pk_history
     rep = game.replay(doc)
     ver = game.verify(doc)
-    return {"hand": hand_id, "game": hand.game, "commitment": hand.commitment, "hands_in_shoe": len(same_shoe),
+    commitment = doc["shoes"][0]["commitment"] if key == "rounds" else same_shoe[-1]["shoe"]["commitment"]
+    return {"hand": hand_id, "game": doc["game"],
+            "commitment": commitment, "hands_in_shoe": len(same_shoe),
             "replay": {"matches": rep.matches, "steps": rep.steps,
                        "problems": list(getattr(rep, "problems", None) or getattr(rep, "messages", []))},
             "verify": ver.to_json()}

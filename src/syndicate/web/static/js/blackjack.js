@@ -19,19 +19,24 @@ function playerName(ctx, seat) {
   return s ? s.player : `Seat ${seat}`;
 }
 
-/** Seconds left on the clock of the player to act, from the server's /live answer. */
-export function timer(ctx, testid = "timer") {
-  const live = ctx.live;
-  if (!live || live.turn_left === null || live.turn_left === undefined) return null;
-  const left = Math.max(0, live.turn_left - (performance.now() - live.at) / 1000);
+/** Seconds left on the turn clock: the state's `clock` counted down from the message's arrival. */
+function clockLeft(ctx) {
+  const c = ctx.clock;
+  if (!c || c.left === null || c.left === undefined) return null;
+  return Math.max(0, c.left - (performance.now() - c.at) / 1000);
+}
+
+/** The clock of the player to act (`seat`: only if it is that seat's clock). */
+export function timer(ctx, testid = "timer", seat = null) {
+  const left = clockLeft(ctx);
+  if (left === null || (seat !== null && ctx.clock.seat !== seat)) return null;
   return h("span", { class: left < 6 ? "timer low" : "timer", "data-testid": testid, role: "timer",
-    "aria-label": "Turn clock" }, `${Math.ceil(left)} s`);
+    "aria-label": `Turn clock, ${ctx.clock.seconds} s a turn` }, `${Math.ceil(left)} s`);
 }
 
 export function tickTimer(ctx) {
-  const live = ctx.live;
-  if (!live || live.turn_left === null) return;
-  const left = Math.max(0, live.turn_left - (performance.now() - live.at) / 1000);
+  const left = clockLeft(ctx);
+  if (left === null) return;
   for (const el of document.querySelectorAll("[role=timer]")) {
     el.textContent = `${Math.ceil(left)} s`;
     el.className = left < 6 ? "timer low" : "timer";
@@ -110,17 +115,49 @@ export function renderActions(ctx) {
   }
   for (const a of rd.legal_actions) {
     if (a === "bet" || !LABELS[a]) continue;
-    out.push(h("button", { type: "button", class: a === "stand" || a === "hit" ? "primary" : "", "data-key": KEYS[a],
-      "data-action": a, "aria-keyshortcuts": KEYS[a].toUpperCase(), onclick: () => ctx.act(a) },
-      LABELS[a], " ", h("kbd", { "aria-hidden": "true" }, KEYS[a].toUpperCase())));
+    const full = forLess(ctx, a, mine);
+    const input = full ? h("input", { type: "number", min: "0.01", max: (full / 100).toFixed(2), step: "0.01",
+      value: (full / 100).toFixed(2), "aria-label": `${LABELS[a]} amount, dollars (${money(1)} to ${money(full)})` }) : null;
+    const send = () => {
+      if (!input) return ctx.act(a);
+      const cents = parseDollars(input.value);
+      if (cents === null || cents < 1 || cents > full) {
+        toast(`${LABELS[a]} from ${money(1)} to ${money(full)}`, true);
+        return null;
+      }
+      // The full amount is the server's default: send an amount only for less.
+      return ctx.act(a, cents < full ? { amount: cents } : {});
+    };
+    const btn = h("button", { type: "button", class: a === "stand" || a === "hit" ? "primary" : "", "data-key": KEYS[a],
+      "data-action": a, "aria-keyshortcuts": KEYS[a].toUpperCase(), onclick: send },
+      LABELS[a], " ", h("kbd", { "aria-hidden": "true" }, KEYS[a].toUpperCase()));
+    out.push(input ? h("span", { class: "field" }, h("label", {}, `${LABELS[a]} (up to ${money(full)})`, input), btn) : btn);
   }
   const hint = ctx.showHint ? hintFor(ctx) : null;
   if (hint) out.push(h("span", { class: "hint", "data-testid": "hint", role: "note" }, `Basic strategy: ${hint}`));
   if (rd.to_act === seat && rd.phase !== "settled") {
-    const t = timer(ctx, "my-timer");
+    const t = timer(ctx, "my-timer", seat);
     if (t) out.push(h("span", {}, "Your clock: ", t));
   }
   return out;
+}
+
+/** For `double` and `insurance`, the full amount when the rules let the player put in less
+ * (insurance: up to half the bet, always; a double: only where `double_for_less` is on), else
+ * null. The server checks the amount again. */
+function forLess(ctx, action, mine) {
+  const rd = ctx.state.round;
+  if (!mine) return null;
+  if (action === "insurance") {
+    const full = Math.min(Math.floor(mine.bet / 2), mine.stack);
+    return full > 1 ? full : null;
+  }
+  if (action === "double" && ctx.rules && ctx.rules.double_for_less) {
+    const hand = mine.hands.find((x) => x.index === rd.acting_hand);
+    const full = hand ? Math.min(hand.bet, mine.stack) : 0;
+    return full > 1 ? full : null;
+  }
+  return null;
 }
 
 function value(card) {

@@ -73,13 +73,20 @@ async function refresh() {
 
 function ensureSocket(t) {
   if (socks.has(t.id)) return socks.get(t.id);
-  const entry = { state: null };
+  const entry = { state: null, auto: undefined, inputs: null };
   entry.sock = new TableSocket(t.id, { onMessage: (m) => {
-    if (m.type === "welcome" || m.type === "state") { entry.state = m; const el = document.getElementById(`live-${t.id}`); if (el) el.replaceChildren(liveLine(entry)); }
+    if (m.type === "welcome" || m.type === "state") { entry.state = m; showLive(t.id, entry); }
   } });
   entry.sock.connect();
   socks.set(t.id, entry);
   return entry;
+}
+
+function showLive(id, entry) {
+  const el = document.getElementById(`live-${id}`);
+  if (el) el.replaceChildren(liveLine(entry));
+  const auto = document.getElementById(`auto-${id}`);
+  if (auto) auto.replaceChildren(autoLine(entry));
 }
 
 function liveLine(entry) {
@@ -90,6 +97,15 @@ function liveLine(entry) {
     (rd ? `hand ${s.hand}: ${rd.phase.replace(/_/g, " ")}` : "no round yet");
 }
 
+/** Auto-deal as the state says (`table.auto_deal`, once the server sends it), else as this
+ * console last set it (acknowledged by the server). */
+function autoLine(entry) {
+  const fromState = entry.state && entry.state.table.auto_deal;
+  const secs = fromState !== undefined ? fromState : entry.auto;
+  if (secs === undefined) return "Auto-deal: not set from this console";
+  return secs === null ? "Auto-deal: off" : `Auto-deal: on, dealt ${secs} s after a round opens`;
+}
+
 function tableBox(t) {
   const entry = ensureSocket(t);
   const act = async (action, fields = {}) => {
@@ -98,12 +114,26 @@ function tableBox(t) {
   const status = async (s) => {
     try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
   };
-  const bots = h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": `Bots to seat at ${t.name}` });
-  const ante = h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" });
+  // The inputs outlive the box's redraws (every few seconds), so what is typed stays.
+  entry.inputs = entry.inputs || {
+    bots: h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": `Bots to seat at ${t.name}` }),
+    ante: h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" }),
+    auto: h("input", { type: "number", min: "1", max: "600", step: "1", value: "15", "aria-label": `Auto-deal betting window at ${t.name}, seconds` }),
+  };
+  const { bots, ante, auto } = entry.inputs;
+  const setAuto = async (seconds) => {
+    try {
+      await entry.sock.act("auto_deal", { seconds });
+      entry.auto = seconds;
+      showLive(t.id, entry);
+      toast(`${t.name}: auto-deal ${seconds === null ? "stopped" : `every ${seconds} s`}`);
+    } catch (e) { toast(`${e.message} (${e.rule})`, true); }
+  };
   const L = (x) => `${x} at ${t.name}`;
   return h("section", { class: "card-box", "aria-label": t.name, dataset: { table: t.id } },
     h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${t.game}, ${t.status}) ${t.summary}`)),
     h("p", { id: `live-${t.id}` }, liveLine(entry)),
+    h("p", { id: `auto-${t.id}`, role: "status", "aria-label": L("Auto-deal") }, autoLine(entry)),
     h("div", { class: "actions", role: "group", "aria-label": L("Controls") },
       h("a", { href: `/tables/${t.id}` }, "Go to the table"),
       h("button", { type: "button", class: "primary", "aria-label": L(t.game === "poker" ? "Deal a hand" : "Start round"), onclick: () => act("start_round") }, t.game === "poker" ? "Deal a hand" : "Start round"),
@@ -111,6 +141,13 @@ function tableBox(t) {
       t.status === "open" ? h("button", { type: "button", "aria-label": L("Pause"), onclick: () => status("paused") }, "Pause")
         : h("button", { type: "button", "aria-label": L("Resume"), onclick: () => status("open") }, "Resume"),
       h("button", { type: "button", class: "danger", "aria-label": L("Close"), onclick: () => { if (confirm(`Close ${t.name}?`)) status("closed"); } }, "Close"),
+      h("label", { class: "field" }, "Auto-deal window (s)", auto),
+      h("button", { type: "button", "aria-label": L("Turn auto-deal on"), onclick: () => {
+        const n = Number(auto.value);
+        if (!(n > 0 && n <= 600)) { toast("Auto-deal: a betting window from 1 to 600 seconds", true); return; }
+        setAuto(n);
+      } }, "Auto-deal on"),
+      h("button", { type: "button", "aria-label": L("Turn auto-deal off"), onclick: () => setAuto(null) }, "Auto-deal off"),
       bots, h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
       h("button", { type: "button", "aria-label": L("Remove bots"), onclick: () => act("remove_bots") }, "Remove bots"),
       t.game === "poker" ? [ante, h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {

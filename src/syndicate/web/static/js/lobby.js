@@ -60,27 +60,8 @@ function renderRoster(roster) {
     g.revoked.length ? h("p", { class: "muted" }, `Revoked: ${g.revoked.join(", ")}`) : null)));
 }
 
-/** The server's leaderboard lists a player's stacks at tables as rows of their own ("Alice's
- * stack at table 2") and counts sitting down as a loss; folding each stack into its player's
- * row gives what they won at the tables and all the chips they hold. */
-export function foldStacks(board) {
-  const rows = new Map();
-  const stacks = [];
-  for (const r of board) {
-    const m = r.player.match(/^(.*)'s stack at table \d+$/);
-    if (m) stacks.push([m[1], r]); else rows.set(r.player, { ...r });
-  }
-  for (const [name, r] of stacks) {
-    const row = rows.get(name) || { player: name, balance: 0, won: 0 };
-    row.won += r.won;
-    row.balance += r.balance;
-    rows.set(name, row);
-  }
-  return [...rows.values()].sort((a, b) => b.won - a.won || a.player.localeCompare(b.player));
-}
-
-function renderBoard(raw) {
-  const board = foldStacks(raw);
+/** Players by what they won at the tables (the server's order), with the chips they hold. */
+function renderBoard(board) {
   const box = document.getElementById("leaderboard");
   if (!board.length) { box.replaceChildren(h("p", { class: "muted" }, "No player yet.")); return; }
   box.replaceChildren(h("table", { class: "data", "aria-label": "Leaderboard" },

@@ -32,11 +32,11 @@ export function renderTable(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const felt = h("div", { class: "felt", role: "region", "aria-label": "Five-card draw table" });
-  const ante = rd ? rd.ante : (ctx.rules ? ctx.rules.ante : null);
+  const ante = s.table.ante ?? (rd ? rd.ante : null);
   felt.append(h("div", { class: "area", role: "group", "aria-label": "Pot" },
     h("div", { class: "pot", "data-testid": "pot" }, `Pot ${money(rd ? rd.pot : 0)}`),
     h("div", { class: "label" },
-      `Ante ${money(ante)}`,
+      h("span", { "data-testid": "ante" }, `Ante ${money(ante)}`),
       rd && rd.carry_in ? ` · carried in ${money(rd.carry_in)}` : "",
       rd && rd.carry_out ? ` · carried to the next pot ${money(rd.carry_out)}` : "",
       rd && rd.current_bet ? ` · bet to match ${money(rd.current_bet)}` : ""),
@@ -125,23 +125,28 @@ export function renderActions(ctx) {
       onclick: () => ctx.act(a) }, label, " ", h("kbd", { "aria-hidden": "true" }, KEYS[a].toUpperCase())));
   }
   if (rd.to_act === seat && rd.phase !== "complete") {
-    const t = timer(ctx, "my-timer");
+    const t = timer(ctx, "my-timer", seat);
     if (t) out.push(h("span", {}, "Your clock: ", t));
   }
   return out;
 }
 
+/** The dealer's ante proposal from the state (`table.ante_proposal`): Accept and Refuse for
+ * a seat the server is still waiting for; one refusal withdraws it for everyone. */
 function antePanel(ctx) {
-  const a = ctx.live && ctx.live.ante;
+  const t = ctx.state.table;
+  const p = t.ante_proposal;
   const seat = ctx.state.you.seat;
-  if (!a || a.proposal === null || a.proposal === undefined) return [];
-  const waiting = a.waiting_for.includes(seat);
-  if (!waiting) return [h("span", { class: "hint", role: "note" }, `Ante change to ${money(a.proposal)}: waiting for seats ${a.waiting_for.join(", ") || "—"}`)];
-  if (ctx.dismissedAnte === a.proposal) return [h("span", { class: "hint", role: "note" }, `You refused the ante of ${money(a.proposal)}: it stays ${money(a.current)}.`)];
-  return [h("span", { class: "hint", role: "note" }, `The dealer proposes an ante of ${money(a.proposal)} (now ${money(a.current)}).`),
-    h("button", { type: "button", "data-key": "a", "aria-keyshortcuts": "A", onclick: () => ctx.act("accept_ante").then(() => ctx.refreshLive()) },
-      `Accept ante ${money(a.proposal)}`),
-    h("button", { type: "button", onclick: () => { ctx.dismissedAnte = a.proposal; ctx.rerender(); } }, `Refuse ante ${money(a.proposal)}`)];
+  if (!p) return [];
+  if (!p.waiting_for.includes(seat)) {
+    return [h("span", { class: "hint", role: "note" }, `Ante change to ${money(p.amount)}: waiting for seats ${p.waiting_for.join(", ") || "—"}`)];
+  }
+  return [h("span", { class: "hint", role: "note" }, `The dealer proposes an ante of ${money(p.amount)} (now ${money(t.ante)}).`),
+    h("button", { type: "button", "data-key": "a", "aria-keyshortcuts": "A", onclick: () => ctx.act("accept_ante") },
+      `Accept ante ${money(p.amount)}`),
+    h("button", { type: "button", onclick: () => ctx.act("refuse_ante").then((ok) => {
+      if (ok) toast(`You refused the ante of ${money(p.amount)}: it stays ${money(ctx.state.table.ante)}.`);
+    }) }, `Refuse ante ${money(p.amount)}`)];
 }
 
 export function renderResults(ctx) {

@@ -11,9 +11,9 @@ const hook = (window.__syndicate = { firstRenderMs: null, renders: 0, state: nul
   get reconnects() { return ctx.sock ? ctx.sock.reconnects : 0; } });
 
 const ctx = {
-  tableId, me: null, state: null, rules: null, sock: null, bankroll: null, odds: null, live: null,
-  showHint: true, picked: new Set(), liveKey: null, dismissedAnte: null,
-  act, rerender: render, refreshBankroll, refreshLive,
+  tableId, me: null, state: null, rules: null, sock: null, bankroll: null, odds: null, clock: null,
+  showHint: true, picked: new Set(),
+  act, rerender: render, refreshBankroll,
 };
 
 async function act(action, fields = {}) {
@@ -34,18 +34,6 @@ async function refreshBankroll() {
     ctx.bankroll = l.balance;
     renderTop();
   } catch { /* shown next time */ }
-}
-
-let liveAsked = 0;
-/** The turn clock and a pending ante proposal (GET /api/tables/{id}/live). Only the answer to
- * the latest question counts: an older one may arrive last. */
-async function refreshLive() {
-  const n = ++liveAsked;
-  let live = null;
-  try { live = { ...(await api("GET", `/api/tables/${tableId}/live`)), at: performance.now() }; } catch { live = null; }
-  if (n !== liveAsked) return;
-  ctx.live = live;
-  render();
 }
 
 function game() { return ctx.state && ctx.state.table.game === "poker" ? poker : blackjack; }
@@ -142,15 +130,8 @@ function onMessage(msg) {
     const before = ctx.state;
     ctx.state = msg;
     const rd = msg.round;
-    const key = rd ? `${msg.hand}:${rd.phase}:${rd.to_act}:${rd.acting_hand ?? ""}` : "none";
-    const between = !rd || rd.phase === "complete";
-    if (msg.table.game === "poker" && between) refreshLive();
-    else if (key !== ctx.liveKey) {
-      ctx.liveKey = key;
-      if (rd && rd.to_act !== null && rd.to_act !== undefined) refreshLive();
-      else ctx.live = null;
-    }
-    ctx.liveKey = key;
+    // The turn clock as the server made it (seconds left then); counted down from its arrival.
+    ctx.clock = msg.clock ? { ...msg.clock, at: performance.now() } : null;
     const finished = rd && (rd.phase === "settled" || rd.phase === "complete");
     const wasFinished = before && before.round && (before.round.phase === "settled" || before.round.phase === "complete");
     if (finished && !wasFinished) refreshBankroll();
@@ -192,12 +173,7 @@ async function main() {
   ctx.sock.connect();
   refreshBankroll();
   if (!ctx.odds) api("GET", `/api/tables/${tableId}/odds`).then((o) => { ctx.odds = o; render(); }).catch(() => {});
-  setInterval(() => { if (ctx.live && ctx.live.turn_left !== null) blackjack.tickTimer(ctx); }, 250);
-  // Between draw hands, look for an ante proposal now and then as well as on every state.
-  setInterval(() => {
-    const s = ctx.state;
-    if (s && s.table.game === "poker" && mySeat() !== null && (!s.round || s.round.phase === "complete")) refreshLive();
-  }, 3000);
+  setInterval(() => { if (ctx.clock) blackjack.tickTimer(ctx); }, 250);
   eventId();
 }
 
