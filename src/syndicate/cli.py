@@ -299,6 +299,65 @@ def _run_on_history(file: Path, verb: str, as_json: bool) -> Any:
     return result
 
 
+@app.command("loadtest")
+def loadtest_cmd(
+    url: Annotated[str, typer.Argument(help="The card room, e.g. http://127.0.0.1:8000")],
+    tables: Annotated[int, typer.Option(min=1, max=2000, help="Tables to open (the games alternate).")] = 10,
+    players: Annotated[int, typer.Option(min=2, max=7, help="Player bots per table.")] = 5,
+    spectators: Annotated[int, typer.Option(min=0, max=50, help="Watchers per table.")] = 0,
+    duration: Annotated[float, typer.Option(min=1, help="Seconds measured (after the warm-up).")] = 30,
+    think: Annotated[float, typer.Option(min=0, help="Players' mean think time in seconds (0: none).")] = 1.0,
+    warmup: Annotated[Optional[float], typer.Option(help="Seconds over which tables start (default ~a round).")] = None,  # noqa: UP045
+    games: Annotated[str, typer.Option(help="blackjack, poker or both.")] = "both",
+    procs: Annotated[int, typer.Option(min=1, max=64, help="Load processes.")] = 2,
+    event: Annotated[int, typer.Option(help="The event's id.")] = 1,
+    admin: Annotated[str, typer.Option(help="An admin of the event (creates the bots' accounts).")] = "admin",
+    password: Annotated[str, typer.Option(prompt=True, hide_input=True, envvar="SYNDICATE_ADMIN_PASSWORD",
+                                          help="The admin's password.")] = "",
+    server_pid: Annotated[Optional[int], typer.Option(help="A local server's pid, to report its CPU.")] = None,  # noqa: UP045
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the report here.")] = None,  # noqa: UP045
+) -> None:
+    """Bots over real WebSockets playing both games at a live card room, with a live progress
+    line and a report of actions per second, p50/p95/p99 action latency and errors."""
+    from rich.live import Live
+
+    from . import loadtest
+    from .client import ApiError
+
+    chosen = loadtest.GAMES if games == "both" else (games,)
+    if any(g not in loadtest.GAMES for g in chosen):
+        raise _fail(f"games is blackjack, poker or both, not {games!r}")
+    specs = loadtest.plan(tables, players, spectators, chosen)
+    console.print(f"Preparing {len(specs)} tables and {sum(1 + len(s.players) + len(s.watchers) for s in specs)} "
+                  "bot accounts (the first run creates them)...")
+    try:
+        bots_password = loadtest.prepare_accounts(url, event, admin, password, specs)
+    except ApiError as e:
+        raise _fail(f"the card room refused: {e.message} [rule: {e.rule}]") from None
+    cpu = (lambda: loadtest.process_cpu_seconds(server_pid)) if server_pid else None
+    with Live(console=console, refresh_per_second=4, transient=True) as live:
+        def progress(elapsed: float, actions: int) -> None:
+            rate = actions / elapsed if elapsed else 0.0
+            live.update(f"[bold]{elapsed:5.1f} s[/] of {duration:g}: {actions} actions, {rate:,.0f}/s")
+
+        figures = loadtest.run(url, event, specs, bots_password, seconds=duration, think=think, warmup=warmup,
+                               procs=procs, progress=progress, cpu_seconds=cpu)
+    t = Table(title=f"{figures.tables} tables, {figures.clients} clients, {duration:g} s measured")
+    for col in ("actions/s", "errors", "p50 ms", "p95 ms", "p99 ms", "server CPU"):
+        t.add_column(col, justify="right")
+    t.add_row(f"{figures.actions_per_second:,}", str(figures.errors), str(figures.p50_ms), str(figures.p95_ms),
+              str(figures.p99_ms), "" if figures.server_cpu_percent is None else f"{figures.server_cpu_percent}%")
+    console.print(t)
+    per = Table(title="by action")
+    for col in ("action", "count", "p50 ms", "p99 ms"):
+        per.add_column(col, justify="right")
+    for action, f in figures.by_action.items():
+        per.add_row(action, str(f["count"]), str(f["p50_ms"]), str(f["p99_ms"]))
+    console.print(per)
+    if json_out:
+        json_out.write_text(json.dumps(figures.to_json(), indent=2))
+
+
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],

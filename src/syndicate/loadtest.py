@@ -1,0 +1,357 @@
+"""Load on a live card room: bots over real WebSockets, at both games (``syndicate loadtest``).
+
+Each table has a dealer bot (opens a round as soon as the last is over, deals as soon as the
+bets are in), player bots and spectators. Blackjack players play basic strategy; draw players
+pick among the legal actions (bets at the edges of the allowed range, draws of up to three).
+Players think before each bet and decision, uniform between 0.5 and 1.5 times ``think``
+seconds (0: as fast as the server answers). Tables start one by one over a warm-up, as real
+tables do, and only the window after it is measured. The bots run in ``procs`` processes.
+
+The latency of an action is what the client sees: sent → answered, with the state it made in.
+The report has actions per second, p50/p95/p99 overall and per action, errors, and the server's
+CPU when the caller can see its process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing as mp
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, basic_strategy
+
+GAMES = ("blackjack", "poker")
+PIT_BOSS = "Load boss"
+
+
+@dataclass
+class TableSpec:
+    game: str
+    dealer: str
+    players: list[str]
+    watchers: list[str]
+
+
+@dataclass
+class Figures:
+    """What one run measured."""
+
+    tables: int
+    clients: int
+    seconds: float
+    actions: int
+    errors: int
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    by_action: dict[str, dict[str, float]] = field(default_factory=dict)
+    server_cpu_percent: float | None = None
+
+    @property
+    def actions_per_second(self) -> float:
+        return round(self.actions / self.seconds, 1) if self.seconds else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tables": self.tables, "clients": self.clients, "seconds": self.seconds,
+                "actions": self.actions, "actions_per_second": self.actions_per_second, "errors": self.errors,
+                "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
+                "server_cpu_percent": self.server_cpu_percent, "by_action": self.by_action}
+
+
+def plan(tables: int, players: int, spectators: int, games: Sequence[str] = GAMES,
+         prefix: str = "load") -> list[TableSpec]:
+    """Account names for every table; the games alternate over ``games``."""
+    return [TableSpec(games[t % len(games)], f"{prefix}-dealer-{t}",
+                      [f"{prefix}-p{t}-{i}" for i in range(players)],
+                      [f"{prefix}-w{t}-{i}" for i in range(spectators)]) for t in range(tables)]
+
+
+def bot_password(admin_password: str) -> str:
+    """The bots' password, derived from the admin's so a later run can sign them in again."""
+    return "bot-" + hashlib.sha256(b"syndicate loadtest " + admin_password.encode()).hexdigest()[:24]
+
+
+def prepare_accounts(url: str, event: int, admin: str, admin_password: str, specs: list[TableSpec],
+                     chips: int = 10_000_000, workers: int = 8) -> str:
+    """Through the API, as the admin: create the bots' accounts that do not exist yet (argon2
+    on the server makes this the slow part; a second run reuses them), put the dealers on the
+    roster and buy the players in up to ``chips``. Returns the bots' password."""
+    password = bot_password(admin_password)
+    with RoomClient(url) as rest:
+        rest.sign_in(event, admin, admin_password)
+        known = {a["name"]: a for a in rest.request("GET", "/api/accounts")}
+        wanted = [(s.dealer, "dealer") for s in specs] + [(p, "player") for s in specs for p in s.players] \
+            + [(w, "spectator") for s in specs for w in s.watchers]
+
+        def create(item: tuple[str, str]) -> dict[str, Any]:
+            with RoomClient(url, rest.token) as c:
+                return c.create_account(item[0], item[1], password)
+
+        with ThreadPoolExecutor(workers) as pool:
+            for a in pool.map(create, [w for w in wanted if w[0] not in known]):
+                known[a["name"]] = a
+        roster = rest.roster(event)
+        on_roster = {d for g in roster["pit_bosses"] for d in g["dealers"]}
+        for s in specs:
+            if s.dealer not in on_roster:
+                rest.request("POST", "/api/roster/authorize", {"dealer": s.dealer, "pit_boss": PIT_BOSS})
+            for p in s.players:
+                balance = rest.ledger(known[p]["id"])["balance"]
+                if balance < chips:
+                    rest.buy_in(known[p]["id"], chips - balance)
+    return password
+
+
+class _Watcher:
+    """A spectator that reads every message and decodes none (a page nobody looks at)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.received = 0
+        self.task = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def connect(cls, url: str, table_id: int, token: str) -> _Watcher:
+        ws = await websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}", max_size=2**22)
+        await ws.send(f'{{"type":"hello","protocol":{PROTOCOL},"token":"{token}"}}')
+        await ws.recv()
+        return cls(ws)
+
+    async def _read(self) -> None:
+        try:
+            async for _ in self.ws:
+                self.received += 1
+        except websockets.ConnectionClosed:
+            pass
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.task
+
+
+def draw_bot(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """A draw player: a legal action at random, bets and raises at the ends of their range,
+    draws of up to three (never the four an Ace allows: the server would ask to see it)."""
+    rd = state["round"]
+    legal = [a for a in rd["legal_actions"] if a != "fold"] or rd["legal_actions"]
+    action = rng.choice(legal)
+    if action in ("bet", "raise"):
+        lo, hi = rd["bet_range" if action == "bet" else "raise_range"]
+        return action, {"amount": rng.choice([lo, hi])}
+    if action == "draw":
+        mine = next(s for s in rd["seats"] if s["seat"] == state["you"]["seat"])
+        return action, {"discards": rng.sample(mine["cards"], rng.randint(0, 3))}
+    return action, {}
+
+
+class TableBots:
+    """One table's bots and its play loop."""
+
+    def __init__(self, url: str, event: int, spec: TableSpec, password: str, think: float,
+                 rng: random.Random, table_id: int | None = None, chips: int = 1_000_000) -> None:
+        self.url, self.event, self.spec, self.password = url, event, spec, password
+        self.think, self.rng, self.table_id, self.chips = think, rng, table_id, chips
+        self.by_action: dict[str, list[float]] = {}
+        self.errors = 0
+        self.window = (float("inf"), float("inf"))  # actions sent in [start, end) are measured
+        self.on_action: Callable[[], None] = lambda: None
+
+    def _token(self, name: str) -> str:
+        with RoomClient(self.url) as c:
+            c.sign_in(self.event, name, self.password)
+            assert c.token is not None
+            return c.token
+
+    async def connect(self) -> None:
+        s = self.spec
+        dealer_token = await asyncio.to_thread(self._token, s.dealer)
+        if self.table_id is None:
+            overrides = {"min_bet": 100, "max_bet": 10_000} if s.game == "blackjack" else {}
+            with RoomClient(self.url, dealer_token) as rest:
+                table = await asyncio.to_thread(rest.open_table, f"Load {s.dealer}", s.game, None, overrides)
+            self.table_id = table["id"]
+        tid = self.table_id
+        # keep=0: a bot needs the latest state only, not every message it ever received
+        self.dealer = await TableClient.connect(self.url, tid, dealer_token, keep=0)
+        self.players = [await TableClient.connect(self.url, tid, await asyncio.to_thread(self._token, n), keep=0)
+                        for n in s.players]
+        self.watchers = [await _Watcher.connect(self.url, tid, await asyncio.to_thread(self._token, n))
+                         for n in s.watchers]
+        for i, p in enumerate(self.players):
+            await self.act(p, "sit", seat=i + 1, amount=self.chips)
+
+    async def act(self, client: TableClient, action: str, **fields: Any) -> dict[str, Any]:
+        t0 = time.perf_counter()
+        measuring = self.window[0] <= time.monotonic() < self.window[1]
+        try:
+            answer = await client.act(action, timeout=60, **fields)
+        except (ApiError, TimeoutError, ConnectionError):
+            self.errors += measuring
+            raise
+        if measuring:
+            self.by_action.setdefault(action, []).append(time.perf_counter() - t0)
+            self.on_action()
+        return answer
+
+    async def pause(self) -> None:
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+
+    async def play(self, delay: float) -> None:
+        """Rounds until the end of the measured window, the first after ``delay`` seconds."""
+        await asyncio.sleep(delay)
+        while time.monotonic() < self.window[1]:
+            try:
+                if self.spec.game == "blackjack":
+                    await self._blackjack_round()
+                else:
+                    await self._draw_hand()
+            except (ApiError, TimeoutError, ConnectionError):
+                await asyncio.sleep(0.5)  # counted; look again and carry on
+
+    async def _bet(self, p: TableClient) -> None:
+        await self.pause()
+        await self.act(p, "bet", amount=self.rng.choice([100, 500, 1_000]))
+
+    async def _blackjack_round(self) -> None:
+        by_seat = {i + 1: p for i, p in enumerate(self.players)}
+        await self.act(self.dealer, "start_round")
+        await asyncio.gather(*(self._bet(p) for p in self.players))
+        await self.act(self.dealer, "deal")
+        await self._decisions(by_seat, "settled", lambda st, p: basic_strategy(st, p.rules))
+
+    async def _draw_hand(self) -> None:
+        by_seat = {i + 1: p for i, p in enumerate(self.players)}
+        for seat, p in by_seat.items():  # a player short of chips takes a fresh stack
+            stack = next((s["stack"] for s in p.state["seats"] if s["seat"] == seat), 0) if p.state else 0
+            if stack < 1_000:
+                await self.act(p, "leave_seat")
+                await self.act(p, "sit", seat=seat, amount=self.chips)
+        await self.act(self.dealer, "start_round")
+        await self._decisions(by_seat, "complete", lambda st, p: draw_bot(st, self.rng))
+
+    async def _decisions(self, by_seat: dict[int, TableClient], over: str,
+                         choose: Callable[[dict[str, Any], TableClient], tuple[str, dict[str, Any]]]) -> None:
+        last = self.dealer.version
+        while True:
+            st = await self.dealer.wait(lambda s: s["version"] >= last, timeout=60)
+            rd = st["round"]
+            if rd is None or rd["phase"] == over:
+                return
+            p = by_seat[rd["to_act"]]
+            mine = await p.wait(lambda s: s["version"] >= st["version"], timeout=60)
+            action, fields = choose(mine, p)
+            await self.pause()
+            try:
+                await self.act(p, action, **fields)
+            except ActionRefused:
+                legal = mine["round"]["legal_actions"]
+                await self.act(p, next(a for a in ("stand", "check", "call", "stand_pat", "fold") if a in legal))
+            last = p.version
+
+    def latencies(self) -> list[float]:
+        return [x for v in self.by_action.values() for x in v]
+
+    async def close(self) -> None:
+        for c in [self.dealer, *self.players]:
+            await c.close()
+        for w in self.watchers:
+            await w.close()
+
+
+def _worker(url: str, event: int, specs: list[TableSpec], password: str, think: float, warmup: float,
+            seconds: float, seed: int, ready: Any, go: Any, count: Any, results: Any) -> None:
+    """One load process: connect its tables, say ready, wait for go, play, send the figures."""
+
+    def counted() -> None:
+        with count.get_lock():
+            count.value += 1
+
+    async def run() -> tuple[dict[str, list[float]], int]:
+        bots = [TableBots(url, event, s, password, think, random.Random(seed * 100_003 + i))
+                for i, s in enumerate(specs)]
+        for b in bots:
+            await b.connect()
+            b.on_action = counted
+        ready.put(len(bots))
+        await asyncio.to_thread(go.wait)
+        start = time.monotonic() + warmup
+        for b in bots:
+            b.window = (start, start + seconds)
+        await asyncio.gather(*(b.play(b.rng.uniform(0, warmup)) for b in bots))
+        out: dict[str, list[float]] = {}
+        for b in bots:
+            for k, v in b.by_action.items():
+                out.setdefault(k, []).extend(v)
+        errors = sum(b.errors for b in bots)
+        for b in bots:
+            await b.close()
+        return out, errors
+
+    results.put(asyncio.run(run()))
+
+
+def _pct(xs: list[float], q: float) -> float:
+    return round(1000 * xs[int(q * (len(xs) - 1))], 1) if xs else float("nan")
+
+
+def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds: float, think: float,
+        warmup: float | None = None, procs: int = 2, progress: Callable[[float, int], None] | None = None,
+        cpu_seconds: Callable[[], float] | None = None) -> Figures:
+    """Play ``specs`` for ``seconds`` after the warm-up (default: about one round of think
+    times) from ``procs`` processes. ``progress(elapsed, actions)`` is called about twice a
+    second while measuring; ``cpu_seconds()`` reads the server's CPU time, if it can be read."""
+    warmup = think * 12 if warmup is None else warmup
+    ctx = mp.get_context("spawn")
+    ready, results, go, count = ctx.Queue(), ctx.Queue(), ctx.Event(), ctx.Value("l", 0)
+    chunks = [specs[i::procs] for i in range(procs)]
+    workers = [ctx.Process(target=_worker, args=(url, event, chunk, password, think, warmup, seconds, i,
+                                                   ready, go, count, results), daemon=True)
+               for i, chunk in enumerate(chunks) if chunk]
+    for w in workers:
+        w.start()
+    for _ in workers:
+        ready.get(timeout=900)
+    go.set()
+    time.sleep(warmup)
+    cpu0 = cpu_seconds() if cpu_seconds else None
+    start = time.monotonic()
+    while (elapsed := time.monotonic() - start) < seconds:
+        if progress:
+            progress(elapsed, count.value)
+        time.sleep(min(0.5, max(0.0, seconds - elapsed)))
+    cpu = cpu_seconds() - cpu0 if cpu_seconds and cpu0 is not None else None
+    outs = [results.get(timeout=900) for _ in workers]
+    for w in workers:
+        w.join(60)
+    by_action: dict[str, list[float]] = {}
+    for out, _ in outs:
+        for k, v in out.items():
+            by_action.setdefault(k, []).extend(v)
+    lat = sorted(x for v in by_action.values() for x in v)
+    return Figures(
+        tables=len(specs), clients=sum(1 + len(s.players) + len(s.watchers) for s in specs), seconds=seconds,
+        actions=len(lat), errors=sum(e for _, e in outs),
+        p50_ms=round(1000 * statistics.median(lat), 1) if lat else float("nan"),
+        p95_ms=_pct(lat, 0.95), p99_ms=_pct(lat, 0.99),
+        by_action={k: {"count": len(v), "p50_ms": _pct(sorted(v), 0.5), "p99_ms": _pct(sorted(v), 0.99)}
+                   for k, v in sorted(by_action.items())},
+        server_cpu_percent=round(100 * cpu / seconds) if cpu is not None else None)
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a local process (Linux ``/proc``)."""
+    import os
+    from pathlib import Path
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
