@@ -27,7 +27,10 @@ from syndicate.web import create_app  # noqa: E402
 from tests.room.kit import FAST_HASHER, LiveServer, make_cast  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-IMG = ROOT / "docs" / "img"
+#: Where the tests save their screenshots and the first-render figure: build/browser by default
+#: (ignored by git), docs/img to refresh the pictures the README and docs show
+#: (SYNDICATE_SCREENSHOTS=docs/img ./run test tests/browser).
+IMG = ROOT / os.environ.get("SYNDICATE_SCREENSHOTS", "build/browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 VIEWPORT = {"width": 1200, "height": 800}
 

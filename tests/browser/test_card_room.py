@@ -5,8 +5,9 @@ the balances shown equal the ledger; no page ever holds another player's hidden 
 account not on the roster cannot open a table. Controls are found by role and accessible name.
 
 The tests run in order and share one server (the ``world`` fixture): each step starts where the
-last one left the room. Screenshots go to docs/img/browser-*.png; the table page's first-render
-time goes to tests/browser/results.json (reported, not asserted).
+last one left the room. Screenshots go to build/browser/browser-*.png (SYNDICATE_SCREENSHOTS=docs/img
+refreshes the committed pictures); the table page's first-render time goes to results.json beside
+them (reported, not asserted).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tests.room.kit import PASSWORD
 
 from .conftest import HOLE, IMG
 
-RESULTS = Path(__file__).with_name("results.json")
+RESULTS = IMG / "browser-results.json"
 
 
 def shot(page, name: str) -> None:
@@ -539,6 +540,7 @@ def test_lobby_screenshot_and_first_render_time(world) -> None:
                                         "max": round(max(times), 1), "runs": len(times)},
               "what": "performance.now() at the first state rendered, from navigation start; "
                       "server local, headless Chromium"}
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     print("table page first render:", result["table_first_render_ms"])
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
