@@ -84,6 +84,15 @@ class RoomClient:
     def create_account(self, name: str, role: str, password: str) -> dict[str, Any]:
         return self.request("POST", "/api/accounts", {"name": name, "role": role, "password": password})
 
+    def change_role(self, account_id: int, role: str) -> dict[str, Any]:
+        """Give an account another role (admin only); every sign-in of that account ends."""
+        return self.request("PATCH", f"/api/accounts/{account_id}", {"role": role})
+
+    def sign_out(self) -> None:
+        """End this sign-in (its token, and the sockets opened with it)."""
+        self.request("DELETE", "/api/session")
+        self.token = None
+
     def roster(self, event_id: int) -> dict[str, Any]:
         return self.request("GET", f"/api/events/{event_id}/roster")
 

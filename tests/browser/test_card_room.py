@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 import statistics
-from pathlib import Path
 
 from playwright.sync_api import expect
 

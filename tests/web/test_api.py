@@ -100,6 +100,9 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
     if action == "create_account":
         return client.post("/api/accounts", json={"name": "N" + secrets.token_hex(4), "role": "player",
                                                   "password": PASSWORD}, headers=headers)
+    if action == "change_role":
+        target = room.accounts.add(cast.event.id, "R" + secrets.token_hex(4), "player", PASSWORD)
+        return client.patch(f"/api/accounts/{target.id}", json={"role": "spectator"}, headers=headers)
     if action == "list_accounts":
         return client.get("/api/accounts", headers=headers)
     if action == "authorize_dealer":

@@ -116,6 +116,27 @@ class Accounts:
         require(actor.role, "create_account")
         return self.add(actor.event_id, name, role, password)
 
+    def change_role(self, actor: Account, account_id: int, role: str) -> Account:
+        """Give an account of the actor's event another role (admin only). Every token and
+        session cookie of that account is dropped in the same transaction: it signs in again and
+        gets the new role's rights from then on. An admin cannot change their own role (rule
+        ``own_role``), so an event never loses its last admin by mistake."""
+        require(actor.role, "change_role")
+        if role not in ROLES:
+            raise BadRequest("role", f"role must be one of {', '.join(ROLES)}, got {role!r}")
+        if account_id == actor.id:
+            raise Conflict("own_role", "you cannot change your own role: ask another admin")
+        with self.store.transaction() as repo:
+            target = repo.account(account_id)
+            if target is None or target.event_id != actor.event_id:
+                raise NotFound("account", f"no account {account_id} in this event")
+            if target.role == role:
+                return target
+            changed = repo.set_role(account_id, role)
+            assert changed is not None
+            repo.drop_tokens(account_id)
+            return changed
+
     def list(self, actor: Account) -> list[Account]:
         require(actor.role, "list_accounts")
         with self.store.transaction() as repo:
@@ -157,6 +178,11 @@ class Accounts:
         if account is None:
             raise Unauthorized("signed_in", "this sign-in has expired or was signed out: sign in again")
         return account
+
+    def sign_out_everywhere(self, account_id: int) -> int:
+        """Drop every token and session cookie of an account; how many there were."""
+        with self.store.transaction() as repo:
+            return repo.drop_tokens(account_id)
 
     def sign_out(self, token: str) -> None:
         with self.store.transaction() as repo:

@@ -19,6 +19,7 @@ ROLES: Final = (ADMIN, PIT_BOSS, DEALER, PLAYER, SPECTATOR)
 PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     "create_event": frozenset({ADMIN}),
     "create_account": frozenset({ADMIN}),
+    "change_role": frozenset({ADMIN}),
     "list_accounts": frozenset({ADMIN, PIT_BOSS}),
     "authorize_dealer": frozenset({ADMIN, PIT_BOSS}),
     "revoke_dealer": frozenset({ADMIN, PIT_BOSS}),
@@ -37,6 +38,7 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
 _WHY: Final[dict[str, str]] = {
     "create_event": "only an admin creates events",
     "create_account": "only the event's admin creates accounts",
+    "change_role": "only the event's admin changes an account's role",
     "list_accounts": "only the admin and the pit bosses see the list of accounts",
     "authorize_dealer": "only the admin or a pit boss authorizes dealers",
     "revoke_dealer": "only the admin or a pit boss revokes dealers",

@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, func, insert, or_, select, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -134,6 +135,19 @@ class SqlRepo:
         t = self.s.get(TokenRow, token_hash)
         if t is not None:
             self.s.delete(t)
+
+    def drop_tokens(self, account_id: int) -> int:
+        """Sign an account out everywhere: every token and session cookie of it."""
+        result = cast(CursorResult[Any], self.s.execute(delete(TokenRow).where(TokenRow.account_id == account_id)))
+        return int(result.rowcount or 0)
+
+    def set_role(self, account_id: int, role: str) -> Account | None:
+        r = self.s.get(AccountRow, account_id, with_for_update=True)
+        if r is None:
+            return None
+        r.role = role
+        self.s.flush()
+        return _account(r)
 
     # -- roster ------------------------------------------------------------------------------
     def roster(self, event_id: int) -> list[RosterEntry]:

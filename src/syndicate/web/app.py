@@ -9,7 +9,8 @@ plain ``def`` so FastAPI runs their database work (and argon2) in its thread poo
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import logging
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
@@ -18,21 +19,26 @@ from fastapi import FastAPI, Path, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import money
 from ..blackjack.rules import Rules
 from ..poker.history import to_phh
+from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
-from ..room.errors import BadRequest, Forbidden, RoomError
+from ..room.errors import BadRequest, Conflict, Forbidden, RoomError, Unauthorized
 from ..room.histories import shoe_history
 from ..room.ledger import player_key
 from ..room.live import LiveRoom, Timers, void_unfinished
-from ..room.roles import ROLES, allowed, require
+from ..room.roles import DEALER, PLAYER, ROLES, allowed, require
 from ..shoe import Shoe
 from ..store import Database, SqlStore
 from .auth import COOKIE, Me, token_of
 from .live import table_socket
 from .pages import router as pages_router
+from .security import CsrfMiddleware, Limits, RateLimited, Sessions, SignInLimiter
+
+log = logging.getLogger(__name__)
 
 #: the ledger kinds of play at a table (stack ↔ table); everything else moves chips, not winnings
 GAME_KINDS = frozenset(("blackjack", "poker", "void"))
@@ -55,6 +61,10 @@ class NewAccount(Body):
     name: Name
     role: Literal["admin", "pit_boss", "dealer", "player", "spectator"]
     password: Annotated[StrictStr, Field(min_length=8, max_length=200)]
+
+
+class ChangeRole(Body):
+    role: Literal["admin", "pit_boss", "dealer", "player", "spectator"]
 
 
 class NewEventAdmin(Body):
@@ -97,6 +107,36 @@ class TableStatus(Body):
     status: Literal["open", "paused", "closed"]
 
 
+class ErrorDetail(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    rule: str = Field(description="the rule the request broke")
+    message: str
+    fields: list[dict[str, str]] | None = Field(default=None, description="422 only: each field's problem")
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+#: every refusal, as every operation may answer it (the OpenAPI document says so)
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": why} for status, why in (
+        (400, "a rule of the room refused it"), (401, "not signed in"),
+        (403, "your role may not, or a cross-site request (rule csrf)"), (404, "no such thing in your event"),
+        (409, "it conflicts with the current state"), (422, "the request does not match the schema"),
+    )
+}
+#: the same, for an operation whose success is not JSON (its errors still are)
+JSON_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"description": e["description"],
+             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+    for status, e in ERRORS.items()
+}
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {429: {
+    "model": ErrorBody, "description": "too many failed sign-ins (rule rate_limit)",
+    "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}}
+
+
 def _error(status: int, rule: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": {"rule": rule, "message": message, **extra}}, status_code=status)
 
@@ -104,10 +144,14 @@ def _error(status: int, rule: str, message: str, **extra: Any) -> JSONResponse:
 def create_app(
     db_url: str | None = None, *, database: Database | None = None, hasher: PasswordHasher | None = None,
     migrate: bool = True, secure_cookies: bool = False, timers: Timers | None = None,
-    new_shoe: Callable[[Rules], Shoe] | None = None,
+    new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
+    trusted_origins: Iterable[str] = (),
 ) -> FastAPI:
     """The card room's web app over the database at ``db_url`` (created and migrated unless
     ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
+    ``limits`` sets the sign-in and live-message rate limits
+    (:class:`syndicate.web.security.Limits`); ``trusted_origins`` (e.g. ``"https://casino.example"``)
+    are other origins whose pages may use the session cookie (the server's own always may).
 
     On start, any hand a previous process left unfinished is voided and its bets returned
     (:func:`syndicate.room.live.void_unfinished`), so every table comes back ready to play.
@@ -118,6 +162,10 @@ def create_app(
     room = CardRoom(SqlStore(db), hasher)
     voided = void_unfinished(room)
     live = LiveRoom(room, timers=timers, new_shoe=new_shoe)
+    limits = limits or Limits()
+    trusted = frozenset(o.rstrip("/").lower() for o in trusted_origins)
+    sign_ins = SignInLimiter(limits)
+    sessions = Sessions()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -128,15 +176,34 @@ def create_app(
         title="Syndicate card room", version=API_VERSION, lifespan=lifespan,
         description="Events, the roster of authorized dealers, tables, bankrolls and the ledger. "
                     "Money is integer cents. Live play: WebSocket /ws/tables/{table_id} (docs/protocol.md).",
+        responses=ERRORS,
     )
+    app.add_middleware(CsrfMiddleware, trusted_origins=trusted)
     app.state.room = room
     app.state.db = db
     app.state.live = live
     app.state.voided = voided
+    app.state.sign_ins = sign_ins
+    app.state.sessions = sessions
+
+    @app.exception_handler(RateLimited)
+    def _rate_limited(_: Request, e: RateLimited) -> JSONResponse:
+        r = _error(e.status, e.rule, e.message)
+        r.headers["Retry-After"] = str(e.retry_after)
+        return r
 
     @app.exception_handler(RoomError)
     def _room_error(_: Request, e: RoomError) -> JSONResponse:
         return _error(e.status, e.rule, e.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        """Starlette's own refusals (a body that is not JSON, no such route, a wrong method) in
+        the room's error shape too."""
+        rule = {400: "malformed_body", 404: "not_found", 405: "method"}.get(e.status_code, "http")
+        r = _error(e.status_code, rule, str(e.detail))
+        r.headers.update(e.headers or {})
+        return r
 
     @app.exception_handler(RequestValidationError)
     def _invalid(_: Request, e: RequestValidationError) -> JSONResponse:
@@ -150,6 +217,23 @@ def create_app(
     def event_of(event_id: int) -> int:
         return room.accounts.event(event_id).id
 
+    def sign_in(request: Request, event_id: int, body: SignIn, kind: str) -> tuple[str, Any]:
+        """Check the password, unless this name or address failed too often lately (429)."""
+        ev = event_of(event_id)
+        address = request.client.host if request.client else None
+        try:
+            sign_ins.check(ev, body.name, address)
+        except RateLimited:
+            log.warning("sign-in to event %s from %s refused: too many failures", ev, address)
+            raise
+        try:
+            return room.accounts.sign_in(ev, body.name, body.password, kind)
+        except Unauthorized:
+            # not the name tried: people type their password there by mistake
+            log.info("failed sign-in to event %s from %s", ev, address)
+            sign_ins.failed(ev, body.name, address)
+            raise
+
     # -- sign-in -------------------------------------------------------------------------
     @app.get("/api/events", tags=["sign-in"])
     def events() -> list[dict[str, Any]]:
@@ -162,18 +246,18 @@ def create_app(
         ev, admin = room.accounts.open_event(account, body.name, body.admin.name, body.admin.password)
         return {"id": ev.id, "name": ev.name, "created_at": ev.created_at.isoformat(), "admin": admin.to_json()}
 
-    @app.post("/api/events/{event_id}/session", tags=["sign-in"])
-    def sign_in_browser(event_id: Id, body: SignIn, response: Response) -> dict[str, Any]:
+    @app.post("/api/events/{event_id}/session", tags=["sign-in"], responses=RATE_LIMITED)
+    def sign_in_browser(event_id: Id, body: SignIn, request: Request, response: Response) -> dict[str, Any]:
         """Sign in with a cookie (browsers): HttpOnly, SameSite=Strict."""
-        token, account = room.accounts.sign_in(event_of(event_id), body.name, body.password, "session")
+        token, account = sign_in(request, event_id, body, "session")
         response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=secure_cookies,
                             max_age=12 * 3600, path="/")
         return {"account": account.to_json()}
 
-    @app.post("/api/events/{event_id}/tokens", tags=["sign-in"])
-    def sign_in_program(event_id: Id, body: SignIn) -> dict[str, Any]:
+    @app.post("/api/events/{event_id}/tokens", tags=["sign-in"], responses=RATE_LIMITED)
+    def sign_in_program(event_id: Id, body: SignIn, request: Request) -> dict[str, Any]:
         """Sign in for a program: the token goes in ``Authorization: Bearer``."""
-        token, account = room.accounts.sign_in(event_of(event_id), body.name, body.password, "token")
+        token, account = sign_in(request, event_id, body, "token")
         return {"token": token, "account": account.to_json()}
 
     @app.delete("/api/session", tags=["sign-in"], status_code=204)
@@ -181,6 +265,7 @@ def create_app(
         token = token_of(request)
         if token:
             room.accounts.sign_out(token)
+            sessions.signed_out(token_hash(token))  # its open sockets close too
         response = Response(status_code=204)
         response.delete_cookie(COOKIE, path="/")
         return response
@@ -197,6 +282,31 @@ def create_app(
     @app.post("/api/accounts", tags=["accounts"], status_code=201)
     def create_account(account: Me, body: NewAccount) -> dict[str, Any]:
         return room.accounts.create(account, body.name, body.role, body.password).to_json()
+
+    def _check_not_in_play(target: Any) -> None:
+        """A seat or a table is held by the account, not its role: a seated player (chips at a
+        table) or the dealer of a table still open would keep them under another role."""
+        if target.role == PLAYER and any(
+                a.key.startswith("stack:") and a.key.endswith(f":{target.id}") and a.balance
+                for a in room.ledger.accounts(target.event_id)):
+            raise Conflict("in_play", f"{target.name} is seated at a table: their role changes once they have left")
+        if target.role == DEALER and any(t.dealer_id == target.id for t in room.tables.lobby(target.event_id)):
+            raise Conflict("in_play", f"{target.name} deals at a table still open: close it or hand it over "
+                                      "(POST /api/roster/revoke with hand_over_to) first")
+
+    @app.patch("/api/accounts/{account_id}", tags=["accounts"])
+    def change_role(account: Me, account_id: Id, body: ChangeRole) -> dict[str, Any]:
+        """Give an account another role (admin only; not your own: rule ``own_role``). Every
+        sign-in of that account ends (tokens, cookies, open sockets): it signs in again."""
+        require(account.role, "change_role")
+        target = room.accounts.get(account.event_id, account_id)
+        if target.role != body.role and target.id != account.id:
+            _check_not_in_play(target)
+        changed = room.accounts.change_role(account, account_id, body.role)
+        closed = sessions.account_changed(account_id)
+        log.info("account %s is now %s (by %s); its sign-ins ended, %s live sockets closed",
+                 account_id, changed.role, account.id, closed)
+        return changed.to_json()
 
     # -- roster --------------------------------------------------------------------------
     @app.get("/api/events/{event_id}/roster", tags=["roster"])
@@ -303,7 +413,8 @@ def create_app(
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_ws(ws: WebSocket, table_id: int) -> None:
-        await table_socket(ws, table_id, room, live)
+        await table_socket(ws, table_id, room, live, limits=limits, sessions=sessions,
+                           trusted_origins=trusted)
 
     # -- hand histories ------------------------------------------------------------------
     @app.get("/api/hands", tags=["hands"])
@@ -327,7 +438,7 @@ def create_app(
                  "commitment": h.commitment, "started_at": h.started_at.isoformat(),
                  "results": _results(h.history)} for h in found[:limit]]
 
-    @app.get("/api/hands/{hand_id}/phh", tags=["hands"], response_class=PlainTextResponse)
+    @app.get("/api/hands/{hand_id}/phh", tags=["hands"], response_class=PlainTextResponse, responses=JSON_ERRORS)
     def hand_phh(account: Me, hand_id: Id) -> str:
         """A finished draw hand in the Poker Hand History format (docs/hand-history-poker.md)."""
         doc = hand_history(account, hand_id)

@@ -18,11 +18,13 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
-from ..room.errors import Conflict, RoomError
+from ..room.errors import Conflict, Forbidden, RoomError
 from ..room.live import PROTOCOL_VERSION, LiveRoom
 from ..room.roles import require
 from ..room.values import Account
+from .security import Limits, Sessions, TokenBucket, has_bearer, same_origin
 
 MAX_FRAME = 4096  # bytes: the largest action is under 200
 OUTBOX = 512
@@ -39,6 +41,19 @@ class SocketConnection:
         self.account = account
         self.outbox: deque[dict[str, Any] | None] = deque()
         self._ready = asyncio.Event()
+        self.revoked = False
+        self.close_reason = "too slow: reconnect to resync"
+
+    def revoke(self, rule: str, message: str) -> None:
+        """Its sign-in ended (signed out, or the account's role changed): tell it, then close
+        the socket (1008). Nothing it sends from now on reaches the table."""
+        if self.revoked:
+            return
+        self.revoked = True
+        self.send(_err(rule, message))
+        self.close_reason = "signed out: sign in again"
+        self.outbox.append(None)
+        self._ready.set()
 
     def send(self, message: dict[str, Any]) -> None:
         box = self.outbox
@@ -62,7 +77,7 @@ class SocketConnection:
                 continue
             msg = box.popleft()
             if msg is None:
-                await self.ws.close(code=1008, reason="too slow: reconnect to resync")
+                await self.ws.close(code=1008, reason=self.close_reason)
                 return
             await self.ws.send_text(_encode(msg))
 
@@ -106,7 +121,13 @@ def _err(rule: str, message: str) -> dict[str, Any]:
 
 async def _read(ws: WebSocket) -> dict[str, Any] | str:
     """The next message as a JSON object, or the rule it broke."""
-    raw = await ws.receive_text()
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    raw = message.get("text")
+    if not isinstance(raw, str):  # a binary frame: messages are text
+        data = message.get("bytes") or b""
+        return "frame_too_large" if len(data) > MAX_FRAME else "message_shape"
     if len(raw.encode()) > MAX_FRAME:
         return "frame_too_large"
     try:
@@ -121,11 +142,27 @@ async def _read(ws: WebSocket) -> dict[str, Any] | str:
 PROBLEMS = {
     "frame_too_large": f"a message is at most {MAX_FRAME} bytes",
     "malformed_json": "that message is not JSON",
-    "message_shape": "a message is a JSON object with a string \"type\"",
+    "message_shape": "a message is a JSON object with a string \"type\", in a text frame",
 }
 
 
-async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveRoom) -> None:
+def _rate_limited(msg: dict[str, Any]) -> dict[str, Any]:
+    action_id = msg.get("id") if isinstance(msg.get("id"), str) else None
+    return {**_err("rate_limit", "too many messages: slow down (nothing was applied; resend it later)"),
+            "id": action_id}
+
+
+def _cross_site(ws: WebSocket, trusted_origins: frozenset[str]) -> bool:
+    """A handshake from another site's page (cross-site WebSocket hijacking): its Origin is
+    present and not this server."""
+    origin = ws.headers.get("origin")
+    return origin is not None and not same_origin(origin, ws.headers.get("host"), ws.url.scheme, trusted_origins)
+
+
+async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveRoom, *,
+                       limits: Limits | None = None, sessions: Sessions | None = None,
+                       trusted_origins: frozenset[str] = frozenset()) -> None:
+    limits = limits or Limits()
     await ws.accept()
     try:
         first = await asyncio.wait_for(_read(ws), timeout=10)
@@ -138,7 +175,11 @@ async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveR
                                                         f"{PROTOCOL_VERSION}, \"token\": ...}}")))
             await ws.close(code=1008)
             return
-        token = first.get("token") if isinstance(first.get("token"), str) else ws.cookies.get("syndicate_session")
+        token = first.get("token")
+        if not isinstance(token, str):  # a browser: the session cookie sent with the handshake
+            if _cross_site(ws, trusted_origins) and not has_bearer(ws.headers):
+                raise Forbidden("csrf", "a page of another site may not use your sign-in here")
+            token = ws.cookies.get("syndicate_session")
         account = await asyncio.to_thread(room.accounts.authenticate, token)
         require(account.role, "watch")
         table = await asyncio.to_thread(room.tables.get, account.event_id, table_id)
@@ -152,12 +193,20 @@ async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveR
     except (TimeoutError, WebSocketDisconnect):
         return
     conn = SocketConnection(ws, account)
+    if sessions is not None:
+        assert token is not None  # authenticate() refused a missing one
+        sessions.add(conn, account.id, token_hash(token))
+    bucket = TokenBucket(limits.actions_per_second, limits.action_burst)
     pump = asyncio.create_task(conn.pump())
     await runner.join(conn)
     try:
         while not pump.done():
             msg = await _read(ws)
-            if isinstance(msg, str):
+            if conn.revoked:
+                continue  # signed out: the socket is closing, nothing more reaches the table
+            if not bucket.take():
+                conn.send(_rate_limited(msg) if isinstance(msg, dict) else _err("rate_limit", "too many messages"))
+            elif isinstance(msg, str):
                 conn.send(_err(msg, PROBLEMS[msg]))
             elif msg["type"] == "action":
                 runner.submit(conn, msg)
@@ -170,6 +219,8 @@ async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveR
     except WebSocketDisconnect:
         pass
     finally:
+        if sessions is not None:
+            sessions.discard(conn)
         runner.part(conn)
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -1,0 +1,139 @@
+"""Rate limits: failed sign-ins per account name and per client address (429, rule
+``rate_limit``, Retry-After), and live messages per connection (a token bucket; refused
+messages are not applied and may be sent again later)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+import websockets
+from fastapi.testclient import TestClient
+
+from syndicate.client import RoomClient, TableClient
+from syndicate.room.live import Timers
+from syndicate.web import create_app
+from syndicate.web.security import Limits, SignInLimiter, TokenBucket
+from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+
+
+def _client(database, limits: Limits, address: str = "10.0.0.1") -> TestClient:
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, limits=limits)
+    return TestClient(app, raise_server_exceptions=False, client=(address, 50000))
+
+
+def _sign_in(c: TestClient, ev: int, name: str, password: str, kind: str = "tokens"):
+    return c.post(f"/api/events/{ev}/{kind}", json={"name": name, "password": password})
+
+
+def test_failed_sign_ins_per_name_are_limited(database, cast) -> None:
+    ev = cast.event.id
+    with _client(database, Limits(sign_in_failures_per_name=3, sign_in_failures_per_address=100,
+                                  sign_in_window=60)) as c:
+        for kind in ("tokens", "session", "tokens"):  # both ways of signing in count together
+            assert _sign_in(c, ev, "Alice", "wrong password", kind).status_code == 401
+        for name, kind in (("Alice", "tokens"), ("alice", "session"), ("ALICE", "tokens")):
+            r = _sign_in(c, ev, name, PASSWORD, kind)  # even the right password: the name is locked
+            assert r.status_code == 429, r.text
+            assert r.json()["error"]["rule"] == "rate_limit"
+            assert 1 <= int(r.headers["retry-after"]) <= 60
+            assert "set-cookie" not in r.headers
+        # other accounts from the same address still sign in
+        assert _sign_in(c, ev, "Bob", PASSWORD).status_code == 200
+        assert _sign_in(c, ev, "Bokuden", PASSWORD, "session").status_code == 200
+
+
+def test_failed_sign_ins_per_address_are_limited_and_the_window_passes(database, cast) -> None:
+    ev = cast.event.id
+    limits = Limits(sign_in_failures_per_name=100, sign_in_failures_per_address=4, sign_in_window=3.0)
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, limits=limits)
+    with TestClient(app, client=("10.0.0.66", 1)) as attacker, TestClient(app, client=("10.0.0.7", 1)) as other:
+        for name in ("Alice", "Bob", "Nobody", "Sam"):
+            assert _sign_in(attacker, ev, name, "guess " + name).status_code == 401
+        r = _sign_in(attacker, ev, "Jean-Marc", PASSWORD)
+        assert r.status_code == 429 and r.json()["error"]["rule"] == "rate_limit" and "retry-after" in r.headers
+        assert _sign_in(other, ev, "Jean-Marc", PASSWORD).status_code == 200  # another address is not blocked
+        time.sleep(3.1)  # the window passes
+        assert _sign_in(attacker, ev, "Jean-Marc", PASSWORD).status_code == 200
+
+
+def test_the_limiter_forgets_and_the_bucket_refills() -> None:
+    now = [0.0]
+    lim = SignInLimiter(Limits(sign_in_failures_per_name=2, sign_in_window=10), clock=lambda: now[0])
+    lim.failed(1, "A", "x")
+    lim.failed(1, "A", "y")
+    with pytest.raises(Exception) as e:
+        lim.check(1, "a", "z")
+    assert getattr(e.value, "rule", None) == "rate_limit" and getattr(e.value, "retry_after", 0) == 10
+    lim.check(2, "A", "z")  # the same name in another event is another account
+    now[0] = 10.5
+    lim.check(1, "A", "z")
+    bucket = TokenBucket(rate=2, burst=3, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    now[0] += 0.5  # one more token
+    assert [bucket.take() for _ in range(2)] == [True, False]
+
+
+async def _next(ws, types: tuple[str, ...]) -> dict:
+    while (m := json.loads(await asyncio.wait_for(ws.recv(), 5)))["type"] not in types:
+        pass
+    return m
+
+
+@pytest.fixture
+def slow_server(database):
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
+                     limits=Limits(actions_per_second=0.5, action_burst=5))
+    srv = LiveServer(app)
+    yield srv
+    srv.stop()
+
+
+def test_live_messages_over_the_bucket_are_refused_and_not_applied(slow_server, room, cast) -> None:
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    dealer_c, alice_c = RoomClient(slow_server.url), RoomClient(slow_server.url)
+    dealer_c.sign_in(ev, "Bokuden", PASSWORD)
+    alice_c.sign_in(ev, "Alice", PASSWORD)
+    table = dealer_c.open_table("Flood", overrides={"min_bet": 100, "max_bet": 5_000})
+
+    async def go() -> None:
+        alice = await TableClient.connect(slow_server.url, table["id"], alice_c.token)
+        dealer = await TableClient.connect(slow_server.url, table["id"], dealer_c.token)
+        await alice.act("sit", seat=1, amount=5_000)
+        await dealer.act("start_round")
+        url = slow_server.url.replace("http://", "ws://") + f"/ws/tables/{table['id']}"
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": alice_c.token}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            for i in range(15):  # a burst of 15 bets: 5 go through, 10 are refused
+                await ws.send(json.dumps({"type": "action", "id": f"bet-{i}", "action": "bet", "amount": 100 * (i + 1)}))
+            await ws.send(json.dumps({"type": "ping"}))  # every message counts: refused too
+            answers, pings = {}, []
+            while len(answers) < 15 or not pings:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                if m["type"] in ("ack", "error") and m["id"] is not None:
+                    answers[m["id"]] = m
+                elif m["type"] in ("error", "pong"):
+                    pings.append(m)
+            assert pings == [{"type": "error", "id": None, "rule": "rate_limit", "message": pings[0]["message"]}]
+            acked = sorted(int(k[4:]) for k, m in answers.items() if m["type"] == "ack")
+            limited = sorted(int(k[4:]) for k, m in answers.items() if m.get("rule") == "rate_limit")
+            assert len(acked) == 5 and len(limited) == 10 and acked == list(range(5)), answers
+            await asyncio.sleep(2.2)  # one more token
+            await ws.send(json.dumps({"type": "resync"}))
+            welcome = await _next(ws, ("welcome",))
+            seat = next(s for s in welcome["round"]["seats"] if s["seat"] == 1)
+            assert seat["bet"] == 500  # the 5th bet stands: the 10 refused ones were not applied
+            await asyncio.sleep(2.2)
+            # a refused message was not applied, not remembered: the same id goes through now
+            await ws.send(json.dumps({"type": "action", "id": "bet-14", "action": "bet", "amount": 1_500}))
+            m = await _next(ws, ("ack", "error"))
+            assert m["type"] == "ack" and m["id"] == "bet-14"
+        await alice.close()
+        await dealer.close()
+
+    asyncio.run(go())
+    assert room.ledger.audit(ev) == []
