@@ -18,7 +18,7 @@ from syndicate.client import RoomClient, TableClient
 from syndicate.room.live import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
 
 WRONG = "wrong-but-secret-guess-7731"
 FORGED = "forged-token-Zq81xK2mVb0pL"
@@ -58,14 +58,7 @@ def test_no_secret_in_errors_or_logs(server, room, cast, caplog) -> None:
         bob = await TableClient.connect(server.url, table["id"], c["Bob"].token)
         await alice.act("sit", seat=1, amount=5_000)
         await bob.act("sit", seat=2, amount=5_000)
-        while True:  # a hand in play with the hole card down
-            await dealer.act("start_round")
-            await alice.act("bet", amount=100)
-            await bob.act("bet", amount=100)
-            ack = await dealer.act("deal")
-            st = await dealer.wait(lambda s: s["version"] >= ack["version"])
-            if st["round"]["phase"] != "settled":
-                break
+        st = await deal_until_someone_must_act(dealer, [(alice, 100), (bob, 100)])  # the hole card down
         for x in (dealer, alice, bob):
             await x.close()
         return st

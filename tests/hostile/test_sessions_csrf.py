@@ -15,7 +15,7 @@ from syndicate.room.ledger import player_key
 from syndicate.room.live import Timers
 from syndicate.web import create_app
 from syndicate.web.app import COOKIE
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, bearer
 
 EVIL = "https://evil.example"
 
@@ -34,12 +34,6 @@ def client(database):
                      trusted_origins=["https://cashier.example/"])
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
-
-
-def _token(c: TestClient, ev: int, name: str) -> dict[str, str]:
-    r = c.post(f"/api/events/{ev}/tokens", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
 async def _next(ws, types: tuple[str, ...]) -> dict:
@@ -97,8 +91,8 @@ def test_a_role_change_ends_every_sign_in_of_that_account(server, room, cast) ->
 
 def test_role_change_refusals(client, room, cast) -> None:
     ev = cast.event.id
-    admin = _token(client, ev, "admin")
-    bob = _token(client, ev, "Bob")
+    admin = bearer(client, ev, "admin")
+    bob = bearer(client, ev, "Bob")
     r = client.patch(f"/api/accounts/{cast.admin.id}", json={"role": "player"}, headers=admin)
     assert r.status_code == 409 and r.json()["error"]["rule"] == "own_role"
     r = client.patch(f"/api/accounts/{cast.bob.id}", json={"role": "god"}, headers=admin)
@@ -118,7 +112,7 @@ def test_role_change_refusals(client, room, cast) -> None:
 
 def test_a_cookie_session_ends_on_a_role_change_and_on_sign_out(client, cast) -> None:
     ev = cast.event.id
-    admin = _token(client, ev, "admin")
+    admin = bearer(client, ev, "admin")
     assert client.post(f"/api/events/{ev}/session", json={"name": "Sam", "password": PASSWORD}).status_code == 200
     assert client.get("/api/me").json()["account"]["role"] == "spectator"
     assert client.patch(f"/api/accounts/{cast.spectator.id}", json={"role": "player"},
@@ -174,7 +168,7 @@ def test_cross_site_requests_with_the_cookie_are_refused(client, room, cast) -> 
         assert client.post("/api/cashier/buy-in", json=buy, headers=headers).status_code == 200, headers
     assert client.get("/api/balances", headers={"Origin": EVIL}).status_code == 200  # reading is not state-changing
     # a bearer token is not ambient: a program's request with any Origin is fine
-    boss = _token(client, ev, "Jean-Marc")
+    boss = bearer(client, ev, "Jean-Marc")
     client.cookies.clear()
     assert client.post("/api/cashier/buy-in", json=buy, headers={**boss, "Origin": EVIL}).status_code == 200
     assert room.ledger.explain(ev, player_key(cast.alice.id))[-1].balance == 5 * 500

@@ -9,6 +9,7 @@ import os
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
@@ -133,3 +134,23 @@ class LiveServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+
+
+def bearer(client: Any, event_id: int, name: str, password: str = PASSWORD) -> dict[str, str]:
+    """Sign ``name`` in through a TestClient: the Authorization header for their token."""
+    r = client.post(f"/api/events/{event_id}/tokens", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+async def deal_until_someone_must_act(dealer: Any, bets: list[tuple[Any, int]]) -> dict[str, Any]:
+    """Blackjack rounds (each player betting their amount) until one is dealt that does not end
+    at once on a blackjack: its state, as the dealer sees it."""
+    while True:
+        await dealer.act("start_round")
+        for player, amount in bets:
+            await player.act("bet", amount=amount)
+        ack = await dealer.act("deal")
+        st: dict[str, Any] = await dealer.wait(lambda s: s["version"] >= ack["version"])
+        if st["round"]["phase"] != "settled":
+            return st

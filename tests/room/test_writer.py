@@ -32,27 +32,32 @@ def _take(ev: int, account, amount: int):  # type: ignore[no-untyped-def]
     return work
 
 
-def test_waiting_writes_commit_together_and_a_failure_is_its_own(room, cast) -> None:
-    ev = cast.event.id
-    writer = GroupWriter(room.store)
+def _queued_behind_a_blocker(writer: GroupWriter, units: list) -> list[object]:  # type: ignore[type-arg]
+    """Run ``units`` while the writer thread is busy with a first write, so they all wait and
+    go in together when it finishes; their results (or errors), in order."""
     gate = threading.Event()
 
     async def go() -> list[object]:
         blocker = asyncio.ensure_future(writer.run(lambda repo: gate.wait(10)))
         await asyncio.sleep(0.05)  # the writer thread is now busy with the blocker
-        units = [writer.run(_pay(ev, cast.alice, 100)) for _ in range(5)]
-        units.append(writer.run(_take(ev, cast.bob, 1)))  # Bob has nothing: refused
-        units += [writer.run(_pay(ev, cast.bob, 7)) for _ in range(3)]
-        tasks = [asyncio.ensure_future(u) for u in units]
+        tasks = [asyncio.ensure_future(writer.run(u)) for u in units]
         await asyncio.sleep(0.05)
         gate.set()
         await blocker
         return await asyncio.gather(*tasks, return_exceptions=True)
 
     try:
-        results = asyncio.run(go())
+        return asyncio.run(go())
     finally:
         writer.shutdown()
+
+
+def test_waiting_writes_commit_together_and_a_failure_is_its_own(room, cast) -> None:
+    ev = cast.event.id
+    writer = GroupWriter(room.store)
+    results = _queued_behind_a_blocker(writer, [_pay(ev, cast.alice, 100) for _ in range(5)]
+                                       + [_take(ev, cast.bob, 1)]  # Bob has nothing: refused
+                                       + [_pay(ev, cast.bob, 7) for _ in range(3)])
     assert results[:5] == [100] * 5 and results[6:] == [7] * 3
     assert isinstance(results[5], Conflict) and results[5].rule == "insufficient_funds"
     assert room.ledger.balance(ev, player_key(cast.alice.id)) == 500
@@ -64,21 +69,7 @@ def test_waiting_writes_commit_together_and_a_failure_is_its_own(room, cast) -> 
 def test_writes_waiting_together_share_one_commit(room, cast) -> None:
     ev = cast.event.id
     writer = GroupWriter(room.store)
-    gate = threading.Event()
-
-    async def go() -> list[object]:
-        blocker = asyncio.ensure_future(writer.run(lambda repo: gate.wait(10)))
-        await asyncio.sleep(0.05)
-        tasks = [asyncio.ensure_future(writer.run(_pay(ev, cast.alice, n))) for n in range(1, 9)]
-        await asyncio.sleep(0.05)
-        gate.set()
-        await blocker
-        return await asyncio.gather(*tasks)
-
-    try:
-        assert asyncio.run(go()) == list(range(1, 9))
-    finally:
-        writer.shutdown()
+    assert _queued_behind_a_blocker(writer, [_pay(ev, cast.alice, n) for n in range(1, 9)]) == list(range(1, 9))
     assert (writer.batches, writer.units) == (2, 9)  # the blocker alone, then the eight together
     assert room.ledger.balance(ev, player_key(cast.alice.id)) == sum(range(1, 9))
 

@@ -16,7 +16,7 @@ from syndicate.room.ledger import player_key
 from syndicate.room.roles import PERMISSIONS, ROLES, allowed
 from syndicate.web import create_app
 from syndicate.web.app import COOKIE
-from tests.room.kit import FAST_HASHER, PASSWORD, Cast, make_cast
+from tests.room.kit import FAST_HASHER, PASSWORD, Cast, bearer, make_cast
 
 
 @pytest.fixture
@@ -24,12 +24,6 @@ def client(database, room):
     app = create_app(database=database, hasher=FAST_HASHER, migrate=False)
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
-
-
-def bearer(client: TestClient, event_id: int, name: str) -> dict[str, str]:
-    r = client.post(f"/api/events/{event_id}/tokens", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
 def test_openapi_is_served(client) -> None:

@@ -23,7 +23,7 @@ from syndicate.history import verify
 from syndicate.room.cli import admin_create, prepare
 from syndicate.room.ledger import player_key
 from syndicate.room.live import stack_key
-from tests.room.kit import PASSWORD
+from tests.room.kit import PASSWORD, deal_until_someone_must_act
 
 
 def free_port() -> int:
@@ -72,20 +72,14 @@ async def _into_a_hand(url: str, table_id: int, tokens: dict[str, str]) -> int:
     await alice.act("sit", seat=1, amount=5_000)
     await bob.act("sit", seat=2, amount=5_000)
     while True:
-        await dealer.act("start_round")
-        await alice.act("bet", amount=500)
-        await bob.act("bet", amount=300)
-        ack = await dealer.act("deal")
-        st = await dealer.wait(lambda s: s["version"] >= ack["version"])
+        st = await deal_until_someone_must_act(dealer, [(alice, 500), (bob, 300)])
+        player = alice if st["round"]["to_act"] == 1 else bob
+        mine = await player.wait(lambda s, v=st["version"]: s["version"] >= v)
+        if "double" in mine["round"]["legal_actions"]:
+            await player.act("double")  # more chips on the table when the lights go out
+        st = await dealer.wait(lambda s: True)
         if st["round"]["phase"] != "settled":
-            seat = st["round"]["to_act"]
-            player = alice if seat == 1 else bob
-            mine = await player.wait(lambda s: s["version"] >= ack["version"])
-            if "double" in mine["round"]["legal_actions"]:
-                await player.act("double")  # more chips on the table when the lights go out
-            st = await dealer.wait(lambda s: True)
-            if st["round"]["phase"] != "settled":
-                return st["hand"]
+            return st["hand"]
 
 
 async def _play_one(url: str, table_id: int, tokens: dict[str, str]) -> dict:

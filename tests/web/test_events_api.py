@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from syndicate.room.ledger import now
 from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, PASSWORD, make_cast
+from tests.room.kit import FAST_HASHER, PASSWORD, bearer, make_cast
 
 
 @pytest.fixture
@@ -19,12 +19,6 @@ def client(database, room):
     app = create_app(database=database, hasher=FAST_HASHER, migrate=False)
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
-
-
-def bearer(client: TestClient, event_id: int, name: str, password: str = PASSWORD) -> dict[str, str]:
-    r = client.post(f"/api/events/{event_id}/tokens", json={"name": name, "password": password})
-    assert r.status_code == 200, r.text
-    return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
 def test_an_admin_opens_an_event_whose_admin_signs_in(client, cast) -> None:

@@ -12,7 +12,7 @@ from syndicate.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.ledger import player_key
 from syndicate.room.live import Timers, stack_key
 from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
 
 
 @pytest.fixture
@@ -32,17 +32,6 @@ def tokens_for(server, ev: int, names: dict[str, str]) -> dict[str, RoomClient]:
     return out
 
 
-async def _deal_until_someone_must_act(dealer: TableClient, bettors: list[TableClient]) -> dict:
-    while True:
-        await dealer.act("start_round")
-        for b in bettors:
-            await b.act("bet", amount=100)
-        ack = await dealer.act("deal")
-        st = await dealer.wait(lambda s: s["version"] >= ack["version"])
-        if st["round"]["phase"] != "settled":
-            return st
-
-
 def test_a_silent_player_is_stood_by_the_clock_then_sits_out(server, room, cast) -> None:
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
@@ -55,7 +44,7 @@ def test_a_silent_player_is_stood_by_the_clock_then_sits_out(server, room, cast)
         await alice.act("sit", seat=1, amount=5_000)
         timeouts = 0
         while True:
-            st = await _deal_until_someone_must_act(dealer, [alice])
+            st = await deal_until_someone_must_act(dealer, [(alice, 100)])
             assert st["clock"]["seat"] == st["round"]["to_act"] == 1
             assert st["clock"]["seconds"] == 0.3 and 0 <= st["clock"]["left"] <= 0.3
             # Alice says nothing: the clock makes the passive choice and the round finishes.
@@ -92,7 +81,7 @@ def test_disconnect_mid_hand_and_resync(server, room, cast) -> None:
         bob = await TableClient.connect(server.url, table["id"], c["bob"].token)
         await alice.act("sit", seat=1, amount=5_000)
         await bob.act("sit", seat=2, amount=5_000)
-        st = await _deal_until_someone_must_act(dealer, [alice, bob])
+        st = await deal_until_someone_must_act(dealer, [(alice, 100), (bob, 100)])
         await alice.close()  # gone mid-hand: the table does not wait for her forever
         await bob.close()
         st = await dealer.wait(lambda s: s["round"]["phase"] == "settled", timeout=10)
@@ -119,7 +108,7 @@ def test_revoked_dealer_round_finishes_then_the_table_closes(server, room, cast)
         dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
         alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
         await alice.act("sit", seat=1, amount=5_000)
-        st = await _deal_until_someone_must_act(dealer, [alice])
+        st = await deal_until_someone_must_act(dealer, [(alice, 100)])
         await asyncio.to_thread(c["boss"].request, "POST", "/api/roster/revoke", {"dealer": "Bokuden"})
         # The round in play finishes (the player's choices still count)...
         while st["round"]["phase"] != "settled":
@@ -401,7 +390,7 @@ def test_live_hands_are_found_by_player_and_the_shoe_seed_is_kept_secret(server,
         dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
         alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
         await alice.act("sit", seat=1, amount=5_000)
-        st = await _deal_until_someone_must_act(dealer, [alice])
+        st = await deal_until_someone_must_act(dealer, [(alice, 100)])
         while st["round"]["phase"] != "settled":  # the clock stands for her
             st = await dealer.wait(lambda s: s["round"]["phase"] == "settled", timeout=10)
         for x in (dealer, alice):
@@ -433,7 +422,7 @@ def test_a_revoked_dealers_table_is_handed_over_mid_round(server, room, cast) ->
         dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
         alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
         await alice.act("sit", seat=1, amount=5_000)
-        st = await _deal_until_someone_must_act(dealer, [alice])
+        st = await deal_until_someone_must_act(dealer, [(alice, 100)])
         with pytest.raises(Exception) as refused:  # not to a dealer off the roster
             await asyncio.to_thread(c["boss"].request, "POST", "/api/roster/revoke",
                                     {"dealer": "Bokuden", "hand_over_to": cast.rogue.name})

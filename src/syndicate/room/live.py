@@ -776,7 +776,7 @@ class BlackjackTable:
         rd = self.round
         memo = self._memo
         if memo is None:
-            return dict(rd.view(viewer))
+            return rd.view(viewer)  # type: ignore[no-any-return]
         base = memo.get("round")
         if base is None:
             base = memo["round"] = rd.view("spectator")
@@ -790,7 +790,7 @@ class BlackjackTable:
         so during a broadcast one list serves every message and is encoded once."""
         memo = self._memo
         if memo is None:
-            return list(self.round.log_view(viewer))
+            return self.round.log_view(viewer)  # type: ignore[no-any-return]
         log = memo.get("log")
         if log is None:
             log = memo["log"] = self.round.log_view("spectator")
