@@ -252,13 +252,21 @@ def serve_cmd(
     host: Annotated[str, typer.Option(help="Address to listen on.", envvar="SYNDICATE_HOST")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", envvar="SYNDICATE_PORT")] = 8000,
     roster: Annotated[bool, typer.Option(help="Seed the event notice's roster of dealers.")] = True,
+    redis: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="redis://host:6379/0: run as one of several processes on one PostgreSQL database "
+                          "(docs/deployment.md).", envvar="SYNDICATE_REDIS"),
+    ] = None,
+    lease_seconds: Annotated[float, typer.Option(
+        min=1.0, max=300.0, help="With --redis: how long a table's owner may go silent before another process "
+                                 "takes the table over.", envvar="SYNDICATE_LEASE_SECONDS")] = 5.0,
 ) -> None:
-    """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md)."""
+    """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md, docs/deployment.md)."""
     from .room.cli import serve
     from .room.errors import RoomError
 
     try:
-        serve(db, host, port, seed_notice=roster)
+        serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds)
     except RoomError as e:
         raise _fail(str(e)) from None
 
@@ -301,7 +309,9 @@ def _run_on_history(file: Path, verb: str, as_json: bool) -> Any:
 
 @app.command("loadtest")
 def loadtest_cmd(
-    url: Annotated[str, typer.Argument(help="The card room, e.g. http://127.0.0.1:8000")],
+    url: Annotated[str, typer.Argument(
+        help="The card room, e.g. http://127.0.0.1:8000; several server processes comma-separated (each "
+             "table's clients connect to each in turn, as a load balancer would send them).")],
     tables: Annotated[int, typer.Option(min=1, max=2000, help="Tables to open (the games alternate).")] = 10,
     players: Annotated[int, typer.Option(min=2, max=7, help="Player bots per table.")] = 5,
     spectators: Annotated[int, typer.Option(min=0, max=50, help="Watchers per table.")] = 0,
@@ -331,7 +341,7 @@ def loadtest_cmd(
     console.print(f"Preparing {len(specs)} tables and {sum(1 + len(s.players) + len(s.watchers) for s in specs)} "
                   "bot accounts (the first run creates them)...")
     try:
-        bots_password = loadtest.prepare_accounts(url, event, admin, password, specs)
+        bots_password = loadtest.prepare_accounts(url.split(",")[0], event, admin, password, specs)
     except ApiError as e:
         raise _fail(f"the card room refused: {e.message} [rule: {e.rule}]") from None
     cpu = (lambda: loadtest.process_cpu_seconds(server_pid)) if server_pid else None

@@ -158,12 +158,20 @@ class TableBots:
 
     def __init__(self, url: str, event: int, spec: TableSpec, password: str, think: float,
                  rng: random.Random, table_id: int | None = None, chips: int = 1_000_000) -> None:
-        self.url, self.event, self.spec, self.password = url, event, spec, password
+        # several server processes: the table's clients connect to each in turn, as a load
+        # balancer without sticky sessions would send them
+        self.urls = url.split(",")
+        self.url, self.event, self.spec, self.password = self.urls[0], event, spec, password
+        self._next_url = rng.randrange(len(self.urls))
         self.think, self.rng, self.table_id, self.chips = think, rng, table_id, chips
         self.by_action: dict[str, list[float]] = {}
         self.errors = 0
         self.window = (float("inf"), float("inf"))  # actions sent in [start, end) are measured
         self.on_action: Callable[[], None] = lambda: None
+
+    def _url(self) -> str:
+        self._next_url += 1
+        return self.urls[self._next_url % len(self.urls)]
 
     def _token(self, name: str) -> str:
         with RoomClient(self.url) as c:
@@ -181,10 +189,10 @@ class TableBots:
             self.table_id = table["id"]
         tid = self.table_id
         # keep=0: a bot needs the latest state only, not every message it ever received
-        self.dealer = await TableClient.connect(self.url, tid, dealer_token, keep=0)
-        self.players = [await TableClient.connect(self.url, tid, await asyncio.to_thread(self._token, n), keep=0)
+        self.dealer = await TableClient.connect(self._url(), tid, dealer_token, keep=0)
+        self.players = [await TableClient.connect(self._url(), tid, await asyncio.to_thread(self._token, n), keep=0)
                         for n in s.players]
-        self.watchers = [await _Watcher.connect(self.url, tid, await asyncio.to_thread(self._token, n))
+        self.watchers = [await _Watcher.connect(self._url(), tid, await asyncio.to_thread(self._token, n))
                          for n in s.watchers]
         for i, p in enumerate(self.players):
             await self.act(p, "sit", seat=i + 1, amount=self.chips)

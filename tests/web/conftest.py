@@ -2,13 +2,17 @@ import pytest
 
 from syndicate.room.live import Timers
 from syndicate.web import create_app
+from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, LiveServer, cast, database, db_url, pg_url, room  # noqa: F401
 
 
 @pytest.fixture
 def server(database):  # noqa: F811
-    """A real server on the test database, the turn clock off (a module may define its own)."""
-    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None))
+    """A real server on the test database, the turn clock off (a module may define its own), and
+    the live rate limit out of the way of bots that act as fast as the machine lets them (the
+    limits have tests of their own in tests/hostile)."""
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
+                     limits=Limits(actions_per_second=10_000, action_burst=10_000))
     srv = LiveServer(app)
     yield srv
     srv.stop()

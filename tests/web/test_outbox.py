@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from syndicate.web.live import OUTBOX, SocketConnection, _encode
+from syndicate.web.live import OUTBOX, SocketConnection, encode
 
 
 class FakeSocket:
@@ -57,5 +57,5 @@ def test_a_shared_log_is_encoded_once_and_the_text_is_the_message() -> None:
     log = [{"type": "card", "card": "Kd", "seat": 1}]
     a = {"type": "state", "version": 3, "you": {"seat": 1}, "log": log}
     b = {"type": "state", "version": 3, "you": {"seat": 2}, "log": log}
-    assert json.loads(_encode(a)) == a and json.loads(_encode(b)) == b
-    assert _encode(a) is _encode(a)  # cached by object
+    assert json.loads(encode(a)) == a and json.loads(encode(b)) == b
+    assert encode(a) is encode(a)  # cached by object

@@ -29,11 +29,12 @@ def prepare(db: str | None, *, seed_notice: bool = True, out: TextIO = sys.stdou
     """Open and migrate the database; on first start create the default event and its admin
     (printing the password once) and, unless told not to, the notice's roster."""
     database = Database(db)
-    database.migrate()
-    store = SqlStore(database)
-    event, password = Accounts(store, hasher).bootstrap(DEFAULT_EVENT)
-    if seed_notice:
-        Roster(store).seed_notice(event.id)
+    with database.startup_lock():  # several processes may be starting on one database
+        database.migrate()
+        store = SqlStore(database)
+        event, password = Accounts(store, hasher).bootstrap(DEFAULT_EVENT)
+        if seed_notice:
+            Roster(store).seed_notice(event.id)
     if password is not None:
         print(f"First start: event {event.name!r} (id {event.id}) created with an admin account.\n"
               f"  name: admin\n  password: {password}\n"
@@ -42,20 +43,27 @@ def prepare(db: str | None, *, seed_notice: bool = True, out: TextIO = sys.stdou
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
-          seed_notice: bool = True) -> None:
+          seed_notice: bool = True, redis: str | None = None, lease_seconds: float = 5.0) -> None:
     """Run the card room server (``db``: a SQLite path or URL, default ``./syndicate.db``; or
-    ``postgresql://…``). Blocks until stopped."""
+    ``postgresql://…``). With ``redis``, one of several processes on a PostgreSQL database
+    (docs/deployment.md). Blocks until stopped."""
     import uvicorn
 
     from ..web import create_app
 
+    if redis is not None:
+        from ..store.database import normalize_url
+        from ..web.cluster import check_cluster_url
+
+        check_cluster_url(normalize_url(db))  # before touching any database
     database = prepare(db, seed_notice=seed_notice)
-    app = create_app(database=database, migrate=False)
+    app = create_app(database=database, migrate=False, redis_url=redis, lease_seconds=lease_seconds)
     if app.state.voided:
         print(f"Voided {len(app.state.voided)} hand(s) left unfinished by the last run; every bet returned.",
               flush=True)
-    print(f"Serving the card room on http://{host}:{port} (OpenAPI: /openapi.json, database: {database.url})",
-          flush=True)
+    cluster = f", one of several processes through {redis}" if redis else ""
+    print(f"Serving the card room on http://{host}:{port} (OpenAPI: /openapi.json, database: "
+          f"{database.url.split('@')[-1]}{cluster})", flush=True)
     # No per-message deflate: compressing every state costs more CPU than it saves on a LAN.
     uvicorn.run(app, host=host, port=port, ws_max_size=65536, ws_per_message_deflate=False, log_level="warning")
 

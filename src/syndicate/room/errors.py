@@ -33,3 +33,12 @@ class NotFound(RoomError):
 
 class Conflict(RoomError):
     status = 409
+
+
+class Fenced(Exception):
+    """A table's write refused because this process no longer holds the table's lease (another
+    process took the table over): nothing was written. Not a client's error."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id}: this process's lease was taken over; the write was refused")
+        self.table_id = table_id

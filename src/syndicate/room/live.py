@@ -39,7 +39,7 @@ from ..blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, sho
 from ..errors import RuleError
 from ..shoe import Shoe
 from .cardroom import CardRoom
-from .errors import BadRequest, Conflict, Forbidden, RoomError
+from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
 from .ledger import cashier_account, check_amount, now, player_account, table_account, transfer
 from .ports import Repo
 from .roles import ADMIN, PIT_BOSS, require
@@ -141,6 +141,11 @@ class BlackjackTable:
         self._memo: dict[str, Any] | None = None  # views shared by the messages of one broadcast
         self._kept_commitment: str | None = None  # the shoe whose seed is in the database
         self._turn_deadline: float | None = None  # the event loop's time when the turn clock runs out
+        #: Several processes (issue 7): checks, in each write's transaction, that this process
+        #: still holds the table's lease (raises Fenced); ``on_fenced`` is told when one failed.
+        self.fence: Callable[[Repo], None] | None = None
+        self.on_fenced: Callable[[BlackjackTable], None] | None = None
+        self.fenced = False
 
     # -- the task ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -171,6 +176,10 @@ class BlackjackTable:
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Command("join", conn, done=done))
         await done
+
+    def join_nowait(self, conn: Connection) -> None:
+        """:meth:`join` without waiting for the welcome to be sent."""
+        self._queue.put_nowait(_Command("join", conn))
 
     def part(self, conn: Connection) -> None:
         self._queue.put_nowait(_Command("part", conn))
@@ -219,10 +228,24 @@ class BlackjackTable:
                     await self._bot_step()
                 elif cmd.kind == "refresh":
                     await self._refresh()
+            except Fenced:  # another process took the table over: this copy of it is stale
+                log.warning("table %s: taken over by another process; stopping here", self.table.id)
+                self.fenced = True
+                if cmd.kind == "action" and cmd.conn is not None:
+                    action_id = cmd.message.get("id")
+                    cmd.conn.send(_error(action_id if isinstance(action_id, str) else None, "table_moved",
+                                         "another server took this table over: nothing was applied; "
+                                         "its state comes next, then resend", self.version))
+                self._cancel_timer()
+                if self._auto_timer is not None:
+                    self._auto_timer.cancel()
+                if self.on_fenced is not None:
+                    self.on_fenced(self)
+                return
             except Exception:  # a bug or the database gone: stop this table, keep the server
                 log.exception("table %s stopped", self.table.id)
                 for c in list(self.clients):
-                    c.send({"type": "error", "rule": "table_unavailable",
+                    c.send({"type": "error", "id": None, "rule": "table_unavailable",
                             "message": "this table stopped on a server error; it comes back on restart"})
                 raise
             finally:
@@ -825,6 +848,14 @@ class BlackjackTable:
 
     # -- the database, off the event loop ------------------------------------------------
     async def _db(self, work: Callable[[Repo], Any]) -> Any:
+        fence = self.fence
+        if fence is not None:
+            unfenced = work
+
+            def work(repo: Repo) -> Any:
+                fence(repo)
+                return unfenced(repo)
+
         if self._writer is not None:
             return await self._writer.run(work)
 
@@ -846,39 +877,14 @@ def void_unfinished(room: CardRoom) -> list[int]:
     The rule (docs/server.md): the database is the truth, and an interrupted hand is void. Its
     ledger transactions are undone by one reversing transaction per hand (the original entries
     stay, so the statement shows both), then the stacks are cashed back; no chip is created or
-    lost, and every table is ready for a new round.
+    lost, and every table is ready for a new round. (Several processes on one database void
+    table by table instead, as they take each table over: :func:`void_table`.)
     """
     voided: list[int] = []
     with room.store.transaction() as repo:
         for ev in repo.events():
-            for hand in repo.hands(ev.id, status="playing", limit=10_000):
-                net = repo.hand_net(hand.id)
-                table = repo.table(hand.table_id)
-                assert table is not None
-                house = table_account(repo, ev.id, table.id, table.name).id
-                moves = []
-                for acct_id, delta in sorted(net.items()):
-                    if acct_id == house:
-                        continue
-                    if delta < 0:
-                        moves.append(Move(house, acct_id, -delta))
-                    else:
-                        moves.append(Move(acct_id, house, delta))
-                if moves:
-                    transfer(repo, ev.id, moves, "void", f"hand {hand.number} at table {table.id} voided after a "
-                             "restart: every bet returned", hand_id=hand.id)
-                doc = dict(hand.history)
-                doc["voided"] = True
-                repo.update_hand(hand.id, "voided", doc, now())
-                voided.append(hand.id)
-            for a in repo.ledger_accounts(ev.id):
-                if a.key.startswith("stack:") and a.balance > 0:
-                    _, _table_id, account_id = a.key.split(":")
-                    player = repo.account(int(account_id))
-                    assert player is not None
-                    wallet = player_account(repo, ev.id, player.id, player.name)
-                    transfer(repo, ev.id, [Move(a.id, wallet.id, a.balance)], "stand_up",
-                             f"{player.name}'s stack at table {_table_id} back to the bankroll after a restart")
+            for table in repo.tables(ev.id):
+                voided += void_table(repo, table, shoes=False)
         # Every shoe the last run left unfinished is abandoned (a table starts a new one), so its
         # seed can be shown now: the hands dealt from it, voided or not, can then be verified.
         for _shoe_table, commitment, seed in repo.unrevealed_shoes():
@@ -886,8 +892,50 @@ def void_unfinished(room: CardRoom) -> list[int]:
     return voided
 
 
+def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
+    """:func:`void_unfinished` for one table, in the caller's transaction: its unfinished hand
+    is voided (every bet returned), its stacks go back to their bankrolls and (``shoes``) its
+    unfinished shoes are revealed. Returns the voided hands."""
+    voided: list[int] = []
+    ev = table.event_id
+    for hand in repo.hands(ev, table.id, status="playing", limit=10_000):
+        net = repo.hand_net(hand.id)
+        house = table_account(repo, ev, table.id, table.name).id
+        moves = []
+        for acct_id, delta in sorted(net.items()):
+            if acct_id == house:
+                continue
+            if delta < 0:
+                moves.append(Move(house, acct_id, -delta))
+            else:
+                moves.append(Move(acct_id, house, delta))
+        if moves:
+            transfer(repo, ev, moves, "void", f"hand {hand.number} at table {table.id} voided after a "
+                     "restart: every bet returned", hand_id=hand.id)
+        doc = dict(hand.history)
+        doc["voided"] = True
+        repo.update_hand(hand.id, "voided", doc, now())
+        voided.append(hand.id)
+    prefix = f"stack:{table.id}:"
+    for a in repo.ledger_accounts(ev):
+        if a.key.startswith(prefix) and a.balance > 0:
+            player = repo.account(int(a.key[len(prefix):]))
+            assert player is not None
+            wallet = player_account(repo, ev, player.id, player.name)
+            transfer(repo, ev, [Move(a.id, wallet.id, a.balance)], "stand_up",
+                     f"{player.name}'s stack at table {table.id} back to the bankroll after a restart")
+    if shoes:
+        for shoe_table, commitment, seed in repo.unrevealed_shoes():
+            if shoe_table == table.id:
+                repo.reveal_seed(commitment, seed)
+    return voided
+
+
 class LiveRoom:
-    """Every live table of the server, started on first use."""
+    """Every live table of the server, started on first use. A client's socket reaches its
+    table through :meth:`join`, :meth:`submit` and :meth:`part` (by table id), so that with
+    several processes (:class:`syndicate.web.cluster.ClusterRoom`) the table behind an id can
+    move from one process to another under a connected client."""
 
     def __init__(self, room: CardRoom, *, timers: Timers | None = None,
                  new_shoe: Callable[[Rules], Shoe] | None = None) -> None:
@@ -896,23 +944,45 @@ class LiveRoom:
         self.new_shoe = new_shoe
         self.tables: dict[int, BlackjackTable] = {}  # PokerTable is one too
         self._lock = asyncio.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
         # The tables' database work, off the event loop: on SQLite one thread that commits
         # every table's waiting work together (group commit), on PostgreSQL a pool.
         self.writer = writer_for(room.store)
 
-    async def table(self, table: Table) -> BlackjackTable:
+    def _runner(self, table: Table) -> BlackjackTable:
+        from .live_poker import PokerTable
+
+        kind = PokerTable if table.game == "poker" else BlackjackTable
+        return kind(self.room, table, new_shoe=self.new_shoe, timers=self.timers, writer=self.writer)
+
+    async def table(self, table: Table) -> Any:
+        """The table's runner (started if need be); raises Conflict if it stopped on an error."""
+        self._loop = asyncio.get_running_loop()
         async with self._lock:
             runner = self.tables.get(table.id)
             if runner is None:
-                from .live_poker import PokerTable
-
-                kind = PokerTable if table.game == "poker" else BlackjackTable
-                runner = kind(self.room, table, new_shoe=self.new_shoe, timers=self.timers, writer=self.writer)
+                runner = self._runner(table)
                 await runner.start()
                 self.tables[table.id] = runner
-            return runner
+        if runner.stopped:
+            raise Conflict("table_unavailable", "this table stopped on a server error; it comes back on restart")
+        return runner
+
+    async def join(self, table_id: int, conn: Connection) -> None:
+        await self.tables[table_id].join(conn)
+
+    def submit(self, table_id: int, conn: Connection, message: dict[str, Any]) -> None:
+        self.tables[table_id].submit(conn, message)
+
+    def part(self, table_id: int, conn: Connection) -> None:
+        self.tables[table_id].part(conn)
 
     def refresh(self, table_id: int | None = None) -> None:
+        """A table's row changed through the API (from any thread): its runner reads it again."""
+        loop = self._loop
+        if loop is not None and _off_loop(loop):
+            loop.call_soon_threadsafe(self.refresh, table_id)
+            return
         for tid, runner in self.tables.items():
             if table_id is None or tid == table_id:
                 runner.refresh()
@@ -922,3 +992,9 @@ class LiveRoom:
             await runner.stop()
         self.writer.shutdown()
 
+
+def _off_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is not loop
+    except RuntimeError:
+        return True

@@ -14,11 +14,14 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_SQLITE = "syndicate.db"
+
+
+STARTUP_LOCK = 0x53594E44  # "SYND": the advisory lock of startup_lock()
 
 
 def normalize_url(url: str | None) -> str:
@@ -55,6 +58,22 @@ class Database:
         with self.engine.begin() as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+
+    @contextmanager
+    def startup_lock(self) -> Iterator[None]:
+        """Held while a server prepares the database (migrations, the first event): several
+        processes starting at once on PostgreSQL take turns. SQLite's writers queue anyway."""
+        if self.is_sqlite:
+            yield
+            return
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": STARTUP_LOCK})
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": STARTUP_LOCK})
+                conn.commit()
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -200,3 +200,18 @@ class HandPlayerRow(Base):
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True, index=True)
     seat: Mapped[int] = mapped_column(Integer)
+
+
+class TableLeaseRow(Base):
+    """Which server process runs a live table (several processes on one database, issue 7).
+
+    ``owner`` holds the table until ``expires_at`` and renews it while alive; once it has
+    expired, another process may take the table, which raises ``epoch``. Every write a table's
+    owner makes checks, in its own transaction, that the epoch is still the one it took: a
+    stale owner's writes are refused (the epoch is the fencing token)."""
+
+    __tablename__ = "table_leases"
+    table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

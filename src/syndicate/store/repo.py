@@ -16,7 +16,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
-from ..room.errors import Conflict
+from ..room.errors import Conflict, Fenced
 from ..room.values import Account, Event, Hand, LedgerAccount, Line, Move, RosterChange, RosterEntry, Table
 from .database import Database
 from .models import (
@@ -30,6 +30,7 @@ from .models import (
     RosterChangeRow,
     RosterRow,
     ShoeRow,
+    TableLeaseRow,
     TableRow,
     TokenRow,
 )
@@ -61,6 +62,8 @@ _LOCK_FOR_UPDATE = _LOCK.with_for_update()
 _NEW_TRANSACTION = insert(_TRANSACTIONS).returning(_TRANSACTIONS.c.id)
 _NEW_ENTRY = insert(_ENTRIES)
 _HANDS = cast(SqlTable, HandRow.__table__)
+_LEASES = cast(SqlTable, TableLeaseRow.__table__)
+_LEASE_OF = select(_LEASES.c.owner, _LEASES.c.epoch).where(_LEASES.c.table_id == bindparam("table"))
 _UPDATE_HAND = (update(_HANDS).where(_HANDS.c.id == bindparam("hand"))
                 .values(status=bindparam("status"), history=bindparam("history"), finished_at=bindparam("finished")))
 
@@ -338,6 +341,49 @@ class SqlRepo:
         """(table id, commitment, seed hex) of every shoe whose seed is not yet revealed."""
         q = select(ShoeRow.table_id, ShoeRow.commitment, ShoeRow.seed).where(ShoeRow.revealed_at.is_(None))
         return [(t, c, seed) for t, c, seed in self.s.execute(q.order_by(ShoeRow.id))]
+
+    # -- table leases (several server processes) ----------------------------------------------
+    def acquire_lease(self, table_id: int, owner: str, at: datetime, expires: datetime) -> int | None:
+        """Take the table's lease for ``owner`` until ``expires`` if it is free, expired at ``at``
+        or already ``owner``'s. Returns the new epoch (the fencing token), or None if another
+        process holds it."""
+        t = _LEASES
+        dialect_insert = pg_insert if self.s.get_bind().dialect.name == "postgresql" else sqlite_insert
+        q = dialect_insert(t).values(table_id=table_id, owner=owner, epoch=1, expires_at=expires)
+        upsert = q.on_conflict_do_update(
+            index_elements=["table_id"],
+            set_={"owner": owner, "epoch": t.c.epoch + 1, "expires_at": expires},
+            where=or_(t.c.expires_at < at, t.c.owner == owner),
+        ).returning(t.c.epoch)
+        epoch: int | None = self.s.execute(upsert).scalar_one_or_none()
+        return epoch
+
+    def renew_leases(self, owner: str, expires: datetime) -> dict[int, int]:
+        """Extend every lease ``owner`` still holds; returns {table id: epoch} of those."""
+        t = _LEASES
+        q = update(t).where(t.c.owner == owner).values(expires_at=expires).returning(t.c.table_id, t.c.epoch)
+        return {tid: epoch for tid, epoch in self.s.execute(q)}
+
+    def release_lease(self, table_id: int, owner: str, epoch: int, at: datetime) -> None:
+        """Give the table up now (a process stopping): another may take it at once."""
+        t = _LEASES
+        self.s.execute(update(t).where(t.c.table_id == table_id, t.c.owner == owner, t.c.epoch == epoch)
+                       .values(expires_at=at))
+
+    def check_lease(self, table_id: int, owner: str, epoch: int) -> None:
+        """The fence: raises :class:`Fenced` unless ``owner`` still holds the table at ``epoch``.
+        On PostgreSQL the lease row stays locked until this transaction ends, so a takeover
+        waits for the write to commit, and the write cannot land after a takeover."""
+        q = _LEASE_OF.with_for_update() if self.for_update else _LEASE_OF
+        row = self.s.execute(q, {"table": table_id}).first()
+        if row is None or row[0] != owner or row[1] != epoch:
+            raise Fenced(table_id)
+
+    def leases(self) -> dict[int, tuple[str, int, datetime]]:
+        """{table id: (owner, epoch, expires at)} of every table that has had an owner."""
+        t = _LEASES
+        return {tid: (o, e, _utc(x)) for tid, o, e, x in self.s.execute(
+            select(t.c.table_id, t.c.owner, t.c.epoch, t.c.expires_at))}
 
     def hand(self, hand_id: int) -> Hand | None:
         r = self.s.get(HandRow, hand_id, populate_existing=True)  # hands are written with Core: never stale

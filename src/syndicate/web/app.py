@@ -34,9 +34,10 @@ from ..room.roles import DEALER, PLAYER, ROLES, allowed, require
 from ..shoe import Shoe
 from ..store import Database, SqlStore
 from .auth import COOKIE, Me, token_of
+from .cluster import ClusterRoom, check_cluster_url
 from .live import table_socket
 from .pages import router as pages_router
-from .security import CsrfMiddleware, Limits, RateLimited, Sessions, SignInLimiter
+from .security import CsrfMiddleware, Limits, RateLimited, Sessions, SharedSignInLimiter, SignInLimiter
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +146,7 @@ def create_app(
     db_url: str | None = None, *, database: Database | None = None, hasher: PasswordHasher | None = None,
     migrate: bool = True, secure_cookies: bool = False, timers: Timers | None = None,
     new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
-    trusted_origins: Iterable[str] = (),
+    trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
 ) -> FastAPI:
     """The card room's web app over the database at ``db_url`` (created and migrated unless
     ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
@@ -155,20 +156,42 @@ def create_app(
 
     On start, any hand a previous process left unfinished is voided and its bets returned
     (:func:`syndicate.room.live.void_unfinished`), so every table comes back ready to play.
+
+    With ``redis_url`` the server is one of several processes on one PostgreSQL database
+    (:mod:`syndicate.web.cluster`, docs/deployment.md): nothing is voided on start; a table's
+    unfinished hand is voided when a process takes the table over after its owner stopped.
     """
     db = database or Database(db_url)
     if migrate:
         db.migrate()
     room = CardRoom(SqlStore(db), hasher)
-    voided = void_unfinished(room)
-    live = LiveRoom(room, timers=timers, new_shoe=new_shoe)
+    live: LiveRoom
+    if redis_url is None:
+        voided = void_unfinished(room)
+        live = LiveRoom(room, timers=timers, new_shoe=new_shoe)
+    else:
+        check_cluster_url(db.url)
+        voided = []
+        live = ClusterRoom(room, redis_url, timers=timers, new_shoe=new_shoe, lease_seconds=lease_seconds)
     limits = limits or Limits()
     trusted = frozenset(o.rstrip("/").lower() for o in trusted_origins)
-    sign_ins = SignInLimiter(limits)
+    sign_ins = (SharedSignInLimiter(limits, redis_url, live.prefix) if isinstance(live, ClusterRoom)
+                and redis_url is not None else SignInLimiter(limits))
     sessions = Sessions()
+    cluster = live if isinstance(live, ClusterRoom) else None
+    if cluster is not None:
+        def revoke_here(op: dict[str, Any]) -> None:  # a sign-in ended in another process: our sockets too
+            if op.get("account") is not None:
+                sessions.account_changed(op["account"])
+            if op.get("token_hash") is not None:
+                sessions.signed_out(op["token_hash"])
+
+        cluster.revoke = revoke_here
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if cluster is not None:
+            await cluster.start()
         yield
         await live.stop()
 
@@ -266,6 +289,8 @@ def create_app(
         if token:
             room.accounts.sign_out(token)
             sessions.signed_out(token_hash(token))  # its open sockets close too
+            if cluster is not None:
+                cluster.revoke_everywhere(token_hash=token_hash(token))
         response = Response(status_code=204)
         response.delete_cookie(COOKIE, path="/")
         return response
@@ -304,6 +329,8 @@ def create_app(
             _check_not_in_play(target)
         changed = room.accounts.change_role(account, account_id, body.role)
         closed = sessions.account_changed(account_id)
+        if cluster is not None:
+            cluster.revoke_everywhere(account=account_id)
         log.info("account %s is now %s (by %s); its sign-ins ended, %s live sockets closed",
                  account_id, changed.role, account.id, closed)
         return changed.to_json()

@@ -20,7 +20,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
-from ..room.errors import Conflict, Forbidden, RoomError
+from ..room.errors import Forbidden, RoomError
 from ..room.live import PROTOCOL_VERSION, LiveRoom
 from ..room.roles import require
 from ..room.values import Account
@@ -36,9 +36,10 @@ class SocketConnection:
     the older one would only be read and thrown away), which keeps a busy table's watchers
     from falling behind. A client more than ``OUTBOX`` messages behind is disconnected."""
 
-    def __init__(self, ws: WebSocket, account: Account) -> None:
+    def __init__(self, ws: WebSocket, account: Account, send_timeout: float = 10.0) -> None:
         self.ws = ws
         self.account = account
+        self.send_timeout = send_timeout
         self.outbox: deque[dict[str, Any] | None] = deque()
         self._ready = asyncio.Event()
         self.revoked = False
@@ -77,9 +78,11 @@ class SocketConnection:
                 continue
             msg = box.popleft()
             if msg is None:
-                await self.ws.close(code=1008, reason=self.close_reason)
+                await asyncio.wait_for(self.ws.close(code=1008, reason=self.close_reason), self.send_timeout)
                 return
-            await self.ws.send_text(_encode(msg))
+            # A client that stopped reading (its TCP window shut) blocks the send: after
+            # ``send_timeout`` it is let go (the socket's handler ends and leaves the table).
+            await asyncio.wait_for(self.ws.send_text(encode(msg)), self.send_timeout)
 
 
 _encoded: OrderedDict[int, tuple[object, str]] = OrderedDict()
@@ -97,11 +100,22 @@ def _remember(obj: object, text: str) -> str:
     return text
 
 
-def _encode(msg: dict[str, Any]) -> str:
+class Encoded(dict[str, Any]):
+    """A message already encoded (by a table's owner in another process): only its ``type``
+    is read here, for the outbox's replacement of superseded states."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(type=kind)
+        self.text = text
+
+
+def encode(msg: dict[str, Any]) -> str:
     """JSON text of a message, encoded once however many watchers it goes to. The table sends
     the same object to all watchers, and the same ``log`` list inside every player's state of
     one change, so both are encoded once (the cache keeps each object alive, so its id is not
     reused while it is cached)."""
+    if isinstance(msg, Encoded):
+        return msg.text
     text = _cached(msg)
     if text is not None:
         return text
@@ -183,24 +197,39 @@ async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveR
         account = await asyncio.to_thread(room.accounts.authenticate, token)
         require(account.role, "watch")
         table = await asyncio.to_thread(room.tables.get, account.event_id, table_id)
-        runner = await live.table(table)
-        if runner.stopped:
-            raise Conflict("table_unavailable", "this table stopped on a server error; it comes back on restart")
+        await live.table(table)
     except RoomError as e:
         await ws.send_text(json.dumps(_err(e.rule, e.message)))
         await ws.close(code=1008)
         return
     except (TimeoutError, WebSocketDisconnect):
         return
-    conn = SocketConnection(ws, account)
+    conn = SocketConnection(ws, account, limits.send_timeout)
     if sessions is not None:
         assert token is not None  # authenticate() refused a missing one
         sessions.add(conn, account.id, token_hash(token))
     bucket = TokenBucket(limits.actions_per_second, limits.action_burst)
     pump = asyncio.create_task(conn.pump())
-    await runner.join(conn)
+    await live.join(table_id, conn)
+    reader = asyncio.create_task(_serve_client(ws, conn, table_id, live, bucket))
     try:
-        while not pump.done():
+        # until the client goes, or the pump gives up on it (too slow, signed out, not reading)
+        await asyncio.wait((reader, pump), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if sessions is not None:
+            sessions.discard(conn)
+        live.part(table_id, conn)
+        for task in (reader, pump):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+async def _serve_client(ws: WebSocket, conn: SocketConnection, table_id: int, live: LiveRoom,
+                        bucket: TokenBucket) -> None:
+    """Read the client's messages and hand them to its table until it disconnects."""
+    try:
+        while True:
             msg = await _read(ws)
             if conn.revoked:
                 continue  # signed out: the socket is closing, nothing more reaches the table
@@ -209,19 +238,12 @@ async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveR
             elif isinstance(msg, str):
                 conn.send(_err(msg, PROBLEMS[msg]))
             elif msg["type"] == "action":
-                runner.submit(conn, msg)
+                live.submit(table_id, conn, msg)
             elif msg["type"] == "resync":
-                await runner.join(conn)  # a fresh full state, in order with everything else
+                await live.join(table_id, conn)  # a fresh full state, in order with everything else
             elif msg["type"] == "ping":
                 conn.send({"type": "pong"})
             else:
                 conn.send(_err("type", "message types: action, resync, ping"))
     except WebSocketDisconnect:
         pass
-    finally:
-        if sessions is not None:
-            sessions.discard(conn)
-        runner.part(conn)
-        pump.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await pump

@@ -1,8 +1,9 @@
 """Hostile input: rate limits on sign-in and on live actions, the CSRF check of the browser's
 cookie, and the registry that closes the sockets of a signed-out account.
 
-Everything here lives in the memory of the one server process (docs/server.md: one process
-per database), so a restart forgets the counters.
+The counters live in the memory of the server process, so a restart forgets them; with several
+processes (``serve --redis``) the sign-in failures are counted in Redis, shared by all
+(:class:`SharedSignInLimiter`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
 import threading
 import time
 from collections import OrderedDict, deque
@@ -38,6 +40,9 @@ class Limits:
     #: live messages per connection: a token bucket refilled at this rate, holding at most ``burst``
     actions_per_second: float = 100.0
     action_burst: int = 200
+    #: seconds one outgoing message may wait for a client's TCP window: a client that stopped
+    #: reading is let go after this (its socket handler ends and it leaves the table)
+    send_timeout: float = 10.0
 
 
 class RateLimited(RoomError):
@@ -94,6 +99,63 @@ class SignInLimiter:
                 self._failures[key] = q  # most recently failed last
             while len(self._failures) > self.MAX_KEYS:
                 self._failures.popitem(last=False)
+
+
+class SharedSignInLimiter(SignInLimiter):
+    """:class:`SignInLimiter` for several processes: each key's failures are a sorted set in
+    Redis (scored by wall-clock time), so trying names or passwords on every process in turn
+    gains nothing. If Redis cannot be reached it falls back to this process's own counters
+    rather than refusing every sign-in."""
+
+    def __init__(self, limits: Limits, redis_url: str, prefix: str,
+                 clock: Callable[[], float] = time.time) -> None:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        super().__init__(limits, clock)
+        self.prefix = prefix
+        self.redis = redis.Redis.from_url(redis_url, socket_timeout=1, socket_connect_timeout=1,
+                                          retry=Retry(NoBackoff(), 0))
+
+    def _rkey(self, key: tuple[str, ...]) -> str:
+        return f"{self.prefix}:signin:" + ":".join(key)
+
+    def check(self, event_id: int, name: object, address: str | None) -> None:
+        import redis
+
+        now, window = self.clock(), self.limits.sign_in_window
+        keys = self._keys(event_id, name, address)
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for key, _ in keys:
+                pipe.zremrangebyscore(self._rkey(key), "-inf", now - window)
+                pipe.zrange(self._rkey(key), 0, 0, withscores=True)
+                pipe.zcard(self._rkey(key))
+            got = pipe.execute()
+        except redis.RedisError as e:
+            log.warning("sign-in limits: Redis unreachable (%s); counting in this process", e)
+            return super().check(event_id, name, address)
+        for i, (key, limit) in enumerate(keys):
+            oldest, count = got[3 * i + 1], got[3 * i + 2]
+            if count >= limit:
+                what = "this account" if key[0] == "name" else "your address"
+                raise RateLimited(f"too many failed sign-ins for {what}: try again later",
+                                  oldest[0][1] + window - now)
+
+    def failed(self, event_id: int, name: object, address: str | None) -> None:
+        import redis
+
+        now = self.clock()
+        try:
+            pipe = self.redis.pipeline(transaction=False)
+            for key, _ in self._keys(event_id, name, address):
+                member = f"{now!r}:{os.urandom(4).hex()}"
+                pipe.zadd(self._rkey(key), {member: now})
+                pipe.expire(self._rkey(key), math.ceil(self.limits.sign_in_window))
+            pipe.execute()
+        except redis.RedisError:
+            super().failed(event_id, name, address)
 
 
 class TokenBucket:

@@ -1,0 +1,530 @@
+"""Several server processes on one PostgreSQL database, with Redis between them (issue 7;
+docs/deployment.md).
+
+Each live table runs in exactly one process at a time, its **owner**, which holds the table's
+lease in the database (``table_leases``: owner, epoch, expiry). The owner renews its leases
+every quarter of the lease time; every write a table makes checks, in the same transaction,
+that the epoch is still the one it took (:meth:`syndicate.store.repo.SqlRepo.check_lease`),
+so a process that lost a table (paused past its lease, cut off from the database) cannot
+write to it any more: the epoch is a fencing token.
+
+Any process accepts any client. A client of a table owned elsewhere is served through a
+:class:`RemoteTable`: its actions are published to the owner's Redis channel, and the owner
+treats it as a :class:`RemoteConn` like any local socket, so it gets exactly its own view
+(hidden cards stay hidden the same way); the owner's messages for the clients of one process
+go back in one Redis message per process and event-loop turn. Redis only carries messages:
+PostgreSQL is the truth, so nothing is lost if Redis restarts; the processes reconnect and
+every remote client is sent a full state again.
+
+When an owner dies, its leases expire; the first process to see that takes each table over
+(:func:`syndicate.room.live.void_table`: the hand in play is voided, every bet returned and
+every stack cashed back, the rule of a restart), and the table's clients, which reconnect to
+any process, get its state again. A table's versions go on rising across owners: an owner
+starts at ``epoch * VERSION_STRIDE``.
+
+Messages between processes. Each process listens on two channels: ``<prefix>:node:<name>``
+(its own) and ``<prefix>:all``. A message is either a JSON object (an operation: ``join``,
+``action``, ``part`` from a client's process to the owner; ``moved`` back; ``refresh`` and
+``revoke`` to all) or, from an owner, ``D`` and lines ``<conn>\\t<type>\\t<JSON text>``: a
+message to each of that process's clients, already encoded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import socket
+from collections.abc import Callable
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from ..blackjack.rules import Rules
+from ..room.cardroom import CardRoom
+from ..room.errors import Conflict
+from ..room.ledger import now
+from ..room.live import BlackjackTable, Connection, LiveRoom, Timers, void_table
+from ..room.ports import Repo
+from ..room.values import Account, Table
+from ..shoe import Shoe
+from .live import Encoded, encode
+
+log = logging.getLogger(__name__)
+
+VERSION_STRIDE = 1_000_000_000  # versions an owner may use before the next owner's first
+
+
+def node_name() -> str:
+    """This process's name in the cluster: host, pid and a random tag (a restarted process
+    with the same pid is a new owner)."""
+    return f"{socket.gethostname()[:40]}:{os.getpid()}:{os.urandom(3).hex()}"
+
+
+class RemoteConn:
+    """A client of another process, as the owner's table sees it."""
+
+    __slots__ = ("account", "cid", "cluster", "node")
+
+    def __init__(self, cluster: ClusterRoom, node: str, cid: int, account: Account) -> None:
+        self.cluster, self.node, self.cid, self.account = cluster, node, cid, account
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.cluster._deliver(self.node, self.cid, message)
+
+
+class RemoteTable:
+    """A table owned by another process, as this process's sockets see it."""
+
+    stopped = False
+
+    def __init__(self, cluster: ClusterRoom, table_id: int, owner: str, epoch: int) -> None:
+        self.cluster, self.table_id, self.owner, self.epoch = cluster, table_id, owner, epoch
+        self.conns: dict[Connection, int] = {}
+
+    async def join(self, conn: Connection) -> None:
+        self.conns[conn] = self.cluster._cid(conn)
+        self._op(conn, "join")
+
+    def submit(self, conn: Connection, message: dict[str, Any]) -> None:
+        if conn not in self.conns:
+            self.conns[conn] = self.cluster._cid(conn)
+        self._op(conn, "action", message)
+
+    def part(self, conn: Connection) -> None:
+        if self.conns.pop(conn, None) is not None:
+            self._op(conn, "part")
+        self.cluster._forget(conn)
+
+    def rejoin(self, owner: str, epoch: int) -> None:
+        """The table moved (or the cluster lost messages): every client here asks again."""
+        self.owner, self.epoch = owner, epoch
+        for conn in self.conns:
+            self._op(conn, "join")
+
+    def _op(self, conn: Connection, op: str, message: dict[str, Any] | None = None) -> None:
+        body: dict[str, Any] = {"op": op, "table": self.table_id, "node": self.cluster.node,
+                                "conn": self.conns.get(conn) or self.cluster._cid(conn)}
+        if op != "part":
+            body["account"] = conn.account.to_json()
+        if message is not None:
+            body["message"] = message
+
+        def unheard() -> None:  # no owner listening: it died, or the table is changing hands
+            if op == "action":
+                action_id = message.get("id") if message is not None else None
+                conn.send({"type": "error", "id": action_id if isinstance(action_id, str) else None,
+                           "rule": "table_moving",
+                           "message": "the server running this table is not answering: nothing was applied; "
+                                      "another server takes the table over within seconds, then resend"})
+            self.cluster._suspect(self.table_id)
+
+        self.cluster._publish(self.cluster._node_channel(self.owner), json.dumps(body), unheard)
+
+
+class ClusterRoom(LiveRoom):
+    """:class:`LiveRoom` for one of several processes (see the module's docstring)."""
+
+    def __init__(self, room: CardRoom, redis_url: str, *, timers: Timers | None = None,
+                 new_shoe: Callable[[Rules], Shoe] | None = None, lease_seconds: float = 5.0,
+                 node: str | None = None, namespace: str | None = None) -> None:
+        super().__init__(room, timers=timers, new_shoe=new_shoe)
+        self.redis_url = redis_url
+        self.lease = timedelta(seconds=lease_seconds)
+        self.node = node or node_name()
+        db_url = str(getattr(getattr(room.store, "db", None), "url", ""))
+        ns = namespace or hashlib.sha256(db_url.encode()).hexdigest()[:12]
+        self.prefix = f"syndicate:{ns}"
+        self.routes: dict[int, Any] = {}  # table id -> its local runner, or a RemoteTable
+        self.epochs: dict[int, int] = {}  # tables this process owns -> the epoch it took
+        self.revoke: Callable[[dict[str, Any]], None] | None = None  # set by the app: its Sessions
+        self._conns: dict[int, Connection] = {}  # this process's sockets by cluster-wide id
+        self._cids: dict[Connection, int] = {}
+        self._next_cid = 0
+        self._remotes: dict[tuple[str, int], tuple[RemoteConn, int]] = {}  # (node, conn) -> (conn, table)
+        self._outbox: dict[str, list[str]] = {}
+        self._flush_pending = False
+        self._pending: asyncio.Queue[tuple[str, str, Callable[[], None] | None]] = asyncio.Queue()
+        self._suspects: set[int] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._redis: Any = None
+        self.takeovers = 0  # tables this process took over from a process that stopped
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    async def start(self) -> None:
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        self._loop = asyncio.get_running_loop()
+        # No retries inside the client: a lost connection surfaces at once, so the listener
+        # knows to resync its clients and the publisher does not hold every table's messages
+        # back while it waits.
+        self._redis = aioredis.Redis.from_url(self.redis_url, socket_timeout=5, socket_connect_timeout=2,
+                                              health_check_interval=10, retry=Retry(NoBackoff(), 0))
+        ready = asyncio.Event()
+        self._tasks = [asyncio.create_task(self._listen(ready), name="cluster-listen"),
+                       asyncio.create_task(self._publisher(), name="cluster-publish"),
+                       asyncio.create_task(self._keep_leases(), name="cluster-leases")]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), 10)  # without Redis the process still starts, and retries
+
+    async def stop(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        for runner in list(self.tables.values()):
+            await runner.stop()
+        held = dict(self.epochs)
+
+        def release(repo: Repo) -> None:
+            for tid, epoch in held.items():
+                repo.release_lease(tid, self.node, epoch, now())
+
+        with contextlib.suppress(Exception):  # others may take the tables at once, not after the lease
+            await self._tx(release)
+        self.writer.shutdown()
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
+    # -- the routes of sockets -----------------------------------------------------------------
+    async def table(self, table: Table) -> Any:
+        self._loop = asyncio.get_running_loop()
+        async with self._lock:
+            route = self.routes.get(table.id)
+            if route is None or (isinstance(route, BlackjackTable) and route.fenced):
+                route = await self._route(table.id, take=True)
+        if route is None:
+            raise Conflict("table_moving", "this table is changing servers: try again in a moment")
+        if route.stopped:
+            raise Conflict("table_unavailable", "this table stopped on a server error; it comes back on restart")
+        return route
+
+    async def _route(self, table_id: int, *, take: bool) -> Any:
+        """Who runs the table: this process (taking a free or expired lease if ``take``), or another."""
+        at = now()
+        lease = (await self._tx(lambda repo: repo.leases().get(table_id)))
+        if lease is None or lease[2] < at:
+            if take:
+                runner = await self._take(table_id, on_demand=True)
+                if runner is not None:
+                    return runner
+                lease = await self._tx(lambda repo: repo.leases().get(table_id))
+            if lease is None:
+                return None
+        owner, epoch, _ = lease
+        if owner == self.node and table_id in self.tables:
+            self.routes[table_id] = self.tables[table_id]
+            return self.tables[table_id]
+        remote = RemoteTable(self, table_id, owner, epoch)
+        self.routes[table_id] = remote
+        return remote
+
+    async def join(self, table_id: int, conn: Connection) -> None:
+        self._cid(conn)
+        route = self.routes.get(table_id)
+        if route is None:  # it moved while the socket was being set up
+            async with self._lock:
+                route = self.routes.get(table_id) or await self._route(table_id, take=True)
+        if route is not None:
+            await route.join(conn)
+
+    def submit(self, table_id: int, conn: Connection, message: dict[str, Any]) -> None:
+        route = self.routes.get(table_id)
+        if route is None:
+            action_id = message.get("id")
+            conn.send({"type": "error", "id": action_id if isinstance(action_id, str) else None,
+                       "rule": "table_moving", "message": "this table is changing servers: nothing was applied; "
+                                                         "resend in a moment"})
+            return
+        route.submit(conn, message)
+
+    def part(self, table_id: int, conn: Connection) -> None:
+        route = self.routes.get(table_id)
+        if route is not None:
+            route.part(conn)
+        self._forget(conn)
+
+    def refresh(self, table_id: int | None = None) -> None:
+        """Tell every process (the owner among them) that a table's row changed."""
+        self._to_all({"op": "refresh", "table": table_id})
+
+    def revoke_everywhere(self, *, account: int | None = None, token_hash: str | None = None) -> None:
+        """Close the sockets of a sign-in that ended, in every process."""
+        self._to_all({"op": "revoke", "account": account, "token_hash": token_hash})
+
+    def _to_all(self, op: dict[str, Any]) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+        loop.call_soon_threadsafe(self._publish, f"{self.prefix}:all", json.dumps(op), None)
+
+    def _cid(self, conn: Connection) -> int:
+        cid = self._cids.get(conn)
+        if cid is None:
+            self._next_cid += 1
+            cid = self._cids[conn] = self._next_cid
+            self._conns[cid] = conn
+        return cid
+
+    def _forget(self, conn: Connection) -> None:
+        if not any(isinstance(r, RemoteTable) and conn in r.conns for r in self.routes.values()):
+            cid = self._cids.pop(conn, None)
+            if cid is not None:
+                self._conns.pop(cid, None)
+
+    # -- taking tables over ----------------------------------------------------------------------
+    async def _take(self, table_id: int, *, on_demand: bool) -> BlackjackTable | None:
+        """Take the table's lease if it is free or expired, void what its last owner left
+        unfinished, and run it here; None if another process holds it (or, unless
+        ``on_demand``, the table is closed)."""
+        at = now()
+
+        def take(repo: Repo) -> tuple[Table, int, list[int]] | None:
+            table = repo.table(table_id)
+            if table is None or (table.status == "closed" and not on_demand):
+                return None
+            epoch = repo.acquire_lease(table_id, self.node, at, at + self.lease)
+            if epoch is None:
+                return None
+            return table, epoch, void_table(repo, table)
+
+        got = await self._tx(take)
+        if got is None:
+            return None
+        table, epoch, voided = got
+        if voided:
+            self.takeovers += 1
+            log.warning("table %s taken over (epoch %s): voided hand(s) %s, every bet returned",
+                        table_id, epoch, voided)
+        runner = self._runner(table)
+        runner.version = epoch * VERSION_STRIDE
+        runner.fence = lambda repo: repo.check_lease(table_id, self.node, epoch)
+        runner.on_fenced = self._on_fenced
+        await runner.start()
+        self.tables[table_id] = runner
+        self.epochs[table_id] = epoch
+        old = self.routes.get(table_id)
+        self.routes[table_id] = runner
+        if isinstance(old, RemoteTable):  # this process's clients of the table now meet it here
+            for conn in old.conns:
+                runner.join_nowait(conn)
+        return runner
+
+    def _on_fenced(self, runner: BlackjackTable) -> None:
+        self._tasks.append(asyncio.get_running_loop().create_task(self._lost(runner.table.id)))
+
+    async def _lost(self, table_id: int) -> None:
+        """Another process has the table now (this one was fenced or could not renew): its
+        clients here, and other processes' clients of it, go to the new owner."""
+        runner = self.tables.pop(table_id, None)
+        self.epochs.pop(table_id, None)
+        if runner is None:
+            return
+        await runner.stop()
+        clients = list(runner.clients)
+        nodes = {c.node for c in clients if isinstance(c, RemoteConn)}
+        for key in [k for k, (_, tid) in self._remotes.items() if tid == table_id]:
+            del self._remotes[key]
+        for node in nodes:
+            self._publish(self._node_channel(node), json.dumps({"op": "moved", "table": table_id}), None)
+        async with self._lock:
+            self.routes.pop(table_id, None)
+            route = await self._route(table_id, take=True)
+        for conn in clients:
+            if not isinstance(conn, RemoteConn) and route is not None:
+                await route.join(conn)
+
+    def _suspect(self, table_id: int) -> None:
+        """A table's owner did not hear us: look at its lease on the next tick, not later."""
+        self._suspects.add(table_id)
+
+    async def _keep_leases(self) -> None:
+        tick = self.lease.total_seconds() / 4
+        while True:
+            try:
+                await self._lease_tick()
+            except Exception:  # the database away for a moment: try again next tick
+                log.exception("lease keeping failed")
+            self._suspects.clear()
+            await asyncio.sleep(tick)
+
+    async def _lease_tick(self) -> None:
+        at = now()
+
+        def look(repo: Repo) -> tuple[dict[int, int], dict[int, tuple[str, int, Any]], dict[int, str]]:
+            held = repo.renew_leases(self.node, at + self.lease)
+            leases = repo.leases()
+            expired = [tid for tid, (_, _, x) in leases.items() if x < at]
+            status = {tid: t.status for tid in expired if (t := repo.table(tid)) is not None}
+            return held, leases, status
+
+        held, leases, status = await self._tx(look)
+        for tid, epoch in list(self.epochs.items()):
+            if held.get(tid) != epoch:
+                await self._lost(tid)
+        for tid, (owner, epoch, expires) in leases.items():
+            route = self.routes.get(tid)
+            if expires < at and (status.get(tid, "closed") != "closed" or isinstance(route, RemoteTable)):
+                async with self._lock:
+                    if not isinstance(self.routes.get(tid), BlackjackTable):
+                        await self._take(tid, on_demand=isinstance(route, RemoteTable))
+            elif isinstance(route, RemoteTable) and (route.owner, route.epoch) != (owner, epoch):
+                route.rejoin(owner, epoch)
+
+    # -- messages between processes ------------------------------------------------------------
+    def _node_channel(self, node: str) -> str:
+        return f"{self.prefix}:node:{node}"
+
+    def _publish(self, channel: str, payload: str, unheard: Callable[[], None] | None) -> None:
+        self._pending.put_nowait((channel, payload, unheard))
+
+    def _deliver(self, node: str, cid: int, message: dict[str, Any]) -> None:
+        """The owner's message for a client of another process: batched per process until the
+        event loop's turn ends."""
+        kind = message.get("type", "")
+        self._outbox.setdefault(node, []).append(f"{cid}\t{kind}\t{encode(message)}")
+        if not self._flush_pending:
+            self._flush_pending = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_pending = False
+        out, self._outbox = self._outbox, {}
+        for node, lines in out.items():
+            self._publish(self._node_channel(node), "D\n" + "\n".join(lines), partial(self._node_gone, node))
+
+    def _node_gone(self, node: str) -> None:
+        """A process that had clients here no longer listens: its clients are gone."""
+        for key in [k for k in self._remotes if k[0] == node]:
+            rc, tid = self._remotes.pop(key)
+            runner = self.tables.get(tid)
+            if runner is not None:
+                runner.part(rc)
+
+    async def _publisher(self) -> None:
+        """Publish in order, pipelined: whatever waits goes in one round trip."""
+        while True:
+            first = await self._pending.get()
+            batch = [first]
+            while not self._pending.empty() and len(batch) < 512:
+                batch.append(self._pending.get_nowait())
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for channel, payload, _ in batch:
+                    pipe.publish(channel, payload)
+                heard = await pipe.execute()
+            except Exception as e:  # Redis away: tell who waits for an answer; resync comes on reconnect
+                log.warning("cluster: publishing failed (%s); %d message(s) lost", e, len(batch))
+                heard = [0] * len(batch)
+            for (_, _, unheard), n in zip(batch, heard, strict=True):
+                if not n and unheard is not None:
+                    unheard()
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        """Receive this process's messages; after a lost connection, subscribe again and ask
+        every owner for a full state of each remote client (messages may have been lost)."""
+        first = True
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._node_channel(self.node), f"{self.prefix}:all")
+                ready.set()
+                if not first:
+                    log.warning("cluster: Redis is back; resyncing remote clients")
+                    for route in list(self.routes.values()):
+                        if isinstance(route, RemoteTable):
+                            route.rejoin(route.owner, route.epoch)
+                first = False
+                while True:
+                    msg = await pubsub.get_message(timeout=1.0)
+                    if msg is not None:
+                        try:
+                            await self._receive(msg["data"])
+                        except Exception:
+                            log.exception("cluster: a message could not be handled")
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except Exception as e:
+                log.warning("cluster: Redis connection lost (%s); reconnecting", e)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(0.5)
+
+    async def _receive(self, data: bytes) -> None:
+        if data[:2] == b"D\n":
+            for line in data[2:].decode().split("\n"):
+                cid, kind, text = line.split("\t", 2)
+                conn = self._conns.get(int(cid))
+                if conn is not None:
+                    conn.send(Encoded(kind, text))
+            return
+        op = json.loads(data)
+        kind = op["op"]
+        if kind == "refresh":
+            LiveRoom.refresh(self, op["table"])
+        elif kind == "revoke":
+            if self.revoke is not None:
+                self.revoke(op)
+        elif kind == "moved":  # our clients' table is not where we sent them: look again
+            async with self._lock:
+                old = self.routes.get(op["table"])
+                if not isinstance(old, RemoteTable):
+                    return  # we run it ourselves now (we took it over): nothing to move
+                del self.routes[op["table"]]
+                route = await self._route(op["table"], take=True)
+            if route is not None:
+                for conn in old.conns:
+                    await route.join(conn)
+        else:
+            self._from_client(op)
+
+    def _from_client(self, op: dict[str, Any]) -> None:
+        """An operation of another process's client, for a table this process runs."""
+        tid, node, cid = op["table"], op["node"], op["conn"]
+        runner = self.tables.get(tid)
+        if runner is None or runner.fenced:
+            self._publish(self._node_channel(node), json.dumps({"op": "moved", "table": tid}), None)
+            return
+        key = (node, cid)
+        if op["op"] == "part":
+            found = self._remotes.pop(key, None)
+            if found is not None:
+                runner.part(found[0])
+            return
+        found = self._remotes.get(key)
+        if found is None or found[1] != tid:
+            a = op["account"]
+            rc = RemoteConn(self, node, cid, Account(a["id"], a["event_id"], a["name"], a["role"], ""))
+            self._remotes[key] = (rc, tid)
+            if op["op"] == "action":
+                runner.join_nowait(rc)  # a client that joined the last owner: its state first
+        else:
+            rc = found[0]
+        if op["op"] == "join":
+            runner.join_nowait(rc)
+        else:
+            runner.submit(rc, op["message"])
+
+    # -- the database ------------------------------------------------------------------------------
+    async def _tx(self, work: Callable[[Repo], Any]) -> Any:
+        def run() -> Any:
+            with self.room.store.transaction() as repo:
+                return work(repo)
+
+        return await asyncio.to_thread(run)
+
+
+def check_cluster_url(db_url: str) -> None:
+    """Several processes share one PostgreSQL database: SQLite is one machine's file."""
+    if not db_url.startswith("postgresql"):
+        raise Conflict("cluster_database", "--redis (several processes) needs a PostgreSQL database "
+                                           "(--db postgresql://…): SQLite serves one process")

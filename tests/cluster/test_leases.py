@@ -1,0 +1,124 @@
+"""The table lease that gives each live table one owning process, and its fence: in the
+database, on both backends (the cluster runs on PostgreSQL, where the row lock matters), and
+the sign-in limits shared through Redis."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+
+from syndicate.room.errors import Fenced
+from syndicate.room.ledger import now, transfer
+from syndicate.room.values import Move
+from syndicate.web.security import Limits, RateLimited, SharedSignInLimiter
+from tests.cluster.conftest import REDIS
+from tests.room.kit import cast, database, db_url, pg_url, room  # noqa: F401
+
+SECOND = timedelta(seconds=1)
+
+
+def _table(room, cast) -> int:  # noqa: F811
+    return room.tables.open(cast.dealer, "Leased", "blackjack", None, {}).id
+
+
+def test_a_lease_is_taken_renewed_and_taken_over_only_once_expired(room, cast) -> None:  # noqa: F811
+    tid = _table(room, cast)
+    t0 = now()
+    with room.store.transaction() as repo:
+        assert repo.acquire_lease(tid, "a", t0, t0 + 5 * SECOND) == 1
+        assert repo.acquire_lease(tid, "b", t0 + SECOND, t0 + 6 * SECOND) is None  # a holds it
+        assert repo.renew_leases("a", t0 + 9 * SECOND) == {tid: 1}
+        assert repo.acquire_lease(tid, "b", t0 + 8 * SECOND, t0 + 13 * SECOND) is None  # renewed: still a's
+        assert repo.acquire_lease(tid, "b", t0 + 10 * SECOND, t0 + 15 * SECOND) == 2  # expired: b's, epoch 2
+        assert repo.renew_leases("a", t0 + 20 * SECOND) == {}  # a learns it lost the table
+        repo.check_lease(tid, "b", 2)
+        for owner, epoch in (("a", 1), ("b", 1), ("a", 2)):
+            with pytest.raises(Fenced):
+                repo.check_lease(tid, owner, epoch)
+        repo.release_lease(tid, "b", 2, t0 + 11 * SECOND)  # b stops: anyone may take it at once
+        assert repo.acquire_lease(tid, "c", t0 + 12 * SECOND, t0 + 17 * SECOND) == 3
+        assert repo.leases()[tid][:2] == ("c", 3)
+
+
+def test_a_stale_owners_write_is_refused_and_changes_nothing(room, cast) -> None:  # noqa: F811
+    tid = _table(room, cast)
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 1_000)
+    t0 = now()
+    with room.store.transaction() as repo:
+        repo.acquire_lease(tid, "a", t0 - 10 * SECOND, t0 - 5 * SECOND)  # a's lease ran out ...
+        repo.acquire_lease(tid, "b", t0, t0 + 5 * SECOND)  # ... and b took the table
+        wallet = repo.ledger_account(ev, f"player:{cast.alice.id}", "player", "Alice").id
+        house = repo.ledger_account(ev, f"table:{tid}", "house", "t").id
+    before = room.ledger.accounts(ev)
+    with pytest.raises(Fenced), room.store.transaction() as repo:
+        repo.check_lease(tid, "a", 1)  # what every write of a table does first
+        transfer(repo, ev, [Move(wallet, house, 500)], "blackjack", "a stale owner's bet")
+    assert room.ledger.accounts(ev) == before
+    assert room.ledger.audit(ev) == []
+
+
+def test_a_takeover_waits_for_the_owners_write_in_flight(db_url, room, cast) -> None:  # noqa: F811
+    """On PostgreSQL the fence holds the lease row until the write commits: a takeover in
+    between waits for it, so no write of the old owner can land after the new epoch."""
+    if db_url.startswith("sqlite"):
+        pytest.skip("SQLite has one writer at a time: nothing runs in between")
+    tid = _table(room, cast)
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 1_000)
+    t0 = now()
+    with room.store.transaction() as repo:
+        repo.acquire_lease(tid, "a", t0 - 10 * SECOND, t0 - 5 * SECOND)  # expired, but a is mid-write
+        wallet = repo.ledger_account(ev, f"player:{cast.alice.id}", "player", "Alice").id
+        house = repo.ledger_account(ev, f"table:{tid}", "house", "t").id
+    fenced, took = threading.Event(), {}
+
+    def old_owner() -> None:
+        with room.store.transaction() as repo:
+            repo.check_lease(tid, "a", 1)
+            fenced.set()
+            time.sleep(0.5)  # the takeover comes now
+            transfer(repo, ev, [Move(wallet, house, 300)], "blackjack", "a's last bet")
+        took["a_done"] = time.monotonic()
+
+    t = threading.Thread(target=old_owner)
+    t.start()
+    assert fenced.wait(5)
+    with room.store.transaction() as repo:
+        epoch = repo.acquire_lease(tid, "b", now(), now() + 5 * SECOND)
+    took["b_took"] = time.monotonic()
+    t.join(5)
+    assert epoch == 2 and took["b_took"] >= took["a_done"] - 0.05  # b waited for a's commit
+    assert room.ledger.balance(ev, f"player:{cast.alice.id}") == 700  # a's write landed before b
+    with pytest.raises(Fenced), room.store.transaction() as repo:
+        repo.check_lease(tid, "a", 1)
+    assert room.ledger.audit(ev) == []
+
+
+def test_failed_sign_ins_count_across_processes() -> None:
+    prefix = "syndicate-test-" + secrets.token_hex(4)
+    limits = Limits(sign_in_failures_per_name=3, sign_in_failures_per_address=100, sign_in_window=60)
+    one, two = SharedSignInLimiter(limits, REDIS, prefix), SharedSignInLimiter(limits, REDIS, prefix)
+    for limiter in (one, two, one):  # three processes' worth of wrong passwords for one name
+        limiter.check(1, "Alice", "10.0.0.1")
+        limiter.failed(1, "Alice", "10.0.0.1")
+    for limiter in (one, two):
+        with pytest.raises(RateLimited) as e:
+            limiter.check(1, "alice", "10.0.0.2")  # the name is shared, whatever the case or address
+        assert 1 <= e.value.retry_after <= 60
+    two.check(1, "Bob", "10.0.0.1")  # another name is not held up
+    one.redis.delete(*one.redis.keys(f"{prefix}:*"))
+
+
+def test_the_shared_limiter_falls_back_to_its_own_counters_without_redis() -> None:
+    limits = Limits(sign_in_failures_per_name=2, sign_in_window=60)
+    lonely = SharedSignInLimiter(limits, "redis://127.0.0.1:1/0", "nowhere")
+    for _ in range(2):
+        lonely.check(1, "Alice", None)
+        lonely.failed(1, "Alice", None)
+    with pytest.raises(RateLimited):
+        lonely.check(1, "Alice", None)
