@@ -1,0 +1,149 @@
+"""The card room on one process and on several, side by side in one run (issue 7).
+
+For each configuration a fresh database gets the bots' accounts (a cheap argon2: this measures
+play, not sign-in), the server processes start, and :mod:`syndicate.loadtest` (the engine of
+``syndicate loadtest``) drives ``--tables`` live tables of a dealer and ``--players`` player bots
+over real WebSockets from ``--procs`` load processes, each table's clients spread over the
+processes in turn (as a load balancer without sticky sessions would). Configurations:
+
+- ``sqlite``: one ``syndicate serve`` on a SQLite file (the default deployment);
+- ``pg×N``: N ``syndicate serve --redis`` processes on one PostgreSQL database and Redis.
+
+Reports, per configuration, actions per second, errors, p50/p95/p99 action latency as the bots
+see it, and the CPU of all the server processes together. The target in issue 7: 2,000
+connected players across 400 tables with p99 under 100 ms and no errors.
+
+    python bench/bench_cluster.py --tables 400 --players 5 --think 2000 --seconds 30 --configs sqlite,pg1,pg2,pg4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import httpx
+from bench_room import PASSWORD, free_port, setup
+from sqlalchemy import create_engine, text
+
+from syndicate import loadtest
+
+PG_SERVER = os.environ.get("SYNDICATE_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
+REDIS = os.environ.get("SYNDICATE_BENCH_REDIS", "redis://127.0.0.1:6379/0")
+SYNDICATE = str(Path(sys.executable).parent / "syndicate")
+
+
+def start(db_url: str, redis: str | None, count: int, log: Path) -> list[subprocess.Popen[bytes]]:
+    procs = []
+    with log.open("ab") as out:
+        for _ in range(count):
+            cmd = [SYNDICATE, "serve", "--db", db_url, "--port", str(free_port()), "--no-roster"]
+            if redis:
+                cmd += ["--redis", redis]
+            procs.append(subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT))
+    return procs
+
+
+def urls_of(procs: list[subprocess.Popen[bytes]]) -> list[str]:
+    return [f"http://127.0.0.1:{p.args[p.args.index('--port') + 1]}" for p in procs]  # type: ignore[index, union-attr]
+
+
+def wait_up(urls: list[str]) -> None:
+    for url in urls:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{url}/api/events", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        else:
+            raise RuntimeError(f"{url} did not start")
+
+
+def run_config(name: str, args: argparse.Namespace, specs: list[loadtest.TableSpec], tmp: Path) -> dict:
+    pg_db = None
+    if name == "sqlite":
+        db_url, redis, count = f"sqlite:///{tmp / 'bench.db'}", None, 1
+    else:
+        count = int(name.removeprefix("pg"))
+        pg_db = "bench_cluster_" + secrets.token_hex(4)
+        admin = create_engine(f"{PG_SERVER}/postgres", isolation_level="AUTOCOMMIT")
+        with admin.connect() as c:
+            c.execute(text(f'CREATE DATABASE "{pg_db}"'))
+        db_url, redis = f"{PG_SERVER}/{pg_db}".replace("postgresql+psycopg://", "postgresql://"), REDIS
+    try:
+        ev = setup(db_url, specs)
+        procs = start(db_url, redis, count, tmp / f"{name}.log")
+        try:
+            urls = urls_of(procs)
+            wait_up(urls)
+
+            def cpu() -> float:
+                return sum(loadtest.process_cpu_seconds(p.pid) for p in procs)
+
+            figures = loadtest.run(",".join(urls), ev, specs, PASSWORD, seconds=args.seconds,
+                                   think=args.think / 1000, warmup=args.warmup, procs=args.procs, cpu_seconds=cpu)
+        finally:
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                p.wait(30)
+    finally:
+        if pg_db is not None:
+            with admin.connect() as c:
+                c.execute(text(f'DROP DATABASE IF EXISTS "{pg_db}" WITH (FORCE)'))
+            admin.dispose()
+    return {"config": name, "processes": count, **figures.to_json()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=400)
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=30)
+    ap.add_argument("--think", type=float, default=2000, help="players' mean think time in ms (0: none)")
+    ap.add_argument("--games", default="both", choices=["blackjack", "poker", "both"])
+    ap.add_argument("--procs", type=int, default=2, help="load-generator processes")
+    ap.add_argument("--warmup", type=float, default=None, help="seconds over which the tables start")
+    ap.add_argument("--configs", default="sqlite,pg1,pg2,pg4",
+                    help="comma-separated: sqlite, and pgN for N processes on PostgreSQL + Redis")
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = ap.parse_args()
+
+    games = loadtest.GAMES if args.games == "both" else (args.games,)
+    specs = loadtest.plan(args.tables, args.players, 0, games)
+    tmp = Path(tempfile.mkdtemp(prefix="bench_cluster_"))
+    rows = []
+    for name in args.configs.split(","):
+        rows.append(run_config(name, args, specs, tmp))
+        r = rows[-1]
+        print(f"{name:>7}: {r['actions_per_second']:>7} actions/s, {r['errors']} errors, p50 {r['p50_ms']} ms, "
+              f"p95 {r['p95_ms']} ms, p99 {r['p99_ms']} ms, servers' CPU {r['server_cpu_percent']}%", flush=True)
+    machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+    print(f"\n{args.tables} tables, {args.tables * args.players} players ({args.tables * (1 + args.players)} "
+          f"clients), think {args.think:g} ms, {args.procs} load processes on the same machine ({machine})")
+    print(f"{'config':>7} {'procs':>5} {'actions/s':>10} {'errors':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
+          f"{'CPU %':>6}  p99 < 100 ms")
+    for r in rows:
+        print(f"{r['config']:>7} {r['processes']:>5} {r['actions_per_second']:>10} {r['errors']:>6} "
+              f"{r['p50_ms']:>7} {r['p95_ms']:>7} {r['p99_ms']:>7} {r['server_cpu_percent']!s:>6}  "
+              f"{'yes' if r['p99_ms'] < 100 and r['errors'] == 0 else 'no'}")
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine, "date": time.strftime("%Y-%m-%d %H:%M"),
+                                         "tables": args.tables, "players": args.players, "think_ms": args.think,
+                                         "rows": rows}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
