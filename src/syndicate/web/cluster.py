@@ -148,7 +148,7 @@ class ClusterRoom(LiveRoom):
         self._outbox: dict[str, list[str]] = {}
         self._flush_pending = False
         self._pending: asyncio.Queue[tuple[str, str, Callable[[], None] | None]] = asyncio.Queue()
-        self._suspects: set[int] = set()
+        self._wake = asyncio.Event()  # look at the leases now, not at the next tick
         self._tasks: list[asyncio.Task[None]] = []
         self._redis: Any = None
         self.takeovers = 0  # tables this process took over from a process that stopped
@@ -342,8 +342,9 @@ class ClusterRoom(LiveRoom):
                 await route.join(conn)
 
     def _suspect(self, table_id: int) -> None:
-        """A table's owner did not hear us: look at its lease on the next tick, not later."""
-        self._suspects.add(table_id)
+        """A table's owner did not hear us (it died, or the table is changing hands): look at
+        the leases now rather than at the next tick."""
+        self._wake.set()
 
     async def _keep_leases(self) -> None:
         tick = self.lease.total_seconds() / 4
@@ -352,8 +353,10 @@ class ClusterRoom(LiveRoom):
                 await self._lease_tick()
             except Exception:  # the database away for a moment: try again next tick
                 log.exception("lease keeping failed")
-            self._suspects.clear()
-            await asyncio.sleep(tick)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), tick)
+                await asyncio.sleep(0.1)  # woken early: at most ten looks a second
+            self._wake.clear()
 
     async def _lease_tick(self) -> None:
         at = now()
