@@ -28,6 +28,7 @@ from typing import Any
 import websockets
 
 from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, basic_strategy
+from .gcpause import keep_pauses_short
 
 GAMES = ("blackjack", "poker")
 PIT_BOSS = "Load boss"
@@ -285,6 +286,7 @@ def _worker(url: str, event: int, specs: list[TableSpec], password: str, think: 
             count.value += 1
 
     async def run() -> tuple[dict[str, list[float]], int]:
+        calm = asyncio.create_task(keep_pauses_short())  # the measuring side must not stall either
         bots = [TableBots(url, event, s, password, think, random.Random(seed * 100_003 + i))
                 for i, s in enumerate(specs)]
         for b in bots:
@@ -303,6 +305,7 @@ def _worker(url: str, event: int, specs: list[TableSpec], password: str, think: 
         errors = sum(b.errors for b in bots)
         for b in bots:
             await b.close()
+        calm.cancel()
         return out, errors
 
     results.put(asyncio.run(run()))

@@ -9,6 +9,8 @@ plain ``def`` so FastAPI runs their database work (and argon2) in its thread poo
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -23,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import money
 from ..blackjack.rules import Rules
+from ..gcpause import keep_pauses_short
 from ..poker.history import to_phh
 from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
@@ -147,6 +150,7 @@ def create_app(
     migrate: bool = True, secure_cookies: bool = False, timers: Timers | None = None,
     new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
     trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
+    short_gc_pauses: bool = False,
 ) -> FastAPI:
     """The card room's web app over the database at ``db_url`` (created and migrated unless
     ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
@@ -156,6 +160,9 @@ def create_app(
 
     On start, any hand a previous process left unfinished is voided and its bets returned
     (:func:`syndicate.room.live.void_unfinished`), so every table comes back ready to play.
+
+    ``short_gc_pauses`` (``syndicate serve`` sets it: it owns the process) keeps the garbage
+    collector's pauses short (:mod:`syndicate.gcpause`).
 
     With ``redis_url`` the server is one of several processes on one PostgreSQL database
     (:mod:`syndicate.web.cluster`, docs/deployment.md): nothing is voided on start; a table's
@@ -190,10 +197,14 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        gc_task = asyncio.create_task(keep_pauses_short()) if short_gc_pauses else None
         if cluster is not None:
             await cluster.start()
         yield
         await live.stop()
+        if gc_task is not None:
+            gc_task.cancel()
+            gc.unfreeze()
 
     app = FastAPI(
         title="Syndicate card room", version=API_VERSION, lifespan=lifespan,
