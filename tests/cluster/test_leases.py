@@ -122,3 +122,16 @@ def test_the_shared_limiter_falls_back_to_its_own_counters_without_redis() -> No
         lonely.failed(1, "Alice", None)
     with pytest.raises(RateLimited):
         lonely.check(1, "Alice", None)
+
+
+def test_serve_refuses_several_processes_on_sqlite(tmp_path) -> None:
+    import subprocess
+
+    from tests.cluster.conftest import SYNDICATE
+
+    db = tmp_path / "one.db"
+    out = subprocess.run([SYNDICATE, "serve", "--db", str(db), "--redis", REDIS, "--port", "1"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0
+    assert "needs a PostgreSQL database" in out.stdout + out.stderr
+    assert not db.exists()  # refused before touching any database

@@ -6,12 +6,10 @@ from __future__ import annotations
 import asyncio
 import threading
 
-import pytest
-
 from syndicate.room.errors import Conflict
 from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
 from syndicate.room.values import Move
-from syndicate.room.writer import GroupWriter, PoolWriter, writer_for
+from syndicate.room.writer import GroupWriter, writer_for
 
 
 def _pay(ev: int, account, amount: int):  # type: ignore[no-untyped-def]
@@ -89,26 +87,9 @@ def test_one_write_at_a_time_commits_at_once(room, cast) -> None:
     assert room.ledger.balance(ev, player_key(cast.alice.id)) == 6
 
 
-def test_the_writer_suits_the_database(room) -> None:
+def test_group_commit_serves_both_databases(room) -> None:
     w = writer_for(room.store)
     try:
-        assert isinstance(w, GroupWriter if room.store.writers == 1 else PoolWriter)
+        assert isinstance(w, GroupWriter)
     finally:
         w.shutdown()
-
-
-@pytest.mark.parametrize("n", [1, 3])
-def test_a_pool_writer_commits_each_write(room, cast, n: int) -> None:
-    ev = cast.event.id
-    writer = PoolWriter(room.store, n)
-
-    async def go() -> list[object]:
-        return await asyncio.gather(writer.run(_pay(ev, cast.alice, 5)), writer.run(_take(ev, cast.bob, 1)),
-                                    return_exceptions=True)
-
-    try:
-        ok, refused = asyncio.run(go())
-    finally:
-        writer.shutdown()
-    assert ok == 5 and isinstance(refused, Conflict)
-    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 5

@@ -80,8 +80,4 @@ class Repo(Protocol):
 
 
 class Store(Protocol):
-    #: How many transactions may usefully run at once: 1 for SQLite (one writer at a time; more
-    #: would only wait on its lock, and SQLite waits by sleeping), more for PostgreSQL.
-    writers: int
-
     def transaction(self) -> AbstractContextManager[Repo]: ...

@@ -10,9 +10,13 @@ others commit and the failing one gets its own error, exactly as if there had be
 Units are database work only (no changes to the table's memory), so running one twice after a
 rollback is safe.
 
-SQLite allows one writer at a time, so this is the writer for SQLite. PostgreSQL has row locks
-and many writers: a pool of threads with a transaction per unit serves it (and issue 7's
-processes) better.
+SQLite allows one writer at a time, so this is the writer for SQLite. It is also the writer for
+PostgreSQL: a pool of threads with a transaction per unit was measured against it at 400 tables
+(bench/bench_cluster.py, docs/benchmarks.md) and lost, p50 44 ms against 22 ms on one process:
+the threads' Python work contends for the interpreter lock with the event loop, and every unit
+paid for its own commit. On PostgreSQL two processes' batches may deadlock on a shared account
+(a player seated at tables of two processes); the database aborts one, which is then run unit
+by unit like any failed batch.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ import asyncio
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .ports import Repo, Store
@@ -104,26 +107,8 @@ class GroupWriter:
             self._loop.call_soon_threadsafe(settle)
 
 
-class PoolWriter:
-    """A transaction per unit on a pool of threads (PostgreSQL)."""
-
-    def __init__(self, store: Store, threads: int) -> None:
-        self.store = store
-        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="table-db")
-
-    async def run(self, work: Work) -> Any:
-        def one() -> Any:
-            with self.store.transaction() as repo:
-                return work(repo)
-
-        return await asyncio.get_running_loop().run_in_executor(self._pool, one)
-
-    def shutdown(self) -> None:
-        self._pool.shutdown(wait=True)
+def writer_for(store: Store) -> GroupWriter:
+    return GroupWriter(store)
 
 
-def writer_for(store: Store) -> GroupWriter | PoolWriter:
-    return GroupWriter(store) if store.writers == 1 else PoolWriter(store, store.writers)
-
-
-Writer = GroupWriter | PoolWriter
+Writer = GroupWriter

@@ -348,6 +348,8 @@ class SqlRepo:
         or already ``owner``'s. Returns the new epoch (the fencing token), or None if another
         process holds it."""
         t = _LEASES
+        if self.for_update:  # wait for the writes in flight under the old epoch (they hold KEY SHARE)
+            self.s.execute(_LEASE_OF.with_for_update(), {"table": table_id})
         dialect_insert = pg_insert if self.s.get_bind().dialect.name == "postgresql" else sqlite_insert
         q = dialect_insert(t).values(table_id=table_id, owner=owner, epoch=1, expires_at=expires)
         upsert = q.on_conflict_do_update(
@@ -372,9 +374,12 @@ class SqlRepo:
 
     def check_lease(self, table_id: int, owner: str, epoch: int) -> None:
         """The fence: raises :class:`Fenced` unless ``owner`` still holds the table at ``epoch``.
-        On PostgreSQL the lease row stays locked until this transaction ends, so a takeover
-        waits for the write to commit, and the write cannot land after a takeover."""
-        q = _LEASE_OF.with_for_update() if self.for_update else _LEASE_OF
+        On PostgreSQL the lease row stays locked (``FOR KEY SHARE``) until this transaction
+        ends, so a takeover (which locks it ``FOR UPDATE`` first) waits for the write to commit,
+        and the write cannot land after a takeover; renewals (an update of the expiry alone)
+        do not conflict with that lock, so they never queue behind the tables' writes, nor the
+        writes behind a renewal."""
+        q = _LEASE_OF.with_for_update(read=True, key_share=True) if self.for_update else _LEASE_OF
         row = self.s.execute(q, {"table": table_id}).first()
         if row is None or row[0] != owner or row[1] != epoch:
             raise Fenced(table_id)
@@ -409,7 +414,6 @@ class SqlStore:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.writers = 1 if db.is_sqlite else 8
 
     @contextmanager
     def transaction(self) -> Iterator[SqlRepo]:
