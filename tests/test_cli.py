@@ -186,3 +186,30 @@ def test_admin_create_and_serve(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_admin_check_reports_a_sound_ledger_and_a_tampered_one(tmp_path):
+    """`syndicate admin check`: the ledger audit of every event, exit 1 on a problem."""
+    from sqlalchemy import text
+
+    from syndicate.room.cardroom import CardRoom
+    from syndicate.room.ledger import player_key
+    from syndicate.store import Database, SqlStore
+
+    db = str(tmp_path / "room.db")
+    assert runner.invoke(app, ["admin", "create", "boss", "--db", db], input="s3cret-pass\ns3cret-pass\n").exit_code == 0
+    database = Database(db)
+    room = CardRoom(SqlStore(database))
+    ev = room.accounts.events()[0]
+    boss = room.accounts.sign_in(ev.id, "boss", "s3cret-pass")[1]
+    alice = room.accounts.create(boss, "Alice", "player", "alice-pass")
+    room.cashier.buy_in(boss, alice.id, 5_000)
+    out = runner.invoke(app, ["admin", "check", "--db", db])
+    assert out.exit_code == 0, out.output
+    assert f"{ev.name}: ledger sound" in out.output
+    with database.engine.begin() as c:  # a balance edited behind the ledger's back
+        c.execute(text("UPDATE ledger_accounts SET balance = balance + 1 WHERE key = :k"), {"k": player_key(alice.id)})
+    database.dispose()
+    out = runner.invoke(app, ["admin", "check", "--db", db])
+    assert out.exit_code == 1
+    assert "ledger sound" not in out.output and ev.name in out.output

@@ -293,6 +293,22 @@ def admin_create_cmd(
     console.print(f"admin {account.name!r} created (account {account.id})")
 
 
+@admin_app.command("check")
+def admin_check_cmd(
+    db: Annotated[Optional[str], typer.Option(help="Database (default ./syndicate.db).")] = None,  # noqa: UP045
+) -> None:
+    """Check the ledger of every event: each stored balance equals the sum of its entries and
+    the balances sum to zero (after restoring a backup, say). Exit status 1 on a problem."""
+    from .room.cli import ledger_check
+
+    problems = ledger_check(db)
+    for event, found in problems.items():
+        for p in found or ["ledger sound"]:
+            console.print(f"{event}: {p}", markup=False)
+    if any(problems.values()):
+        raise typer.Exit(1)
+
+
 def _run_on_history(file: Path, verb: str, as_json: bool) -> Any:
     """Load a hand history and replay or verify it; print the JSON form if asked."""
     from . import history

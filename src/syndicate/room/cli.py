@@ -17,6 +17,7 @@ from argon2 import PasswordHasher
 
 from ..store import Database, SqlStore
 from .accounts import DEFAULT_EVENT, Accounts
+from .cardroom import CardRoom
 from .errors import RoomError
 from .roster import Roster
 from .values import Account
@@ -79,6 +80,17 @@ def admin_create(db: str | None, name: str, password: str, event: str = DEFAULT_
         found = [e for e in accounts.events() if e.name == event]
         ev = found[0] if found else accounts.create_event(event)
         return accounts.add(ev.id, name, "admin", password)
+    finally:
+        database.dispose()
+
+
+def ledger_check(db: str | None) -> dict[str, list[str]]:
+    """Every event's ledger audit (:meth:`syndicate.room.ledger.Ledger.audit`): the problems
+    found by event name, an empty list for a sound ledger. The database is not migrated."""
+    database = Database(db)
+    try:
+        room = CardRoom(SqlStore(database))
+        return {ev.name: room.ledger.audit(ev.id) for ev in room.accounts.events()}
     finally:
         database.dispose()
 
