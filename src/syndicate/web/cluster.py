@@ -327,6 +327,7 @@ class ClusterRoom(LiveRoom):
         self.epochs.pop(table_id, None)
         if runner is None:
             return
+        log.warning("table %s: another process holds its lease now; its clients here go there", table_id)
         await runner.stop()
         clients = list(runner.clients)
         nodes = {c.node for c in clients if isinstance(c, RemoteConn)}
