@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -14,70 +13,24 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
 from syndicate.room.cardroom import CardRoom
 from syndicate.store import Database, SqlStore
-from tests.room.kit import FAST_HASHER, PG_SERVER, Cast, make_cast
+from tests.room.kit import FAST_HASHER, PG_SERVER, Cast, ServerProcess, free_port, make_cast
 
 REDIS = os.environ.get("SYNDICATE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 LEASE = 2.0  # seconds: short, so that takeovers happen in test time
 SYNDICATE = str(Path(sys.executable).parent / "syndicate")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Node:
-    """One ``syndicate serve`` process of the cluster."""
+class Node(ServerProcess):
+    """One ``syndicate serve --redis`` process of the cluster."""
 
     def __init__(self, db_url: str, redis_url: str, log: Path, lease: float = LEASE) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = log
-        self.log = log.open("ab")
-        self.proc = subprocess.Popen(
-            [SYNDICATE, "serve", "--db", db_url, "--redis", redis_url, "--port", str(self.port),
-             "--lease-seconds", str(lease), "--no-roster"],
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{self.url}/api/events", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start: {log.read_text()}")
-            time.sleep(0.1)
-
-    @property
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def signal(self, sig: int) -> None:
-        self.proc.send_signal(sig)
-
-    def kill9(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGCONT)
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.log.close()
+        super().__init__([SYNDICATE, "serve", "--db", db_url, "--redis", redis_url, "--port", "{port}",
+                          "--lease-seconds", str(lease), "--no-roster"], log)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from syndicate.room.ledger import player_key
 from syndicate.room.live import stack_key
 from syndicate.web.cluster import VERSION_STRIDE
 from tests.cluster.conftest import LEASE, Node
-from tests.room.kit import PASSWORD, deal_until_someone_must_act
+from tests.room.kit import PASSWORD, hand_in_play
 
 
 def tokens(url: str, ev: int, *names: str) -> dict[str, str]:
@@ -119,21 +119,6 @@ def test_one_table_played_through_two_processes(nodes: list[Node], cluster_room)
         assert room.ledger.balance(ev, stack_key(tid, who.id)) == 5_000 + net.get(seat, 0)
 
 
-async def _hand_in_play(dealer: TableClient, alice: TableClient, bob: TableClient) -> dict[str, Any]:
-    """Seat both and play until a hand is dealt and waits for a player, with more chips out."""
-    await alice.act("sit", seat=1, amount=5_000)
-    await bob.act("sit", seat=2, amount=5_000)
-    while True:
-        st = await deal_until_someone_must_act(dealer, [(alice, 500), (bob, 300)])
-        player = alice if st["round"]["to_act"] == 1 else bob
-        mine = await player.wait(lambda s, v=st["version"]: s["version"] >= v)
-        if "double" in mine["round"]["legal_actions"]:
-            version = (await player.act("double"))["version"]
-            st = await dealer.wait(lambda s, v=version: s["version"] >= v)
-        if st["round"]["phase"] != "settled":
-            return st
-
-
 def _check_void_and_ledger(room: Any, cast: Any, ev: int, tid: int, hand: int) -> None:
     """The hand that was in play is void, every bet returned, every stack back in its bankroll,
     and the ledger sums to zero and explains every balance."""
@@ -168,7 +153,7 @@ def test_kill_9_the_owner_mid_hand_another_process_takes_the_table(nodes: list[N
         dealer = await TableClient.connect(a.url, tid, tok["Bokuden"])  # a owns the table
         alice = await TableClient.connect(b.url, tid, tok["Alice"])
         bob = await TableClient.connect(b.url, tid, tok["Bob"])
-        st = await _hand_in_play(dealer, alice, bob)
+        st = await hand_in_play(dealer, alice, bob)
         hand = st["hand"]
         killed_at = time.monotonic()
         a.kill9()  # the owner dies mid-hand
@@ -206,7 +191,7 @@ def test_a_paused_owner_is_fenced_and_its_table_moves(nodes: list[Node], cluster
         dealer = await TableClient.connect(a.url, tid, tok["Bokuden"])  # a owns the table
         alice = await TableClient.connect(b.url, tid, tok["Alice"])
         bob = await TableClient.connect(a.url, tid, tok["Bob"])  # a client of the owner
-        st = await _hand_in_play(dealer, alice, bob)
+        st = await hand_in_play(dealer, alice, bob)
         hand = st["hand"]
         a.signal(signal.SIGSTOP)
         try:

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
+import socket
+import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -154,3 +159,73 @@ async def deal_until_someone_must_act(dealer: Any, bets: list[tuple[Any, int]]) 
         st: dict[str, Any] = await dealer.wait(lambda s: s["version"] >= ack["version"])
         if st["round"]["phase"] != "settled":
             return st
+
+
+async def hand_in_play(dealer: Any, alice: Any, bob: Any) -> dict[str, Any]:
+    """Seat Alice (seat 1) and Bob (seat 2) with 5,000 each and play Blackjack until a hand is
+    dealt and waits for a player, doubled where possible (more chips out): the dealer's state."""
+    await alice.act("sit", seat=1, amount=5_000)
+    await bob.act("sit", seat=2, amount=5_000)
+    while True:
+        st = await deal_until_someone_must_act(dealer, [(alice, 500), (bob, 300)])
+        player = alice if st["round"]["to_act"] == 1 else bob
+        mine = await player.wait(lambda s, v=st["version"]: s["version"] >= v)
+        if "double" in mine["round"]["legal_actions"]:
+            version = (await player.act("double"))["version"]
+            st = await dealer.wait(lambda s, v=version: s["version"] >= v)
+        if st["round"]["phase"] != "settled":
+            return st
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """A server in a process of its own: ``args`` with ``{port}`` replaced by a free loopback
+    port, its output in ``log``; ready once it answers ``GET /api/events``."""
+
+    def __init__(self, args: list[str], log: Path, timeout: float = 60) -> None:
+        import httpx
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log
+        self.log = log.open("ab")
+        self.proc = subprocess.Popen([a.format(port=self.port) for a in args], stdout=self.log,
+                                     stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if httpx.get(f"{self.url}/api/events", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start: {log.read_text()}")
+            time.sleep(0.1)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def signal(self, sig: int) -> None:
+        self.proc.send_signal(sig)
+
+    def kill9(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a test may have paused it
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()

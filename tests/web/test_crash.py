@@ -7,15 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
-import signal
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from syndicate.client import RoomClient, TableClient
@@ -23,45 +17,11 @@ from syndicate.history import verify
 from syndicate.room.cli import admin_create, prepare
 from syndicate.room.ledger import player_key
 from syndicate.room.live import stack_key
-from tests.room.kit import PASSWORD, deal_until_someone_must_act
+from tests.room.kit import PASSWORD, ServerProcess, hand_in_play
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class ServerProcess:
-    def __init__(self, db_url: str, log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "syndicate.room.cli", db_url, "127.0.0.1", str(self.port)],
-            stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{self.url}/api/events", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start: {log.read_text()}")
-            time.sleep(0.1)
-
-    def kill9(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-        self.log.close()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        self.log.close()
+def server_process(db_url: str, log: Path) -> ServerProcess:
+    return ServerProcess([sys.executable, "-m", "syndicate.room.cli", db_url, "127.0.0.1", "{port}"], log)
 
 
 async def _into_a_hand(url: str, table_id: int, tokens: dict[str, str]) -> int:
@@ -69,17 +29,7 @@ async def _into_a_hand(url: str, table_id: int, tokens: dict[str, str]) -> int:
     dealer = await TableClient.connect(url, table_id, tokens["dealer"])
     alice = await TableClient.connect(url, table_id, tokens["alice"])
     bob = await TableClient.connect(url, table_id, tokens["bob"])
-    await alice.act("sit", seat=1, amount=5_000)
-    await bob.act("sit", seat=2, amount=5_000)
-    while True:
-        st = await deal_until_someone_must_act(dealer, [(alice, 500), (bob, 300)])
-        player = alice if st["round"]["to_act"] == 1 else bob
-        mine = await player.wait(lambda s, v=st["version"]: s["version"] >= v)
-        if "double" in mine["round"]["legal_actions"]:
-            await player.act("double")  # more chips on the table when the lights go out
-        st = await dealer.wait(lambda s: True)
-        if st["round"]["phase"] != "settled":
-            return st["hand"]
+    return int((await hand_in_play(dealer, alice, bob))["hand"])
 
 
 async def _play_one(url: str, table_id: int, tokens: dict[str, str]) -> dict:
@@ -114,7 +64,7 @@ def test_kill_9_mid_hand_then_restart(db_url, room, cast, tmp_path) -> None:
     room.cashier.buy_in(cast.admin, cast.alice.id, 20_000)
     room.cashier.buy_in(cast.admin, cast.bob.id, 20_000)
 
-    server = ServerProcess(db_url, tmp_path / "server.log")
+    server = server_process(db_url, tmp_path / "server.log")
     try:
         clients = {}
         for role, name in (("dealer", "Bokuden"), ("alice", "Alice"), ("bob", "Bob")):
@@ -140,7 +90,7 @@ def test_kill_9_mid_hand_then_restart(db_url, room, cast, tmp_path) -> None:
         for seat, n in h.history["rounds"][0]["results"].items():
             net[int(seat)] += n
 
-    server = ServerProcess(db_url, tmp_path / "server.log")
+    server = server_process(db_url, tmp_path / "server.log")
     try:
         # The hand is void, every bet returned, every stack back in its bankroll.
         with room.store.transaction() as repo:
