@@ -110,31 +110,31 @@ def cast(room: CardRoom) -> Cast:
 
 
 class LiveServer:
-    """A real uvicorn server on a free loopback port, in a thread of the test process."""
+    """A real uvicorn server on a free loopback port, in a thread of the test process, with the
+    settings of ``syndicate serve`` (``config``: more uvicorn settings)."""
 
-    def __init__(self, app) -> None:  # type: ignore[no-untyped-def]
-        import socket
+    def __init__(self, app, **config: Any) -> None:  # type: ignore[no-untyped-def]
         import threading
 
         import uvicorn
 
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = free_port()
         self.app = app
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                                    ws_max_size=65536, ws_per_message_deflate=False,
-                                                   lifespan="on"))
+                                                   lifespan="on", **config))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        import time
-
         deadline = time.monotonic() + 10
         while not self.server.started:
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not start")
             time.sleep(0.01)
         self.url = f"http://127.0.0.1:{self.port}"
+
+    @property
+    def up(self) -> bool:
+        return self.thread.is_alive() and self.server.started and not self.server.should_exit
 
     def stop(self) -> None:
         self.server.should_exit = True
