@@ -57,8 +57,8 @@ def settled_net(room: Any, ev: int, table_id: int) -> dict[int, int]:
 
 def lease_of(room: Any, table_id: int) -> tuple[str, int]:
     with room.store.transaction() as repo:
-        owner, epoch, _ = repo.leases()[table_id]
-    return owner, epoch
+        lease = repo.leases(table_id)[table_id]
+    return lease.owner, lease.epoch
 
 
 def test_one_table_played_through_two_processes(nodes: list[Node], cluster_room) -> None:

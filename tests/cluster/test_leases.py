@@ -41,7 +41,9 @@ def test_a_lease_is_taken_renewed_and_taken_over_only_once_expired(room, cast) -
                 repo.check_lease(tid, owner, epoch)
         repo.release_lease(tid, "b", 2, t0 + 11 * SECOND)  # b stops: anyone may take it at once
         assert repo.acquire_lease(tid, "c", t0 + 12 * SECOND, t0 + 17 * SECOND) == 3
-        assert repo.leases()[tid][:2] == ("c", 3)
+        lease = repo.leases()[tid]
+        assert (lease.owner, lease.epoch, lease.table_status) == ("c", 3, "open")
+        assert repo.leases(tid) == {tid: lease}
 
 
 def test_a_stale_owners_write_is_refused_and_changes_nothing(room, cast) -> None:  # noqa: F811

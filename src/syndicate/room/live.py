@@ -58,6 +58,8 @@ BOT_STAKE = 100  # a bot sits down with this many maximum bets (Blackjack) or an
 MAX_AUTO_SECONDS = 600
 ACTIONS = SEAT_ACTIONS + TABLE_ACTIONS + DEALER_ACTIONS
 SEEN_IDS = 2048  # action ids remembered per table for retries
+#: What a table that stopped on a server error tells its clients (rule ``table_unavailable``).
+UNAVAILABLE = "this table stopped on a server error; it comes back on restart"
 #: What a player who lets the turn timer run out does: the passive choice.
 TIMEOUT_CHOICES = ("stand", "no_insurance", "play_on")
 
@@ -171,8 +173,7 @@ class BlackjackTable:
         return self._task is not None and self._task.done()
 
     async def join(self, conn: Connection) -> None:
-        if self.stopped:
-            raise Conflict("table_unavailable", "this table stopped on a server error; it comes back on restart")
+        running(self)
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Command("join", conn, done=done))
         await done
@@ -232,10 +233,8 @@ class BlackjackTable:
                 log.warning("table %s: taken over by another process; stopping here", self.table.id)
                 self.fenced = True
                 if cmd.kind == "action" and cmd.conn is not None:
-                    action_id = cmd.message.get("id")
-                    cmd.conn.send(_error(action_id if isinstance(action_id, str) else None, "table_moved",
-                                         "another server took this table over: nothing was applied; "
-                                         "its state comes next, then resend", self.version))
+                    cmd.conn.send(refusal(cmd.message, "table_moved", "another server took this table over: "
+                                          "nothing was applied; its state comes next, then resend", self.version))
                 self._cancel_timer()
                 if self._auto_timer is not None:
                     self._auto_timer.cancel()
@@ -245,8 +244,7 @@ class BlackjackTable:
             except Exception:  # a bug or the database gone: stop this table, keep the server
                 log.exception("table %s stopped", self.table.id)
                 for c in list(self.clients):
-                    c.send({"type": "error", "id": None, "rule": "table_unavailable",
-                            "message": "this table stopped on a server error; it comes back on restart"})
+                    c.send({"type": "error", "id": None, "rule": "table_unavailable", "message": UNAVAILABLE})
                 raise
             finally:
                 if cmd.done is not None and not cmd.done.done():
@@ -870,6 +868,24 @@ def _error(action_id: str | None, rule: str, message: str, version: int) -> dict
     return {"type": "error", "id": action_id, "rule": rule, "message": message, "version": version}
 
 
+def refusal(message: dict[str, Any], rule: str, text: str, version: int | None = None) -> dict[str, Any]:
+    """The error answering a client's ``message`` that was not applied: with the message's id
+    when it had a string one (so the client knows which action it answers)."""
+    action_id = message.get("id")
+    out: dict[str, Any] = {"type": "error", "id": action_id if isinstance(action_id, str) else None,
+                           "rule": rule, "message": text}
+    if version is not None:
+        out["version"] = version
+    return out
+
+
+def running(route: Any) -> Any:
+    """``route`` (a table's runner), unless it stopped on a server error (Conflict)."""
+    if route.stopped:
+        raise Conflict("table_unavailable", UNAVAILABLE)
+    return route
+
+
 def void_unfinished(room: CardRoom) -> list[int]:
     """After a crash: every hand still ``playing`` is voided and every bet on it returned, and
     every stack left at a table goes back to its player's bankroll. Returns the voided hands.
@@ -964,9 +980,7 @@ class LiveRoom:
                 runner = self._runner(table)
                 await runner.start()
                 self.tables[table.id] = runner
-        if runner.stopped:
-            raise Conflict("table_unavailable", "this table stopped on a server error; it comes back on restart")
-        return runner
+        return running(runner)
 
     async def join(self, table_id: int, conn: Connection) -> None:
         await self.tables[table_id].join(conn)

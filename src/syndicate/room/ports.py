@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-from .values import Account, Event, Hand, LedgerAccount, Line, Move, RosterChange, RosterEntry, Table
+from .values import Account, Event, Hand, Lease, LedgerAccount, Line, Move, RosterChange, RosterEntry, Table
 
 
 class Repo(Protocol):
@@ -76,7 +76,7 @@ class Repo(Protocol):
     def renew_leases(self, owner: str, expires: datetime) -> dict[int, int]: ...
     def release_lease(self, table_id: int, owner: str, epoch: int, at: datetime) -> None: ...
     def check_lease(self, table_id: int, owner: str, epoch: int) -> None: ...
-    def leases(self) -> dict[int, tuple[str, int, datetime]]: ...
+    def leases(self, table_id: int | None = None) -> dict[int, Lease]: ...
 
 
 class Store(Protocol):

@@ -107,3 +107,13 @@ class Hand:
     history: dict[str, Any]
     started_at: datetime
     finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """Which server process runs a live table (docs/deployment.md), and the table's status."""
+
+    owner: str
+    epoch: int
+    expires_at: datetime
+    table_status: str

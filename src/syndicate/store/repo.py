@@ -17,7 +17,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from ..room.errors import Conflict, Fenced
-from ..room.values import Account, Event, Hand, LedgerAccount, Line, Move, RosterChange, RosterEntry, Table
+from ..room.values import (
+    Account,
+    Event,
+    Hand,
+    Lease,
+    LedgerAccount,
+    Line,
+    Move,
+    RosterChange,
+    RosterEntry,
+    Table,
+)
 from .database import Database
 from .models import (
     AccountRow,
@@ -384,11 +395,15 @@ class SqlRepo:
         if row is None or row[0] != owner or row[1] != epoch:
             raise Fenced(table_id)
 
-    def leases(self) -> dict[int, tuple[str, int, datetime]]:
-        """{table id: (owner, epoch, expires at)} of every table that has had an owner."""
+    def leases(self, table_id: int | None = None) -> dict[int, Lease]:
+        """The lease of every table that has had an owner (or of ``table_id`` alone), with the
+        table's status, in one query."""
         t = _LEASES
-        return {tid: (o, e, _utc(x)) for tid, o, e, x in self.s.execute(
-            select(t.c.table_id, t.c.owner, t.c.epoch, t.c.expires_at))}
+        q = (select(t.c.table_id, t.c.owner, t.c.epoch, t.c.expires_at, TableRow.status)
+             .join(TableRow, TableRow.id == t.c.table_id))
+        if table_id is not None:
+            q = q.where(t.c.table_id == table_id)
+        return {tid: Lease(o, e, _utc(x), st) for tid, o, e, x, st in self.s.execute(q)}
 
     def hand(self, hand_id: int) -> Hand | None:
         r = self.s.get(HandRow, hand_id, populate_existing=True)  # hands are written with Core: never stale

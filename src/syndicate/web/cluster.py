@@ -47,9 +47,9 @@ from ..blackjack.rules import Rules
 from ..room.cardroom import CardRoom
 from ..room.errors import Conflict
 from ..room.ledger import now
-from ..room.live import BlackjackTable, Connection, LiveRoom, Timers, void_table
+from ..room.live import BlackjackTable, Connection, LiveRoom, Timers, refusal, running, void_table
 from ..room.ports import Repo
-from ..room.values import Account, Table
+from ..room.values import Account, Lease, Table
 from ..shoe import Shoe
 from .live import Encoded, encode
 
@@ -114,12 +114,10 @@ class RemoteTable:
             body["message"] = message
 
         def unheard() -> None:  # no owner listening: it died, or the table is changing hands
-            if op == "action":
-                action_id = message.get("id") if message is not None else None
-                conn.send({"type": "error", "id": action_id if isinstance(action_id, str) else None,
-                           "rule": "table_moving",
-                           "message": "the server running this table is not answering: nothing was applied; "
-                                      "another server takes the table over within seconds, then resend"})
+            if message is not None:  # an action
+                conn.send(refusal(message, "table_moving", "the server running this table is not answering: "
+                                  "nothing was applied; another server takes the table over within seconds, "
+                                  "then resend"))
             self.cluster._suspect(self.table_id)
 
         self.cluster._publish(self.cluster._node_channel(self.owner), json.dumps(body), unheard)
@@ -151,7 +149,6 @@ class ClusterRoom(LiveRoom):
         self._wake = asyncio.Event()  # look at the leases now, not at the next tick
         self._tasks: list[asyncio.Task[None]] = []
         self._redis: Any = None
-        self.takeovers = 0  # tables this process took over from a process that stopped
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def start(self) -> None:
@@ -178,8 +175,7 @@ class ClusterRoom(LiveRoom):
         for t in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-        for runner in list(self.tables.values()):
-            await runner.stop()
+        await super().stop()  # the tables, then their writer
         held = dict(self.epochs)
 
         def release(repo: Repo) -> None:
@@ -188,7 +184,6 @@ class ClusterRoom(LiveRoom):
 
         with contextlib.suppress(Exception):  # others may take the tables at once, not after the lease
             await self._tx(release)
-        self.writer.shutdown()
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
@@ -202,23 +197,23 @@ class ClusterRoom(LiveRoom):
                 route = await self._route(table.id, take=True)
         if route is None:
             raise Conflict("table_moving", "this table is changing servers: try again in a moment")
-        if route.stopped:
-            raise Conflict("table_unavailable", "this table stopped on a server error; it comes back on restart")
-        return route
+        return running(route)
 
     async def _route(self, table_id: int, *, take: bool) -> Any:
         """Who runs the table: this process (taking a free or expired lease if ``take``), or another."""
-        at = now()
-        lease = (await self._tx(lambda repo: repo.leases().get(table_id)))
-        if lease is None or lease[2] < at:
+        def lease_of(repo: Repo) -> Lease | None:
+            return repo.leases(table_id).get(table_id)
+
+        lease = await self._tx(lease_of)
+        if lease is None or lease.expires_at < now():
             if take:
                 runner = await self._take(table_id, on_demand=True)
                 if runner is not None:
                     return runner
-                lease = await self._tx(lambda repo: repo.leases().get(table_id))
+                lease = await self._tx(lease_of)
             if lease is None:
                 return None
-        owner, epoch, _ = lease
+        owner, epoch = lease.owner, lease.epoch
         if owner == self.node and table_id in self.tables:
             self.routes[table_id] = self.tables[table_id]
             return self.tables[table_id]
@@ -238,10 +233,8 @@ class ClusterRoom(LiveRoom):
     def submit(self, table_id: int, conn: Connection, message: dict[str, Any]) -> None:
         route = self.routes.get(table_id)
         if route is None:
-            action_id = message.get("id")
-            conn.send({"type": "error", "id": action_id if isinstance(action_id, str) else None,
-                       "rule": "table_moving", "message": "this table is changing servers: nothing was applied; "
-                                                         "resend in a moment"})
+            conn.send(refusal(message, "table_moving", "this table is changing servers: nothing was applied; "
+                                                       "resend in a moment"))
             return
         route.submit(conn, message)
 
@@ -300,7 +293,6 @@ class ClusterRoom(LiveRoom):
             return None
         table, epoch, voided = got
         if voided:
-            self.takeovers += 1
             log.warning("table %s taken over (epoch %s): voided hand(s) %s, every bet returned",
                         table_id, epoch, voided)
         runner = self._runner(table)
@@ -362,25 +354,21 @@ class ClusterRoom(LiveRoom):
     async def _lease_tick(self) -> None:
         at = now()
 
-        def look(repo: Repo) -> tuple[dict[int, int], dict[int, tuple[str, int, Any]], dict[int, str]]:
-            held = repo.renew_leases(self.node, at + self.lease)
-            leases = repo.leases()
-            expired = [tid for tid, (_, _, x) in leases.items() if x < at]
-            status = {tid: t.status for tid in expired if (t := repo.table(tid)) is not None}
-            return held, leases, status
+        def look(repo: Repo) -> tuple[dict[int, int], dict[int, Lease]]:
+            return repo.renew_leases(self.node, at + self.lease), repo.leases()
 
-        held, leases, status = await self._tx(look)
+        held, leases = await self._tx(look)
         for tid, epoch in list(self.epochs.items()):
             if held.get(tid) != epoch:
                 await self._lost(tid)
-        for tid, (owner, epoch, expires) in leases.items():
+        for tid, lease in leases.items():
             route = self.routes.get(tid)
-            if expires < at and (status.get(tid, "closed") != "closed" or isinstance(route, RemoteTable)):
+            if lease.expires_at < at and (lease.table_status != "closed" or isinstance(route, RemoteTable)):
                 async with self._lock:
                     if not isinstance(self.routes.get(tid), BlackjackTable):
                         await self._take(tid, on_demand=isinstance(route, RemoteTable))
-            elif isinstance(route, RemoteTable) and (route.owner, route.epoch) != (owner, epoch):
-                route.rejoin(owner, epoch)
+            elif isinstance(route, RemoteTable) and (route.owner, route.epoch) != (lease.owner, lease.epoch):
+                route.rejoin(lease.owner, lease.epoch)
 
     # -- messages between processes ------------------------------------------------------------
     def _node_channel(self, node: str) -> str:

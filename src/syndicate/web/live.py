@@ -21,7 +21,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
 from ..room.errors import Forbidden, RoomError
-from ..room.live import PROTOCOL_VERSION, LiveRoom
+from ..room.live import PROTOCOL_VERSION, LiveRoom, refusal
 from ..room.roles import require
 from ..room.values import Account
 from .security import Limits, Sessions, TokenBucket, has_bearer, same_origin
@@ -161,9 +161,7 @@ PROBLEMS = {
 
 
 def _rate_limited(msg: dict[str, Any]) -> dict[str, Any]:
-    action_id = msg.get("id") if isinstance(msg.get("id"), str) else None
-    return {**_err("rate_limit", "too many messages: slow down (nothing was applied; resend it later)"),
-            "id": action_id}
+    return refusal(msg, "rate_limit", "too many messages: slow down (nothing was applied; resend it later)")
 
 
 def _cross_site(ws: WebSocket, trusted_origins: frozenset[str]) -> bool:
