@@ -32,7 +32,14 @@ def test_parse_rejects_duplicates_unless_asked():
 def test_seeded_shoe_is_reproducible_and_committed():
     seed = bytes(range(32))
     a, b = Shoe.from_seed(seed, 6, 0.75, 1), Shoe.from_seed(seed.hex(), 6, 0.75, 1)
-    assert a.order == b.order and a.commitment == b.commitment == hashlib.sha256(seed).hexdigest()
+    assert a.order == b.order and a.commitment == b.commitment
+    # The published commitment is SHA-256 over the per-position commitments (docs/fairness.md),
+    # each SHA-256(HMAC-SHA256(seed, "position" || i) || i || card); SHA-256(seed) is kept beside it.
+    import hmac
+    per = [hashlib.sha256(hmac.new(seed, b"position" + i.to_bytes(4, "big"), hashlib.sha256).digest()
+                          + i.to_bytes(4, "big") + c.text.encode()).digest() for i, c in enumerate(a.order)]
+    assert a.commitment == hashlib.sha256(b"".join(per)).hexdigest()
+    assert a.seed_hash == hashlib.sha256(seed).hexdigest()
     assert sorted(c.index for c in a.order) == sorted(list(range(52)) * 6)
     assert Shoe.from_seed(bytes(32), 6).order != a.order
     assert a.seed_hex is None  # secret until revealed

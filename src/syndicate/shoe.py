@@ -5,11 +5,15 @@ exactly and anyone can check that the cards came from the order committed to bef
 first card was dealt:
 
 1. The seed comes from the operating system's CSPRNG (:func:`secrets.token_bytes`).
-2. Before dealing, the room publishes ``commitment = SHA-256(seed)`` (hex).
-3. The order is a Fisher–Yates shuffle of ``decks`` standard decks in index order, driven
-   by a SHA-256 counter stream over the seed (see :func:`shuffled`); the algorithm is
-   documented in ``docs/fairness.md`` so that it can be re-implemented anywhere.
-4. When the shoe is finished the seed is revealed; ``syndicate verify`` recomputes the order.
+2. The order is a Fisher–Yates shuffle of ``decks`` standard decks in index order, driven
+   by a SHA-256 counter stream over the seed (see :func:`shuffled`).
+3. Each position *i* of the order gets a salt ``HMAC-SHA256(seed, "position" || i)`` and a
+   commitment ``SHA-256(salt || i || card)`` (:func:`position_commitment`). Before dealing, the
+   room publishes ``commitment``, the SHA-256 of all the position commitments in order: one
+   card can then be *opened* (position, card, salt) without telling anything about the others.
+4. When the seed is revealed (the table closes), ``syndicate verify`` recomputes everything.
+
+The whole scheme is in ``docs/fairness.md``, precisely enough to re-implement.
 
 A shoe can also be *stacked* from an explicit card order (tests, puzzles); its commitment
 is then the SHA-256 of the order's text.
@@ -18,14 +22,19 @@ is then the SHA-256 of the order's text.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import struct
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .cards import Card, decks, parse, text
 from .errors import ShoeError
 
-__all__ = ["SEED_BYTES", "Shoe", "ShoeError", "commitment_of", "shuffled"]
+__all__ = [
+    "SEED_BYTES", "Shoe", "ShoeError", "commitment_of", "position_commitment", "position_salt",
+    "root_of", "shuffled",
+]
 
 SEED_BYTES = 32
 _U32 = 1 << 32
@@ -34,8 +43,24 @@ _U32 = 1 << 32
 
 
 def commitment_of(seed: bytes) -> str:
-    """The public commitment to a seed: SHA-256 of its 32 bytes, in hex."""
+    """SHA-256 of a seed's 32 bytes, in hex (the ``seed_hash`` a history carries)."""
     return hashlib.sha256(seed).hexdigest()
+
+
+def position_salt(seed: bytes, position: int) -> bytes:
+    """The salt of one position: HMAC-SHA256 keyed by the seed over ``"position"`` and the
+    position as 4 bytes big-endian. Opening one card gives its salt and nothing of the seed."""
+    return hmac.new(seed, b"position" + position.to_bytes(4, "big"), hashlib.sha256).digest()
+
+
+def position_commitment(salt: bytes, position: int, card: str) -> bytes:
+    """SHA-256(salt || position as 4 bytes big-endian || the card's text in ASCII)."""
+    return hashlib.sha256(salt + position.to_bytes(4, "big") + card.encode("ascii")).digest()
+
+
+def root_of(commitments: Iterable[bytes]) -> str:
+    """The shoe's published commitment: SHA-256 of the position commitments, concatenated."""
+    return hashlib.sha256(b"".join(commitments)).hexdigest()
 
 
 def _stream(seed: bytes, domain: bytes, count: int) -> list[int]:
@@ -84,13 +109,14 @@ class Shoe:
     """
 
     __slots__ = (
+        "_commitment",
+        "_committed",
         "_discards",
         "_restubs",
         "_revealed",
         "_round_start",
         "_seed",
         "burn",
-        "commitment",
         "cut",
         "decks",
         "order",
@@ -118,9 +144,8 @@ class Shoe:
         self.cut = max(burn + 1, int(len(order) * penetration))
         self._seed = seed
         self._revealed = False
-        self.commitment = commitment or (
-            commitment_of(seed) if seed is not None else hashlib.sha256(text(order).encode()).hexdigest()
-        )
+        self._commitment = commitment
+        self._committed = len(order)  # positions the root covers; a re-stub adds more
         self._round_start = burn
         self._discards: list[Card] = list(order[:burn])
         self._restubs = 0
@@ -178,7 +203,7 @@ class Shoe:
         self._restubs += 1
         stub = shuffled(self._discards, self._seed, b"restub" + self._restubs.to_bytes(4, "big"))
         self._discards = []
-        self.order.extend(stub)
+        self.extend(stub)
         self.cut = len(self.order)  # the shoe is finished after this round whatever happens
 
     @property
@@ -195,7 +220,58 @@ class Shoe:
         """The cards dealt so far, burn cards excluded."""
         return self.order[self.burn:self.position]
 
+    def extend(self, stub: Sequence[Card]) -> None:
+        """Append a re-stub to the order. Its positions carry on the numbering, so their salts
+        and commitments follow the same rule; they are outside the root published before the
+        first card (they did not exist), and :meth:`positions` lists them after it."""
+        if self._commitment is None:
+            _ = self.commitment  # the root covers the order as it was before the stub
+        self.order.extend(stub)
+
     # -- fairness -------------------------------------------------------------------------
+    @property
+    def commitment(self) -> str:
+        """What is published before the first card: the root over the position commitments
+        (a seeded shoe), or SHA-256 of the order's text (a stacked shoe). Computed on first
+        use, so a simulation that never shows it does not pay for the hashing."""
+        if self._commitment is None:
+            if self._seed is not None:
+                self._commitment = root_of(self._position_bytes(0, self._committed))
+            else:
+                self._commitment = hashlib.sha256(text(self.order[:self._committed]).encode()).hexdigest()
+        return self._commitment
+
+    @property
+    def committed(self) -> int:
+        """How many positions the published root covers (the order before any re-stub)."""
+        return self._committed
+
+    def _position_bytes(self, start: int, stop: int) -> list[bytes]:
+        assert self._seed is not None
+        return [position_commitment(position_salt(self._seed, i), i, self.order[i].text) for i in range(start, stop)]
+
+    def positions(self) -> list[str]:
+        """Every position's commitment, in hex, re-stub positions after the root's: public,
+        since each hides its card behind a salt only the seed makes."""
+        if self._seed is None:
+            raise ShoeError("a stacked shoe has no position commitments")
+        return [c.hex() for c in self._position_bytes(0, len(self.order))]
+
+    def opening(self, position: int) -> dict[str, Any]:
+        """What proves the card at ``position`` was committed to: the card and its salt. For the
+        server only, to hand to whoever may see that card."""
+        if self._seed is None:
+            raise ShoeError("a stacked shoe has no position commitments")
+        if not 0 <= position < len(self.order):
+            raise ShoeError(f"the shoe has no position {position}")
+        return {"position": position, "card": self.order[position].text,
+                "salt": position_salt(self._seed, position).hex()}
+
+    @property
+    def seed_hash(self) -> str | None:
+        """SHA-256 of the seed (published with the root), so a revealed seed checks at once."""
+        return commitment_of(self._seed) if self._seed is not None else None
+
     @property
     def seed_hex(self) -> str | None:
         """The seed, once revealed; ``None`` before (and always for a stacked shoe)."""

@@ -529,7 +529,7 @@ class DrawHand:
         if seeded:
             stub = self.shoe.shuffle_from_seed(stub, RESTUB_DOMAIN + self._restubs.to_bytes(4, "big"))
         self.muck = []
-        self.shoe.order.extend(stub)
+        self.shoe.extend(stub)
         self.log.append(rec.Restubbed(self._restubs, len(stub), seeded))
 
     # -- moving the hand along -------------------------------------------------------------

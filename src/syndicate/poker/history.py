@@ -222,6 +222,30 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
     return ReplayResult(steps, net, reproduced, messages, hands=len(_check_doc(doc)))
 
 
+def steps_of(doc: dict[str, Any]) -> list[str]:
+    """The hands as lines of English, from the document as it stands (a redacted copy shows
+    ``??`` where a card was never shown)."""
+    steps: list[str] = []
+    for entry in _check_doc(doc):
+        steps.append(f"Hand #{entry.get('number')}: button seat {entry.get('button')}")
+        steps.extend("  " + describe(d) for d in entry["log"])
+    return steps
+
+
+def _verify_openings(entry: dict[str, Any]) -> tuple[bool, str]:
+    """A hand whose seed is still secret: every card the history shows checks against its
+    opening and the position commitments under the published root."""
+    from ..fairness import check_openings, poker_positions
+
+    n = entry.get("number")
+    seen = [(p, c) for p, _seat, c, _shown in poker_positions(entry) if c != rec.HIDDEN]
+    problems = check_openings(entry["shoe"], seen)
+    if problems:
+        return False, f"hand {n}: " + "; ".join(problems)
+    return True, (f"hand {n}: ok, the {len(seen)} card(s) shown here each open their committed "
+                  "position; the rest of the deck checks when the seed is revealed (the table closes)")
+
+
 def verify(doc: dict[str, Any]) -> VerifyResult:
     """Check the fairness of every hand: SHA-256(seed) equals the commitment published before
     the deal, the deck is the documented shuffle of that seed, and every card dealt (the
@@ -233,9 +257,13 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
         s = entry["shoe"]
         if s.get("seed"):
             seed = bytes.fromhex(s["seed"])
-            if commitment_of(seed) != s["commitment"]:
+            if s.get("seed_hash") is not None and commitment_of(seed) != s["seed_hash"]:
                 ok = False
-                messages.append(f"hand {n}: SHA-256(seed) does not match the commitment")
+                messages.append(f"hand {n}: SHA-256(seed) does not match the seed hash")
+                continue
+            if Shoe.from_seed(seed, s.get("decks", 1), 1.0, 0).commitment != s["commitment"]:
+                ok = False
+                messages.append(f"hand {n}: the seed's position commitments do not make the commitment")
                 continue
             expected = shuffled(decks(s.get("decks", 1)), seed)
         elif s.get("stacked"):
@@ -245,9 +273,14 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
                 continue
             expected = None
             messages.append(f"hand {n}: stacked deck (a test or puzzle), not a random shuffle")
+        elif s.get("positions") is not None:
+            good, message = _verify_openings(entry)
+            ok = ok and good
+            messages.append(message)
+            continue
         else:
             ok = False
-            messages.append(f"hand {n}: no revealed seed: cannot verify")
+            messages.append(f"hand {n}: no revealed seed and no openings: cannot verify")
             continue
         try:
             hand = replay_hand(entry)

@@ -458,11 +458,11 @@ class BlackjackTable:
         return True
 
     async def _finish_shoe(self, shoe: Shoe | None) -> None:
-        if shoe is None:
-            return
-        seed = shoe.reveal()
-        if seed:
-            await self._db(lambda repo: repo.reveal_seed(shoe.commitment, seed))
+        """No more cards from this shoe. Its seed stays secret until the table closes
+        (docs/fairness.md): a seed would tell every card, a hole card never turned over too,
+        while the players are still at the table; the cards shown are checked by their openings."""
+        if shoe is not None:
+            shoe.reveal()
 
     def history(self) -> dict[str, Any]:
         """The hand in play as a one-round history in the engine's format (stored, never
@@ -497,7 +497,6 @@ class BlackjackTable:
         # A new shoe's seed is kept (secret) with the first write of its first hand, before any
         # of its cards reaches a client: a shoe a crash cuts short can be revealed afterwards.
         escrow = shoe.escrow_hex() if commitment != self._kept_commitment else None
-        revealed = shoe.seed_hex if settled and shoe.revealed else None  # a draw deck ends with its hand
         players = [(n, self.seats[n].account.id) for n in sorted(self._start_stacks) if n in self.seats]
 
         def write(repo: Repo) -> int:
@@ -512,8 +511,6 @@ class BlackjackTable:
                 transfer(repo, self.table.event_id, moves, self.game, memo, hand_id=hand_id)
             if stored or settled:
                 repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
-            if revealed:
-                repo.reveal_seed(commitment, revealed)
             return hand_id
 
         self.hand_id = await self._db(write)
@@ -558,6 +555,9 @@ class BlackjackTable:
         for n in list(self.seats):
             await self._cash_out_seat(n)
         await self._finish_shoe(self.shoe)
+        # The documented moment of the reveal: every seed of this table is published, and the
+        # whole of each shuffle can be checked.
+        await self._db(lambda repo: reveal_table_seeds(repo, self.table.id))
         self.version += 1
 
     # -- bots ----------------------------------------------------------------------------
@@ -901,17 +901,27 @@ def void_unfinished(room: CardRoom) -> list[int]:
         for ev in repo.events():
             for table in repo.tables(ev.id):
                 voided += void_table(repo, table, shoes=False)
-        # Every shoe the last run left unfinished is abandoned (a table starts a new one), so its
-        # seed can be shown now: the hands dealt from it, voided or not, can then be verified.
-        for _shoe_table, commitment, seed in repo.unrevealed_shoes():
-            repo.reveal_seed(commitment, seed)
+        # A shoe the last run left unfinished is abandoned (its table starts a new one), but its
+        # seed is still revealed only when its table closes: it would tell the unshown cards of
+        # the hands dealt from it, voided or not, while their players are still at the table.
+        closed = {t.id for ev in repo.events() for t in repo.tables(ev.id) if t.status == "closed"}
+        for shoe_table, commitment, seed in repo.unrevealed_shoes():
+            if shoe_table in closed:
+                repo.reveal_seed(commitment, seed)
     return voided
+
+
+def reveal_table_seeds(repo: Repo, table_id: int) -> None:
+    """The table is closed: publish the seed of every shoe it dealt (docs/fairness.md)."""
+    for shoe_table, commitment, seed in repo.unrevealed_shoes():
+        if shoe_table == table_id:
+            repo.reveal_seed(commitment, seed)
 
 
 def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
     """:func:`void_unfinished` for one table, in the caller's transaction: its unfinished hand
-    is voided (every bet returned), its stacks go back to their bankrolls and (``shoes``) its
-    unfinished shoes are revealed. Returns the voided hands."""
+    is voided (every bet returned), its stacks go back to their bankrolls and (``shoes``), if the
+    table is closed, its unrevealed shoes are revealed. Returns the voided hands."""
     voided: list[int] = []
     ev = table.event_id
     for hand in repo.hands(ev, table.id, status="playing", limit=10_000):
@@ -940,10 +950,8 @@ def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
             wallet = player_account(repo, ev, player.id, player.name)
             transfer(repo, ev, [Move(a.id, wallet.id, a.balance)], "stand_up",
                      f"{player.name}'s stack at table {table.id} back to the bankroll after a restart")
-    if shoes:
-        for shoe_table, commitment, seed in repo.unrevealed_shoes():
-            if shoe_table == table.id:
-                repo.reveal_seed(commitment, seed)
+    if shoes and table.status == "closed":  # seeds come out when the table closes, not before
+        reveal_table_seeds(repo, table.id)
     return voided
 
 

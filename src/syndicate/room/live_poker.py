@@ -3,8 +3,8 @@
 Everything about versions, action ids, seats, stacks, the ledger mirror, timers and views is
 :class:`~syndicate.room.live.BlackjackTable`'s; this class supplies the game: a
 :class:`~syndicate.poker.table.DrawTable` (button, antes agreed by all, the odd chips carried
-to the next pot) dealing each hand from a fresh one-deck shoe whose seed is revealed when the
-hand ends, so every stored hand can be verified at once.
+to the next pot) dealing each hand from a fresh one-deck shoe. Its seed is revealed when the table
+closes; when a hand ends, each card shown is checked by its opening (docs/fairness.md).
 
 In the ledger the table's account holds the pot while a hand is played and the carried
 remainder between hands; there is no house edge, so after each hand that account holds exactly
@@ -86,8 +86,8 @@ class PokerTable(BlackjackTable):
 
     def _new_round(self, stacks: dict[int, int]) -> bool:
         table = self._sync_seats()
-        # A fresh one-deck shoe per hand from the OS's CSPRNG; the engine reveals its seed at
-        # the end of the hand.
+        # A fresh one-deck shoe per hand from the OS's CSPRNG; its seed is kept until the table
+        # closes (see history()).
         self.round = table.start_hand(Shoe.new(1, penetration=1.0, burn=0))
         self.round.number = self.hand_number + 1
         self._start_stacks = dict(self.round.start_stacks)
@@ -112,6 +112,8 @@ class PokerTable(BlackjackTable):
         """The hand as a one-hand history in the poker format (docs/hand-history-poker.md)."""
         doc = to_history(self.round)
         doc["table"] = self.table.id
+        for entry in doc["hands"]:  # the engine finished the deck, but its seed waits for the table to close
+            entry["shoe"]["seed"] = None
         return doc
 
     async def _dealer_action(self, account: Account, action: str, msg: dict[str, Any]) -> bool:

@@ -353,6 +353,16 @@ class SqlRepo:
         q = select(ShoeRow.table_id, ShoeRow.commitment, ShoeRow.seed).where(ShoeRow.revealed_at.is_(None))
         return [(t, c, seed) for t, c, seed in self.s.execute(q.order_by(ShoeRow.id))]
 
+    def escrowed_seed(self, commitment: str) -> str | None:
+        """A shoe's kept seed, revealed or not: for the server's own proofs (the openings of the
+        cards a viewer may see), never to be served before the shoe is revealed."""
+        return self.s.scalar(select(ShoeRow.seed).where(ShoeRow.commitment == commitment))
+
+    def hand_seats(self, hand_id: int) -> dict[int, int]:
+        """account id -> seat, for everyone dealt into the hand."""
+        q = select(HandPlayerRow.account_id, HandPlayerRow.seat).where(HandPlayerRow.hand_id == hand_id)
+        return {a: seat for a, seat in self.s.execute(q)}
+
     # -- table leases (several server processes) ----------------------------------------------
     def acquire_lease(self, table_id: int, owner: str, at: datetime, expires: datetime) -> int | None:
         """Take the table's lease for ``owner`` until ``expires`` if it is free, expired at ``at``

@@ -487,9 +487,10 @@ def create_app(
     @app.get("/api/hands/{hand_id}/history", tags=["hands"])
     def hand_history(account: Me, hand_id: Id) -> dict[str, Any]:
         """The hand's shoe as a history in the engine's format (docs/hand-history.md): every
-        finished hand dealt from that shoe so far, so `syndicate replay` and, once the shoe is
-        finished and its seed revealed, `syndicate verify` accept the file."""
-        return shoe_history(room.store, account.event_id, hand_id)
+        finished hand dealt from that shoe so far, as the caller may see it (docs/fairness.md):
+        until the seed is revealed, another player's unshown cards are hidden and every card
+        shown comes with its opening, which `syndicate verify` checks."""
+        return shoe_history(room.store, account.event_id, hand_id, account)
 
     @app.get("/api/roles", tags=["accounts"])
     def roles() -> dict[str, Any]:

@@ -24,7 +24,7 @@ from ..blackjack import odds, strategy
 from ..blackjack.rules import PRESET_TITLES, PRESETS, Rules
 from ..poker.draw import DrawRules
 from ..room.errors import Forbidden, NotFound
-from ..room.histories import shoe_history
+from ..room.histories import house_history, shoe_history
 from ..room.roles import allowed
 from ..room.values import Table
 from .auth import Me
@@ -202,15 +202,18 @@ def hand_check(request: Request, account: Me, hand_id: Id) -> dict[str, Any]:
     from ..blackjack import history as bj_history
     from ..poker import history as pk_history
 
-    doc = shoe_history(request.app.state.room.store, account.event_id, hand_id)
+    store = request.app.state.room.store
+    doc = shoe_history(store, account.event_id, hand_id, account)
     key = "rounds" if "rounds" in doc else "hands"
     same_shoe = doc[key]
     game = bj_history if key == "rounds" else pk_history
-    rep = game.replay(doc)
+    # The server replays its own full copy; the steps shown are the caller's copy, so a card
+    # never shown at the table is not in them.
+    rep = game.replay(house_history(store, account.event_id, hand_id))
     ver = game.verify(doc)
     commitment = doc["shoes"][0]["commitment"] if key == "rounds" else same_shoe[-1]["shoe"]["commitment"]
     return {"hand": hand_id, "game": doc["game"],
             "commitment": commitment, "hands_in_shoe": len(same_shoe),
-            "replay": {"matches": rep.matches, "steps": rep.steps,
+            "replay": {"matches": rep.matches, "steps": game.steps_of(doc),
                        "problems": list(getattr(rep, "problems", None) or getattr(rep, "messages", []))},
             "verify": ver.to_json()}
