@@ -31,7 +31,7 @@ def poker_positions(entry: dict[str, Any]) -> list[tuple[int, int, str, bool]]:
     deals = [d for d in entry["log"] if d["type"] == "deal"]
     for k in range(5):
         for d in deals:
-            held.setdefault(d["seat"], {})[d["cards"][k]] = len(out)
+            _hold(held.setdefault(d["seat"], {}), d["cards"][k], len(out))
             out.append([pos, d["seat"], d["cards"][k], False])
             pos += 1
     for d in entry["log"]:
@@ -40,15 +40,45 @@ def poker_positions(entry: dict[str, Any]) -> list[tuple[int, int, str, bool]]:
             for c in d["discards"]:
                 hand.pop(c, None)
             for c in d["received"]:
-                hand[c] = len(out)
+                _hold(hand, c, len(out))
                 out.append([pos, d["seat"], c, False])
                 pos += 1
-            if d.get("shown"):  # the Ace kept with a four-card draw is shown to the table
+            if d.get("shown") and d["shown"] in hand:  # the Ace kept with a four-card draw is shown
                 out[hand[d["shown"]]][3] = True
         elif d["type"] == "show":
             for c in d["cards"]:
-                out[held[d["seat"]][c]][3] = True
+                if c in held.get(d["seat"], {}):
+                    out[held[d["seat"]][c]][3] = True
     return [(p, s, c, shown) for p, s, c, shown in out]
+
+
+def _hold(hand: dict[str, int], card: str, index: int) -> None:
+    if card != HIDDEN:  # a redacted copy: the card is not known here
+        hand[card] = index
+
+
+def _redact_poker(entry: dict[str, Any], visible: set[int], viewer: int | str) -> None:
+    """Every card of the log a viewer may not see becomes ``"??"``: by position, so a hand
+    shown down shows in its deal record too, while its discards stay hidden."""
+    pos = entry["shoe"].get("start", 0)
+    deals = [d for d in entry["log"] if d["type"] == "deal"]
+    cards = {id(d): list(d["cards"]) for d in deals}
+    for k in range(5):
+        for d in deals:
+            if pos not in visible:
+                cards[id(d)][k] = HIDDEN
+            pos += 1
+    for d in deals:
+        d["cards"] = cards[id(d)]
+    for d in entry["log"]:
+        if d["type"] == "draw":
+            received = []
+            for c in d["received"]:
+                received.append(c if pos in visible else HIDDEN)
+                pos += 1
+            d["received"] = received
+            if d["seat"] != viewer:  # mucked face down: only their holder saw them
+                d["discards"] = [HIDDEN] * len(d["discards"])
 
 
 def blackjack_positions(rnd: dict[str, Any]) -> list[tuple[int, str, bool]]:
@@ -91,17 +121,17 @@ def _poker(doc: dict[str, Any], seed_hex: str | None, house: bool, seats: dict[i
         s = entry["shoe"]
         revealed = bool(s.get("seed"))
         viewer: int | str = seats.get(entry.get("number", 0), "spectator")
-        cards = poker_positions(entry)
+        visible = {p for p, seat, _c, shown in poker_positions(entry)
+                   if house or revealed or shown or seat == viewer}
         original = copy.deepcopy(entry)
         if not house and not revealed:
-            entry["log"] = [poker_rec.redact(d, viewer) for d in entry["log"]]
+            _redact_poker(entry, visible, viewer)
             s["stacked"] = None  # a stacked order is every card: the house's alone
         if seed_hex is None:
             continue
         # The server's own copy of the deck (re-stubs included) makes the openings.
         shoe = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).shoe
-        _publish(s, shoe, [p for p, seat, _c, shown in cards
-                           if house or revealed or shown or seat == viewer])
+        _publish(s, shoe, sorted(visible))
 
 
 def _blackjack(doc: dict[str, Any], seed_hex: str | None, house: bool) -> None:

@@ -151,6 +151,12 @@ def _shoe_for(entry: dict[str, Any]) -> Shoe:
         )
     if s.get("stacked"):
         return Shoe.stacked(s["stacked"], burn=s.get("start", 0))
+    recorded = _recorded_cards(entry)
+    if recorded and rec.HIDDEN not in recorded and not any(d["type"] == "restub" for d in entry["log"]):
+        # The house's copy before the seed is out: every card is in the record, in deal order.
+        from ..cards import parse
+
+        return Shoe.for_replay(parse(recorded, distinct=False), s.get("start", 0))
     raise HistoryError(
         f"hand {entry.get('number')}: the seed was not revealed, so it cannot be replayed"
     )

@@ -172,8 +172,8 @@ async function replay(hand, viewer) {
     h("h3", {}, `Hand ${hand.id} (table ${hand.table}, ${hand.game}) — ${c.hands_in_shoe} hand(s) of this shoe`),
     h("p", { "data-testid": "replay-match" }, c.replay.matches ? "The engine reproduces this hand exactly." : `The replay differs: ${c.replay.problems.join("; ")}`),
     h("p", { "data-testid": "fairness" }, "Fairness check: ",
-      h("strong", {}, c.verify.ok ? "verified: every card matches the committed shuffle"
-        : c.verify.messages.some((m) => /still secret|not finished/.test(m)) ? "not yet verifiable (the shoe is still being dealt)"
+      h("strong", {}, c.verify.ok ? "verified: every card shown opens its committed position"
+        : c.verify.messages.some((m) => /still secret|not finished/.test(m)) ? "not yet verifiable (no openings yet: the seed is revealed when the table closes)"
           : "FAILED"),
       ` — ${c.verify.messages.join(" ")}`),
     h("p", { class: "muted" }, `Commitment ${c.commitment}`),
