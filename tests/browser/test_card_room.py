@@ -470,14 +470,14 @@ def test_admin_hand_search_replay_and_fairness(world) -> None:
     ledger.get_by_role("button", name="Show ledger").click()
     expect(admin.get_by_role("table", name="Ledger of Alice")).to_contain_text("buy_in")
     expect(admin.get_by_role("table", name="House figures")).to_contain_text("Nova's 21")
-    # The Blackjack shoe is still being dealt: its seed is secret. A draw hand's deck is its own,
-    # its seed revealed when the hand ends: that one verifies at once.
-    expect(admin.get_by_test_id("fairness")).to_contain_text("not yet verifiable")
+    # The Blackjack shoe is still being dealt and its seed is secret, yet every card of a
+    # finished round opens its committed position: it verifies at once, as a draw hand does.
+    expect(admin.get_by_test_id("fairness")).to_contain_text("verified: every card shown opens its committed position")
     search.get_by_label("Table number").fill(str(world.tables["poker"]))
     search.get_by_role("button", name="Search").click()
     expect(found).to_contain_text("poker")
     admin.get_by_role("button", name=re.compile("^Replay hand")).first.click()
-    expect(admin.get_by_test_id("fairness")).to_contain_text("verified: every card matches the committed shuffle")
+    expect(admin.get_by_test_id("fairness")).to_contain_text("verified: every card shown opens its committed position")
     expect(admin.get_by_test_id("replay-match")).to_have_text("The engine reproduces this hand exactly.")
     admin.get_by_role("button", name="Last step").click()
     shot(admin, "admin")
