@@ -1,0 +1,103 @@
+"""Who gets which card of a finished hand (docs/fairness.md): the holder their own, the admin
+every card, everyone the cards shown at the table (a showdown, the Ace shown with a four-card
+draw), nobody else a card never shown; each card served opens its committed position."""
+
+from __future__ import annotations
+
+import random
+
+from syndicate.blackjack.engine import Round
+from syndicate.blackjack.history import verify as bj_verify
+from syndicate.blackjack.rules import Rules
+from syndicate.blackjack.session import round_json, shoe_json
+from syndicate.fairness import for_viewer, poker_positions
+from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.history import to_history, to_phh
+from syndicate.poker.history import verify as pk_verify
+from syndicate.shoe import Shoe
+
+
+def _ace_hand() -> tuple[DrawHand, Shoe]:
+    """Seat 1 keeps an Ace and throws four (the Ace is shown), then folds; seats 2 and 3 show down."""
+    while True:
+        shoe = Shoe.new(1, penetration=1.0, burn=0)
+        hand = DrawHand(DrawRules(), {1: 5_000, 2: 5_000, 3: 5_000}, 3, shoe)
+        if sum(c.text[0] == "A" for c in hand.cards[1]) == 1:
+            break
+    drew = False
+    while not hand.is_terminal:
+        s = hand.to_act
+        legal = hand.legal_actions(s)
+        if "draw" in legal or "stand_pat" in legal:
+            if s == 1:
+                hand.draw(1, [c.text for c in hand.cards[1] if c.text[0] != "A"])
+                drew = True
+            else:
+                hand.stand_pat(s)
+        elif s == 1 and drew and "fold" in legal:
+            hand.fold(1)
+        else:
+            hand.check(s) if "check" in legal else hand.call(s)
+    return hand, shoe
+
+
+def test_each_viewer_gets_only_the_cards_they_may_see() -> None:
+    hand, shoe = _ace_hand()
+    stored = to_history(hand)
+    stored["hands"][0]["shoe"]["seed"] = None  # the live room keeps it until the table closes
+    truth = poker_positions(stored["hands"][0])
+    ace = next(r["shown"] for r in stored["hands"][0]["log"] if r["type"] == "draw" and r.get("shown"))
+    assert ace[0] == "A" and 1 in hand.folded
+    assert any(r["type"] == "show" for r in stored["hands"][0]["log"])
+    views = {"spectator": {}, "seat 2": {1: 2}, "holder": {1: 1}}
+    for name, seats in views.items():
+        doc = for_viewer(stored, shoe.escrow_hex(), house=False, seats=seats)
+        entry = doc["hands"][0]
+        mine = seats.get(1)
+        served = poker_positions(entry)
+        for (p, seat, card, shown), (p2, _s, got, _sh) in zip(truth, served, strict=True):
+            assert p == p2
+            may = shown or seat == mine
+            assert got == (card if may else "??"), (name, p, seat, card, got)
+        opened = {o["position"] for o in entry["shoe"]["openings"]}
+        assert opened == {p for p, seat, _c, shown in truth if shown or seat == mine}
+        assert entry["shoe"]["seed"] is None and shoe.escrow_hex() not in str(doc)
+        assert pk_verify(doc).ok
+        # The folded seat 1's cards other than the shown Ace go to nobody else, PHH included.
+        hidden = {c for _p, seat, c, shown in truth if seat == 1 and not shown}
+        visible = {c for _p, seat, c, shown in truth if shown or seat == mine}
+        actions = [line for line in to_phh(doc).splitlines() if line.startswith("actions")]
+        for c in hidden - visible:
+            assert (c in actions[0]) == (mine == 1), (name, c)
+        assert ace in actions[0]
+    house = for_viewer(stored, shoe.escrow_hex(), house=True, seats={})["hands"][0]
+    assert [c for _p, _s, c, _sh in poker_positions(house)] == [c for _p, _s, c, _sh in truth]
+    assert len(house["shoe"]["openings"]) == len(truth)
+
+
+def test_a_blackjack_round_verifies_when_it_ends_with_the_seed_secret() -> None:
+    rules = Rules()
+    shoe = Shoe.new(rules.decks, rules.penetration, 1 if rules.burn_card else 0)
+    rd = Round(rules, shoe, {1: 10_000, 2: 10_000})
+    rd.bet(1, rules.min_bet)
+    rd.bet(2, rules.min_bet)
+    rd.deal()
+    rng = random.Random(3)
+    while not rd.is_terminal:
+        s = rd.to_act
+        legal = rd.legal_actions(s)
+        choice = next((a for a in ("no_insurance", "play_on") if a in legal), None) or rng.choice(
+            [a for a in legal if a in ("hit", "stand")])
+        getattr(rd, choice)(s)
+    doc = {"format": "syndicate-history", "version": 1, "game": "blackjack", "rules": rules.to_dict(),
+           "shoes": [shoe_json(shoe)], "rounds": [round_json(1, 0, {1: 10_000, 2: 10_000}, rd)]}
+    assert doc["shoes"][0]["seed"] is None
+    served = for_viewer(doc, shoe.escrow_hex(), house=False, seats={})
+    assert shoe.escrow_hex() not in str(served)
+    result = bj_verify(served)
+    cards = [r for r in served["rounds"][0]["log"] if r["type"] == "card"]
+    assert result.ok and result.cards_checked == sum(r["card"] is not None for r in cards) >= 4, result
+    # A forged card fails.
+    first = next(r for r in served["rounds"][0]["log"] if r["type"] == "card")
+    first["card"] = "As" if first["card"] != "As" else "Ks"
+    assert not bj_verify(served).ok
