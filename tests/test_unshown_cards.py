@@ -101,3 +101,26 @@ def test_a_blackjack_round_verifies_when_it_ends_with_the_seed_secret() -> None:
     first = next(r for r in served["rounds"][0]["log"] if r["type"] == "card")
     first["card"] = "As" if first["card"] != "As" else "Ks"
     assert not bj_verify(served).ok
+
+
+def test_syndicate_verify_checks_a_served_history_file(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from syndicate.cli import app
+
+    hand, shoe = _ace_hand()
+    stored = to_history(hand)
+    stored["hands"][0]["shoe"]["seed"] = None
+    doc = for_viewer(stored, shoe.escrow_hex(), house=False, seats={1: 2})
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(doc))
+    runner = CliRunner()
+    ok = runner.invoke(app, ["verify", str(path)])
+    assert ok.exit_code == 0 and "open their committed" in ok.output, ok.output
+    salt = doc["hands"][0]["shoe"]["openings"][0]["salt"]
+    doc["hands"][0]["shoe"]["openings"][0]["salt"] = ("0" if salt[0] != "0" else "1") + salt[1:]
+    path.write_text(json.dumps(doc))
+    bad = runner.invoke(app, ["verify", str(path)])
+    assert bad.exit_code == 1 and "does not match its commitment" in bad.output, bad.output

@@ -8,6 +8,7 @@ import tomllib
 
 import pytest
 
+from syndicate.poker import records as rec
 from syndicate.poker.draw import DrawHand, DrawRules
 from syndicate.poker.history import HistoryError, replay, to_history, to_phh, verify
 from syndicate.shoe import Shoe
@@ -82,12 +83,28 @@ def test_unrevealed_or_foreign_documents() -> None:
     hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 2, shoe)
     doc = to_history(hand)  # the hand is not over: the seed stays secret
     assert doc["hands"][0]["shoe"]["seed"] is None
-    assert not replay(doc).reproduced
+    # A copy with a hidden card cannot be re-run without the seed (the house's copy, with every
+    # card in dealing order, can: test_house_copy_replays_without_the_seed).
+    hidden = copy.deepcopy(doc)
+    hidden["hands"][0]["log"] = [rec.redact(d, "spectator") for d in hidden["hands"][0]["log"]]
+    assert not replay(hidden).reproduced
     assert not verify(doc).ok
     with pytest.raises(HistoryError):
         replay({"format": "syndicate-history", "version": 1, "game": "blackjack", "hands": []})
     with pytest.raises(HistoryError):
         verify({"format": "other"})
+
+
+def test_house_copy_replays_without_the_seed() -> None:
+    shoe = Shoe.from_seed(bytes(32), decks=1, penetration=1.0, burn=0)
+    hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 2, shoe)
+    hand.check(1)
+    hand.check(2)
+    doc = to_history(hand)
+    assert doc["hands"][0]["shoe"]["seed"] is None
+    assert replay(doc).reproduced
+    doc["hands"][0]["log"][-1] = {**doc["hands"][0]["log"][-1], "seat": 1}  # a changed record
+    assert not replay(doc).reproduced
 
 
 def test_stacked_hands_replay() -> None:
