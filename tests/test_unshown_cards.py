@@ -124,3 +124,27 @@ def test_syndicate_verify_checks_a_served_history_file(tmp_path) -> None:
     path.write_text(json.dumps(doc))
     bad = runner.invoke(app, ["verify", str(path)])
     assert bad.exit_code == 1 and "does not match its commitment" in bad.output, bad.output
+
+
+def test_a_restubbed_hand_opens_its_new_positions_too() -> None:
+    """Seven seats each drawing three need 56 cards from a 52-card deck: the muck is re-stubbed.
+    The stub's positions carry on from 52, outside the root, and open like the others."""
+    shoe = Shoe.new(1, penetration=1.0, burn=0)
+    seats = {s: 5_000 for s in range(1, 8)}
+    hand = DrawHand(DrawRules(max_players=7), seats, 7, shoe)
+    while not hand.is_terminal:
+        s = hand.to_act
+        legal = hand.legal_actions(s)
+        if "draw" in legal:
+            hand.draw(s, [c.text for c in hand.cards[s][:3]])
+        else:
+            hand.check(s) if "check" in legal else hand.call(s)
+    stored = to_history(hand)
+    assert any(r["type"] == "restub" for r in stored["hands"][0]["log"])
+    stored["hands"][0]["shoe"]["seed"] = None
+    for house in (True, False):
+        doc = for_viewer(stored, shoe.escrow_hex(), house=house, seats={1: 7})
+        s = doc["hands"][0]["shoe"]
+        assert s["committed"] == 52 and len(s["positions"]) > 52
+        assert any(o["position"] >= 52 for o in s["openings"])  # seat 7 draws last, from the stub
+        assert pk_verify(doc).ok, pk_verify(doc).messages

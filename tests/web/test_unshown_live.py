@@ -95,3 +95,22 @@ def test_unshown_cards_and_seeds_stay_hidden_until_the_table_closes(server, room
         assert "??" not in json.dumps(doc["hands"][0]["log"])
     for c in clients.values():
         c.close()
+
+
+def test_a_table_closed_with_no_runner_reveals_its_seeds_at_once(server, room, cast) -> None:
+    """A table this process never ran (say, after a restart) has no hand in play: closing it
+    publishes its kept seeds straight away, and no other table's."""
+    from datetime import UTC, datetime
+
+    ev = cast.event.id
+    dealer = RoomClient(server.url)
+    dealer.sign_in(ev, "Bokuden", PASSWORD)
+    closing = dealer.open_table("Closing", game="poker", overrides={"ante": 50})
+    staying = dealer.open_table("Staying", game="poker", overrides={"ante": 50})
+    with room.store.transaction() as repo:
+        repo.add_shoe(closing["id"], "a" * 64, "1" * 64, datetime.now(UTC))
+        repo.add_shoe(staying["id"], "b" * 64, "2" * 64, datetime.now(UTC))
+    dealer.request("POST", f"/api/tables/{closing['id']}/status", {"status": "closed"})
+    assert all(r for _s, r in _seeds(room, closing["id"]).values())
+    assert not any(r for _s, r in _seeds(room, staying["id"]).values())
+    dealer.close()

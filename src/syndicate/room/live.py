@@ -1009,6 +1009,14 @@ class LiveRoom:
             if table_id is None or tid == table_id:
                 runner.refresh()
 
+    def closed(self, table_id: int) -> None:
+        """A table was closed through the API. Its runner reveals its seeds once its hand in
+        play is over; a table with no runner here has no hand in play (one cut short by a
+        crash was voided at start), so its seeds are revealed at once."""
+        if table_id not in self.tables:
+            with self.room.store.transaction() as repo:
+                reveal_table_seeds(repo, table_id)
+
     async def stop(self) -> None:
         for runner in self.tables.values():
             await runner.stop()

@@ -447,6 +447,8 @@ def create_app(
     def table_status(account: Me, table_id: Id, body: TableStatus) -> dict[str, Any]:
         t = room.tables.set_status(account, table_id, body.status).to_json()
         live.refresh(table_id)
+        if body.status == "closed":
+            live.closed(table_id)
         return t
 
     @app.websocket("/ws/tables/{table_id}")

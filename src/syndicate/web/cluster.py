@@ -244,6 +244,10 @@ class ClusterRoom(LiveRoom):
             route.part(conn)
         self._forget(conn)
 
+    def closed(self, table_id: int) -> None:
+        """Another process may be dealing this table's hand: only its owner reveals the seeds,
+        at the end of that hand (a table no process holds keeps them until one takes it)."""
+
     def refresh(self, table_id: int | None = None) -> None:
         """Tell every process (the owner among them) that a table's row changed."""
         self._to_all({"op": "refresh", "table": table_id})
