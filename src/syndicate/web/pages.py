@@ -12,6 +12,7 @@ and pit bosses). The turn clock and a draw table's ante proposal come in the pro
 from __future__ import annotations
 
 import asyncio
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
@@ -194,6 +195,9 @@ def table_figures(request: Request, account: Me, table_id: Id) -> dict[str, Any]
     raise NotFound("table", f"no table {table_id} in this event")
 
 
+_CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
+
+
 @router.get("/api/hands/{hand_id}/check", tags=["pages"])
 def hand_check(request: Request, account: Me, hand_id: Id) -> dict[str, Any]:
     """The replay (the engine re-runs the hand's shoe step by step and compares every record)
@@ -212,8 +216,10 @@ def hand_check(request: Request, account: Me, hand_id: Id) -> dict[str, Any]:
     rep = game.replay(house_history(store, account.event_id, hand_id))
     ver = game.verify(doc)
     commitment = doc["shoes"][0]["commitment"] if key == "rounds" else same_shoe[-1]["shoe"]["commitment"]
+    problems = list(getattr(rep, "problems", None) or getattr(rep, "messages", []))
+    if account.role != "admin":  # an engine's refusal may name a card of the full copy
+        problems = [_CARD.sub("??", p) for p in problems]
     return {"hand": hand_id, "game": doc["game"],
             "commitment": commitment, "hands_in_shoe": len(same_shoe),
-            "replay": {"matches": rep.matches, "steps": game.steps_of(doc),
-                       "problems": list(getattr(rep, "problems", None) or getattr(rep, "messages", []))},
+            "replay": {"matches": rep.matches, "steps": game.steps_of(doc), "problems": problems},
             "verify": ver.to_json()}
