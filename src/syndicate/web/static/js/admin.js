@@ -164,7 +164,7 @@ async function replay(hand, viewer) {
   try {
     const [doc, c] = await Promise.all([api("GET", `/api/hands/${hand.id}/history`), api("GET", `/api/hands/${hand.id}/check`)]);
     viewer.replaceChildren(replayViewer(doc, hand, [
-      h("p", { "data-testid": "replay-match" }, c.replay.matches ? "The engine reproduces this hand's shoe exactly." : `The replay differs: ${c.replay.problems.join("; ")}`),
+      h("p", { "data-testid": "replay-match" }, c.replay.matches ? "The engine reproduces this hand exactly." : `The replay differs: ${c.replay.problems.join("; ")}`),
       h("p", { "data-testid": "fairness" }, "Fairness check: ",
         h("strong", {}, c.verify.ok ? "verified: every card matches the committed shuffle"
           : c.verify.messages.some((m) => /still secret|not finished/.test(m)) ? "not yet verifiable (the shoe is still being dealt)"

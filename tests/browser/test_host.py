@@ -1,0 +1,187 @@
+"""The host's views in the browser: the hand search lists players by name, the replay of a
+Blackjack hand holds that round's steps only and draws its cards, the evening's charts draw
+their data, the report downloads, and a player sees their own chips. Screenshots at desktop
+and phone size go to build/browser/browser-host-*.png.
+
+Two Blackjack rounds are played through the live API first (Alice at seat 1, Bob at seat 2,
+both standing on everything) from the stacked shoe of conftest.py, so the first round is
+known: Alice 8s 8d, Bob 5c 6d, the dealer 6h up, Qc in the hole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import csv
+import io
+import re
+
+from playwright.sync_api import expect
+
+from syndicate.client import RoomClient, TableClient
+from syndicate.room import report
+from tests.room.kit import PASSWORD
+
+from .conftest import IMG
+
+PHONE = {"width": 390, "height": 844}
+
+
+def shot(page, name: str) -> None:
+    IMG.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(IMG / f"browser-host-{name}.png"), full_page=True)
+
+
+def sign_in(page, url: str, name: str, path: str) -> None:
+    page.goto(url + path)
+    form = page.get_by_role("form", name="Sign in")
+    form.get_by_label("Name").fill(name)
+    form.get_by_label("Password").fill(PASSWORD)
+    form.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
+async def stand_rounds(url: str, table_id: int, tokens: dict[str, str], rounds: int) -> None:
+    dealer = await TableClient.connect(url, table_id, tokens["Bokuden"])
+    alice = await TableClient.connect(url, table_id, tokens["Alice"])
+    bob = await TableClient.connect(url, table_id, tokens["Bob"])
+    players = {1: alice, 2: bob}
+    await alice.act("sit", seat=1, amount=5_000)
+    await bob.act("sit", seat=2, amount=5_000)
+    for _ in range(rounds):
+        await dealer.act("start_round")
+        await alice.act("bet", amount=500)
+        await bob.act("bet", amount=300)
+        ack = await dealer.act("deal")
+        st = await dealer.wait(lambda s, v=ack["version"]: s["version"] >= v)
+        while st["round"]["phase"] != "settled":
+            seat = st["round"]["to_act"]
+            mine = await players[seat].wait(lambda s, v=st["version"]: s["version"] >= v)
+            legal = mine["round"]["legal_actions"]
+            ack = await players[seat].act(next(a for a in ("stand", "no_insurance", "play_on") if a in legal))
+            st = await dealer.wait(lambda s, v=ack["version"]: s["version"] >= v)
+    await alice.act("leave_seat")
+    for x in (dealer, alice, bob):
+        await x.close()
+
+
+def test_the_hosts_views(world) -> None:
+    cast, room, url = world.cast, world.room, world.url
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 20_000)
+    room.cashier.buy_in(cast.admin, cast.bob.id, 20_000)
+    tokens = {}
+    for name in ("Bokuden", "Alice", "Bob"):
+        c = RoomClient(url)
+        c.sign_in(ev, name, PASSWORD)
+        tokens[name] = c.token
+    dealer = RoomClient(url, tokens["Bokuden"])
+    table = dealer.open_table("Host's 21", overrides={"min_bet": 100, "max_bet": 5_000})
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, stand_rounds(url, table["id"], tokens, 2)).result(120)
+    room.cashier.cash_out(cast.admin, cast.alice.id, 1_000)
+    with room.store.transaction() as repo:
+        hands = [x for x in repo.hands(ev, table["id"], limit=100) if x.status == "settled"]
+    assert len(hands) == 2 and hands[0].commitment == hands[1].commitment  # two rounds of one shoe
+    first = hands[0]
+
+    admin = world.page("admin")
+    sign_in(admin, url, "admin", "/admin")
+    # the search lists each hand's players by name with their result, and one hand number
+    search = admin.get_by_role("form", name="Search hands")
+    search.get_by_label("Table number").fill(str(table["id"]))
+    search.get_by_role("button", name="Search").click()
+    found = admin.get_by_role("table", name="Hands found")
+    expect(found.get_by_role("row")).to_have_count(3)
+    row = found.get_by_role("row").nth(1)
+    expect(row.get_by_role("cell").first).to_have_text(f"Hand {first.id}")
+    players = row.get_by_role("list", name=f"Players of hand {first.id}")
+    nets = first.history["rounds"][0]["results"]
+    alice_net, bob_net = nets["1"], nets["2"]
+    expect(players).to_contain_text(f"Alice: {money(alice_net)}")
+    expect(players).to_contain_text(f"Bob: {money(bob_net)}")
+    assert "seat 1:" not in found.text_content()
+
+    # the replay: this round's steps only (not the shoe's), the table drawn, the log beside it
+    admin.get_by_role("button", name=f"Replay hand {first.id}").click()
+    region = admin.get_by_role("region", name=f"Replay of hand {first.id}")
+    expect(region.get_by_role("heading", name=re.compile(f"^Hand {first.id} "))).to_be_visible()
+    log = region.get_by_test_id("replay-log")
+    own = len(first.history["rounds"][0]["log"]) + 1  # and the opening frame: who sits with what
+    expect(log.get_by_role("listitem")).to_have_count(own)
+    assert own < 30
+    step = region.get_by_test_id("replay-step")
+    expect(step).to_contain_text(f"Step 1 of {own}")
+    board = region.get_by_test_id("replay-table")
+    expect(board.locator("[data-card]")).to_have_count(0)
+    region.get_by_role("button", name="Last step").click()
+    expect(step).to_contain_text(f"Step {own} of {own}")
+    # Alice 8s 8d and Bob 5c 6d, the dealer's 6h and, turned over, the Qc, then what they drew
+    drawn = {c.get_attribute("data-card") for c in board.locator("[data-card]").all()}
+    assert {"8s", "8d", "5c", "6d", "6h", "Qc"} <= drawn
+    assert "back" not in drawn
+    # the step after the deal, before the reveal: the hole card is face down
+    cards_dealt = next(i for i, r in enumerate(first.history["rounds"][0]["log"]) if r["type"] == "card"
+                       and r["seat"] == -1 and not r["face_up"]) + 2
+    log.get_by_role("listitem").nth(cards_dealt - 1).get_by_role("button").click()
+    expect(step).to_contain_text(f"Step {cards_dealt} of {own}")
+    expect(board.locator('[data-card="back"]')).to_have_count(1)
+    expect(board.locator('[data-card="Qc"]')).to_have_count(0)
+    region.scroll_into_view_if_needed()
+    shot(admin, "replay-desktop")
+
+    # the charts draw the ledger's series
+    rep = report.build(room.store, ev)
+    house = admin.get_by_test_id("chart-house")
+    expect(house.locator("canvas")).to_have_count(1)
+    with room.store.transaction() as repo:
+        n_tables = len(repo.tables(ev))
+    expect(house).to_have_attribute("data-series", str(n_tables))
+    assert int(house.get_attribute("data-points")) >= 4
+    leaders = admin.get_by_test_id("chart-leaders")
+    expect(leaders.locator("canvas")).to_have_count(1)
+    assert int(leaders.get_attribute("data-series")) >= 2
+    expect(admin.get_by_test_id("report-summary")).to_contain_text("The totals agree with the ledger audit.")
+    expect(admin.get_by_test_id("report-summary")).to_contain_text(money(rep.totals.house_result))
+    admin.locator("#evening").scroll_into_view_if_needed()
+    shot(admin, "evening-desktop")
+
+    # the report downloads: the ledger's CSV, every line
+    with admin.expect_download() as dl:
+        admin.get_by_test_id("report-csv").click()
+    rows = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
+    assert len(rows) == len(report.build(room.store, ev).entries)
+    # the printable page
+    printable = admin.context.new_page()
+    printable.goto(url + "/api/report/page")
+    expect(printable.get_by_role("heading", level=1)).to_contain_text("end-of-night report")
+    expect(printable.get_by_role("table").first).to_contain_text("Alice")
+    printable.emulate_media(media="print")
+    shot(printable, "report-print")
+    printable.close()
+
+    # at phone size
+    admin.set_viewport_size(PHONE)
+    region.get_by_role("button", name="Previous step").click()
+    expect(step).to_contain_text(f"Step {cards_dealt - 1} of {own}")
+    region.scroll_into_view_if_needed()
+    shot(admin, "admin-phone")
+
+    # a player's own chips, on /me
+    alice = world.page("alice-host")
+    sign_in(alice, url, "Alice", "/me")
+    mine = alice.get_by_test_id("chart-mine")
+    expect(mine.locator("canvas")).to_have_count(1)
+    assert int(mine.get_attribute("data-points")) >= 4
+    chips = rep.players[[p.name for p in rep.players].index("Alice")].chips
+    expect(alice.get_by_test_id("my-chips")).to_contain_text(money(chips))
+    alice.set_viewport_size(PHONE)
+    shot(alice, "me-phone")
+    assert not world.notes.get("page_errors"), world.notes.get("page_errors")
+
+
+def money(cents: int) -> str:
+    sign = "−" if cents < 0 else ""
+    c = abs(cents)
+    return f"{sign}${c // 100:,}.{c % 100:02d}"
