@@ -167,6 +167,8 @@ def test_the_hosts_views(world) -> None:
     expect(step).to_contain_text(f"Step {cards_dealt - 1} of {own}")
     region.scroll_into_view_if_needed()
     shot(admin, "admin-phone")
+    region.screenshot(path=str(IMG / "browser-host-replay-phone.png"))
+    admin.locator("#evening").screenshot(path=str(IMG / "browser-host-evening-phone.png"))
 
     # a player's own chips, on /me
     alice = world.page("alice-host")

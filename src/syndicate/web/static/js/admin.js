@@ -143,14 +143,14 @@ function handSearch() {
     try {
       const hands = await api("GET", `/api/hands?${q}`);
       // one hand number everywhere: the evening-wide id (the replay's title and the download say it too)
-      list.replaceChildren(hands.length ? h("table", { class: "data", "aria-label": "Hands found" },
+      list.replaceChildren(hands.length ? h("div", { class: "hands-found" }, h("table", { class: "data", "aria-label": "Hands found" },
         h("thead", {}, h("tr", {}, ["Hand", "Table", "Game", "Status", "Started", "Players", ""].map((x) => h("th", {}, x)))),
         h("tbody", {}, hands.map((x) => h("tr", {}, h("td", {}, `Hand ${x.id}`), h("td", {}, `table ${x.table}`), h("td", {}, x.game),
           h("td", {}, x.status), h("td", {}, x.started_at.replace("T", " ").slice(0, 19)),
           h("td", { class: "players" }, h("ul", { class: "plain", "aria-label": `Players of hand ${x.id}` }, (x.players || []).map((p) =>
             h("li", {}, `${p.name}: `, h("span", { class: p.net > 0 ? "up" : p.net < 0 ? "down" : "" }, p.net === null || p.net === undefined ? (x.status === "voided" ? "voided" : "—") : money(p.net)))))),
           h("td", {}, h("button", { type: "button", "aria-label": `Replay hand ${x.id}`, onclick: () => replay(x, viewer) }, "Replay"),
-            " ", h("a", { href: `/api/hands/${x.id}/history`, download: `hand-${x.id}.json` }, "Download")))))) : h("p", { class: "muted" }, "No hand found."));
+            " ", h("a", { href: `/api/hands/${x.id}/history`, download: `hand-${x.id}.json` }, "Download"))))))) : h("p", { class: "muted" }, "No hand found."));
     } catch (err) { toast(`${err.message} (${err.rule})`, true); }
   };
   const form = h("form", { class: "inline", "aria-label": "Search hands" },

@@ -150,7 +150,7 @@ export function replayViewer(doc, hand, extra = []) {
   };
   const go = (n) => () => { i = Math.max(0, Math.min(steps.length - 1, n())); show(); };
   const controls = h("div", { role: "group", "aria-label": "Replay controls", class: "replay-controls" },
-    h("button", { type: "button", "aria-label": "First step", onclick: go(() => 0) }, "⏮"),
+    h("button", { type: "button", "aria-label": "First step", onclick: go(() => 0) }, "« First"),
     h("button", { type: "button", "aria-label": "Previous step", onclick: go(() => i - 1) }, "◀ Previous"),
     h("button", { type: "button", "aria-label": "Next step", onclick: go(() => i + 1) }, "Next ▶"),
     h("button", { type: "button", "aria-label": "Last step", onclick: go(() => steps.length - 1) }, "End"));
