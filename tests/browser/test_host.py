@@ -187,3 +187,61 @@ def money(cents: int) -> str:
     sign = "−" if cents < 0 else ""
     c = abs(cents)
     return f"{sign}${c // 100:,}.{c % 100:02d}"
+
+
+def test_the_replay_draws_a_draw_hand_and_only_what_the_history_shows(world) -> None:
+    """A draw hand's frames follow its log to the showdown; a card the history does not hold
+    (a history redacted for its viewer: "??" or null) is drawn face down, never guessed."""
+    import copy
+
+    from syndicate.poker.draw import DrawHand, DrawRules
+    from syndicate.poker.history import to_history
+    from syndicate.shoe import Shoe
+
+    shoe = Shoe.from_seed(bytes(range(32)), decks=1, penetration=1.0, burn=0)
+    hand = DrawHand(DrawRules(), {1: 1000, 2: 1000, 3: 300}, 3, shoe)
+    hand.bet(1, 100)
+    hand.raise_(2, 150)
+    hand.call(3)
+    hand.call(1)
+    hand.draw(1, hand.cards[1][:3])
+    hand.stand_pat(2)
+    hand.draw(3, hand.cards[3][:1])
+    hand.bet(1, 200)
+    hand.fold(2)
+    doc = to_history(hand)
+    rd = doc["hands"][0]
+    row = {"id": 99, "table": 1, "game": "poker", "number": rd["number"],
+           "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Ben"}, {"seat": 3, "name": "Cy"}]}
+    hidden = copy.deepcopy(doc)
+    for r in hidden["hands"][0]["log"]:
+        if r["type"] == "deal" and r["seat"] == 2:
+            r["cards"] = ["??"] * 5
+    page = world.page("admin")
+    run = """async ([doc, row]) => { const m = await import("/static/js/replay.js");
+      const f = m.frames(doc, row);
+      return f.map((x) => ({ text: x.text, seats: Object.fromEntries(Object.entries(x.st.seats).map(([n, s]) =>
+        [n, s.hands[0].cards.map((c) => (c.down ? null : c.card))])) })); }"""
+    frames = page.evaluate(run, [doc, row])
+    assert len(frames) == len(rd["log"]) + 1
+    dealt = {r["seat"]: r["cards"] for r in rd["log"] if r["type"] == "deal"}
+    after_deal = next(f for f in frames if f["text"].startswith("Cy is dealt"))
+    assert after_deal["seats"]["3"] == dealt[3]
+    assert any(f["text"].startswith("Ben folds") for f in frames)
+    assert frames[-1]["seats"]["2"] == [None] * 5  # folded: face down
+    assert sorted(frames[-1]["seats"]["1"]) == sorted(str(c) for c in hand.cards[1])  # after the draw, her five
+    redacted = page.evaluate(run, [hidden, row])
+    ben_dealt = next(f for f in redacted if f["text"].startswith("Ben is dealt"))
+    assert ben_dealt["seats"]["2"] == [None] * 5
+    # a Blackjack round whose hole card the history leaves out stays face down, even revealed
+    bj = {"game": "blackjack", "rounds": [{"number": 1, "stacks": {"1": 1000}, "log": [
+        {"type": "bet", "seat": 1, "amount": 100}, {"type": "deal", "seats": [1], "shoe_position": 0},
+        {"type": "card", "seat": 1, "hand": 0, "card": "Ts", "face_up": True},
+        {"type": "card", "seat": -1, "hand": 0, "card": "9h", "face_up": True},
+        {"type": "card", "seat": 1, "hand": 0, "card": None, "face_up": True},
+        {"type": "card", "seat": -1, "hand": 0, "card": None, "face_up": False}]}]}
+    got = page.evaluate("""async ([doc]) => { const m = await import("/static/js/replay.js");
+      const f = m.frames(doc, { number: 1, players: [{ seat: 1, name: "Ann" }] }).at(-1).st;
+      return { dealer: f.dealer.map((c) => (c.down ? null : c.card)), ann: f.seats[1].hands[0].cards.map((c) => (c.down ? null : c.card)) }; }""",
+                        [bj])
+    assert got == {"dealer": ["9h", None], "ann": ["Ts", None]}

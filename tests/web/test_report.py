@@ -206,3 +206,11 @@ def test_the_printable_page_and_the_cli(server, room, cast, database, tmp_path) 
     assert out.exit_code == 2 and "no event called 'No such night'" in out.output
     out = runner.invoke(cli_app, ["report", "--db", database.url, "--format", "pdf", "--event", cast.event.name])
     assert out.exit_code == 2 and "text, json, csv or html" in out.output
+
+
+def test_the_hand_search_names_the_players(server, room, cast) -> None:
+    """Each hand found lists its players by name with their net, not seat numbers alone."""
+    s = scripted_evening(server, room, cast)
+    [hand] = s["admin"].hands(table=s["table"]["id"])
+    assert hand["players"] == [{"seat": 1, "name": "Alice", "net": 1_000}, {"seat": 2, "name": "Bob", "net": -500}]
+    assert s["Alice"].hands(player=cast.alice.id)[0]["players"][0]["name"] == "Alice"
