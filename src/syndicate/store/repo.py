@@ -356,12 +356,15 @@ class SqlRepo:
             net[dest] = net.get(dest, 0) + amount
         return {k: v for k, v in net.items() if v}
 
-    def hand_players(self, event_id: int) -> list[tuple[int, int, int]]:
-        """(hand id, account id, seat) of every player dealt into a hand of the event."""
+    def hand_players(self, event_id: int, hand_ids: Sequence[int] | None = None) -> list[tuple[int, int, int]]:
+        """(hand id, account id, seat) of every player dealt into a hand of the event (or into
+        one of ``hand_ids``)."""
         q = (select(HandPlayerRow.hand_id, HandPlayerRow.account_id, HandPlayerRow.seat)
              .join(HandRow, HandRow.id == HandPlayerRow.hand_id)
              .join(TableRow, TableRow.id == HandRow.table_id)
              .where(TableRow.event_id == event_id).order_by(HandPlayerRow.hand_id, HandPlayerRow.seat))
+        if hand_ids is not None:
+            q = q.where(HandPlayerRow.hand_id.in_(list(hand_ids)))
         return [(h, a, s) for h, a, s in self.s.execute(q)]
 
     # -- shoes -------------------------------------------------------------------------------

@@ -518,9 +518,8 @@ def _seated(repo: Any, event_id: int, hand_ids: set[int]) -> dict[int, list[tupl
     """(seat, player name) of each hand in ``hand_ids``, in seat order."""
     names = {a.id: a.name for a in repo.accounts(event_id)}
     out: dict[int, list[tuple[int, str]]] = {}
-    for hand_id, account_id, seat in repo.hand_players(event_id):
-        if hand_id in hand_ids:
-            out.setdefault(hand_id, []).append((seat, names.get(account_id, f"account {account_id}")))
+    for hand_id, account_id, seat in repo.hand_players(event_id, sorted(hand_ids)):
+        out.setdefault(hand_id, []).append((seat, names.get(account_id, f"account {account_id}")))
     return out
 
 
