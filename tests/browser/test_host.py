@@ -172,7 +172,9 @@ def test_the_hosts_views(world) -> None:
 
     # a player's own chips, on /me
     alice = world.page("alice-host")
-    sign_in(alice, url, "Alice", "/me")
+    sign_in(alice, url, "Alice", "/")
+    alice.get_by_role("link", name="My evening").click()
+    expect(alice).to_have_url(url + "/me")
     mine = alice.get_by_test_id("chart-mine")
     expect(mine.locator("canvas")).to_have_count(1)
     assert int(mine.get_attribute("data-points")) >= 4
