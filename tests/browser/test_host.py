@@ -247,3 +247,29 @@ def test_the_replay_draws_a_draw_hand_and_only_what_the_history_shows(world) -> 
       return { dealer: f.dealer.map((c) => (c.down ? null : c.card)), ann: f.seats[1].hands[0].cards.map((c) => (c.down ? null : c.card)) }; }""",
                         [bj])
     assert got == {"dealer": ["9h", None], "ann": ["Ts", None]}
+
+
+def test_the_replay_follows_a_split_and_a_double(world) -> None:
+    """The engine's own log of a split round (Alice 8s 8d against the 6h: she splits, doubles
+    the first hand, 8s 3h, and draws the 9c; the second, 8d Ts, stands) ends with her two hands
+    side by side, each with its own bet."""
+    from syndicate.blackjack.rules import PRESETS
+    from syndicate.blackjack.session import round_json
+    from tests.blackjack.stack import stacked_round
+
+    rd = stacked_round(PRESETS["syndicate"], ["8s 8d"], "6h Qc", "3h 9c Ts 4c", bets={1: 1000})
+    rd.split(1)
+    rd.double(1)
+    rd.stand(1)
+    assert rd.is_terminal
+    doc = {"game": "blackjack", "rounds": [round_json(7, 0, {1: 100_000}, rd)]}
+    hands = [[str(c) for c in h.cards] for h in rd.seats[1].hands]
+    page = world.page("admin")
+    got = page.evaluate("""async ([doc]) => { const m = await import("/static/js/replay.js");
+      const f = m.frames(doc, { number: 7, players: [{ seat: 1, name: "Alice" }] });
+      const s = f.at(-1).st.seats[1];
+      return { n: f.length, hands: s.hands.map((x) => x.cards.map((c) => c.card)), bets: s.hands.map((x) => x.bet) }; }""",
+                        [doc])
+    assert got["n"] == len(doc["rounds"][0]["log"]) + 1
+    assert got["hands"] == hands and len(hands) == 2
+    assert got["bets"] == [h.bet for h in rd.seats[1].hands] == [2000, 1000]
