@@ -130,6 +130,7 @@ def test_the_hosts_views(world) -> None:
     expect(board.locator('[data-card="Qc"]')).to_have_count(0)
     region.scroll_into_view_if_needed()
     shot(admin, "replay-desktop")
+    region.screenshot(path=str(IMG / "browser-host-replay.png"))  # the pictures of docs/report.md
 
     # the charts draw the ledger's series
     rep = report.build(room.store, ev)
@@ -146,6 +147,7 @@ def test_the_hosts_views(world) -> None:
     expect(admin.get_by_test_id("report-summary")).to_contain_text(money(rep.totals.house_result))
     admin.locator("#evening").scroll_into_view_if_needed()
     shot(admin, "evening-desktop")
+    admin.locator("#evening").screenshot(path=str(IMG / "browser-host-evening.png"))
 
     # the report downloads: the ledger's CSV, every line
     with admin.expect_download() as dl:

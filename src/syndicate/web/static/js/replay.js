@@ -34,7 +34,8 @@ function blackjackFrames(rd, hand) {
       case "card":
         if (r.seat === -1) {
           st.dealer.push({ card: r.card || null, down: !r.face_up });
-          text = r.face_up && r.card ? `The dealer shows ${r.card}` : "The dealer's hole card, face down";
+          const drawn = st.dealer.length > 2; // the up card and the hole card come with the deal
+          text = !r.face_up || !r.card ? "The dealer's hole card, face down" : `The dealer ${drawn ? "draws" : "shows"} ${r.card}`;
         } else {
           hd(seat(r.seat)).cards.push({ card: r.card || null, down: !r.card });
           text = `${who} is dealt ${r.card || "a card"}`;
