@@ -301,7 +301,7 @@ def text(report: Report) -> str:
         out.append(f"{d.dealer[:20]:<20} {d.tables:>6} {d.hands:>6} {_m(d.house_result):>11}")
     out += ["", "Winners: " + (", ".join(f"{w.name} {_m(w.net)}" for w in report.winners) or "none")]
     out += ["", f"House result {_m(t.house_result)}; the players' nets sum to {_m(t.players_net)}; "
-                f"the ledger's {len(report.entries)} lines sum to {_m(t.ledger_total)}.",
+                f"every balance sums to {_m(t.ledger_total)} ({len(report.entries)} ledger lines).",
             "Ledger audit (syndicate admin check): " + ("; ".join(report.audit) or "ledger sound"),
             "The totals agree." if report.agrees else "THE TOTALS DO NOT AGREE."]
     return "\n".join(out) + "\n"
