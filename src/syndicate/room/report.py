@@ -26,10 +26,6 @@ from .ledger import CASHIER, Ledger
 from .ports import Store
 from .values import Entry, LedgerAccount
 
-#: the ledger kinds of play at a table (stack ↔ table)
-GAME_KINDS = frozenset(("blackjack", "poker", "void"))
-
-
 def owner(key: str) -> int | None:
     """The player account id behind a bankroll or stack ledger key, else None."""
     parts = key.split(":")
