@@ -26,6 +26,7 @@ from .ledger import CASHIER, Ledger
 from .ports import Store
 from .values import Entry, LedgerAccount
 
+
 def owner(key: str) -> int | None:
     """The player account id behind a bankroll or stack ledger key, else None."""
     parts = key.split(":")
