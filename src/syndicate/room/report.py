@@ -37,11 +37,6 @@ def owner(key: str) -> int | None:
     return None
 
 
-def table_of(key: str) -> int | None:
-    parts = key.split(":")
-    return int(parts[1]) if parts[0] == "table" and len(parts) == 2 else None
-
-
 @dataclass(frozen=True, slots=True)
 class PlayerLine:
     account: int
