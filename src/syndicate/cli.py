@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -306,6 +307,36 @@ def admin_check_cmd(
         for p in found or ["ledger sound"]:
             console.print(f"{event}: {p}", markup=False)
     if any(problems.values()):
+        raise typer.Exit(1)
+
+
+@app.command("report")
+def report_cmd(
+    db: Annotated[Optional[str], typer.Option(help="Database (default ./syndicate.db).")] = None,  # noqa: UP045
+    event: Annotated[Optional[str], typer.Option(help="The event's name (default: the only one, or "  # noqa: UP045
+                                                      "'Casino night').")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="text, json (with every ledger line), csv (the whole "
+                                                      "ledger) or html (a printable page).")] = "text",
+    output: Annotated[Optional[Path], typer.Option(help="Write it here instead of printing it.")] = None,  # noqa: UP045
+) -> None:
+    """The end-of-night report: per player buy-ins, cash-outs, net and hands; per table and
+    dealer hands dealt and the house's result; the winners; its totals checked against the
+    ledger audit of `syndicate admin check` (docs/report.md). Exit status 1 if they disagree."""
+    from .room.cli import event_report
+    from .room.errors import RoomError
+
+    try:
+        out, agrees = event_report(db, event, fmt)
+    except RoomError as e:
+        raise _fail(str(e)) from None
+    if output is not None:
+        output.write_text(out, encoding="utf-8")
+        console.print(f"report written to {output}", markup=False)
+    else:
+        sys.stdout.write(out)
+    if not agrees:
+        console.print("the report's totals do not agree with the ledger: run `syndicate admin check`",
+                      markup=False, style="bold red")
         raise typer.Exit(1)
 
 

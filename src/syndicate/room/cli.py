@@ -95,6 +95,44 @@ def ledger_check(db: str | None) -> dict[str, list[str]]:
         database.dispose()
 
 
+def event_report(db: str | None, event: str | None = None, fmt: str = "text") -> tuple[str, bool]:
+    """The end-of-night report (:mod:`syndicate.room.report`) of ``event`` (by name; the only
+    or the default event when None) as text, JSON, the ledger's CSV or a printable HTML page,
+    and whether its totals agree with the ledger audit.
+    The database is not migrated. Raises NotFound naming the events there are."""
+    import json
+
+    from . import report
+    from .errors import BadRequest, NotFound
+
+    if fmt not in ("text", "json", "csv", "html"):
+        raise BadRequest("format", f"the format is text, json, csv or html, not {fmt!r}")
+    database = Database(db)
+    try:
+        store = SqlStore(database)
+        events = Accounts(store).events()
+        names = [e.name for e in events]
+        if event is None:
+            found = events if len(events) == 1 else [e for e in events if e.name == DEFAULT_EVENT]
+        else:
+            found = [e for e in events if e.name == event]
+        if not found:
+            which = "give --event" if event is None else f"no event called {event!r}"
+            raise NotFound("event", f"{which}: the events are {', '.join(map(repr, names)) or 'none'}")
+        rep = report.build(store, found[0].id)
+    finally:
+        database.dispose()
+    if fmt == "json":
+        out = json.dumps(rep.to_json(with_entries=True), indent=2) + "\n"
+    elif fmt == "csv":
+        out = report.ledger_csv(rep)
+    elif fmt == "html":
+        out = report.html_page(rep)
+    else:
+        out = report.text(rep)
+    return out, rep.agrees
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m syndicate.room.cli [DB] [HOST] [PORT]`` until the Typer command is wired."""
     args = sys.argv[1:] if argv is None else argv

@@ -12,7 +12,19 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
-from .values import Account, Event, Hand, Lease, LedgerAccount, Line, Move, RosterChange, RosterEntry, Table
+from .values import (
+    Account,
+    Entry,
+    Event,
+    Hand,
+    Lease,
+    LedgerAccount,
+    Line,
+    Move,
+    RosterChange,
+    RosterEntry,
+    Table,
+)
 
 
 class Repo(Protocol):
@@ -56,6 +68,7 @@ class Repo(Protocol):
     def lines(self, account_id: int) -> list[Line]: ...
     def ledger_accounts(self, event_id: int) -> list[LedgerAccount]: ...
     def entries_balance(self, account_id: int) -> int: ...
+    def event_entries(self, event_id: int) -> list[Entry]: ...
     # hands
     def add_hand(
         self, table_id: int, number: int, game: str, commitment: str, history: dict[str, Any], at: datetime,
@@ -68,6 +81,7 @@ class Repo(Protocol):
     def hand_net(self, hand_id: int) -> dict[int, int]: ...
     def hands(self, event_id: int, table_id: int | None = None, commitment: str | None = None,
               status: str | None = None, limit: int = 100, player: int | None = None) -> list[Hand]: ...
+    def hand_players(self, event_id: int, hand_ids: Sequence[int] | None = None) -> list[tuple[int, int, int]]: ...
     # shoes: the seed is kept from the first card, served by nothing until revealed
     def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None: ...
     def unrevealed_shoes(self) -> list[tuple[int, str, str]]: ...

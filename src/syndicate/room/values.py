@@ -97,6 +97,23 @@ class Line:
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """One ledger entry of an event with both accounts' keys and names (the report's rows)."""
+
+    transaction_id: int
+    entry_id: int
+    at: datetime
+    kind: str
+    memo: str
+    hand_id: int | None
+    source_key: str
+    source_name: str
+    dest_key: str
+    dest_name: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class Hand:
     id: int
     table_id: int

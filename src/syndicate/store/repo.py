@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, aliased
 from ..room.errors import Conflict, Fenced
 from ..room.values import (
     Account,
+    Entry,
     Event,
     Hand,
     Lease,
@@ -286,6 +287,22 @@ class SqlRepo:
                                  .where(LedgerEntryRow.source_id == account_id))
         return int(incoming or 0) - int(outgoing or 0)
 
+    def event_entries(self, event_id: int) -> list[Entry]:
+        """Every ledger entry of the event in the order it was posted, with both accounts."""
+        src, dst = aliased(LedgerAccountRow), aliased(LedgerAccountRow)
+        q = (
+            select(LedgerEntryRow.id, LedgerEntryRow.amount, LedgerTransactionRow.id, LedgerTransactionRow.at,
+                   LedgerTransactionRow.kind, LedgerTransactionRow.memo, LedgerTransactionRow.hand_id,
+                   src.key, src.name, dst.key, dst.name)
+            .join(LedgerTransactionRow, LedgerTransactionRow.id == LedgerEntryRow.transaction_id)
+            .join(src, src.id == LedgerEntryRow.source_id)
+            .join(dst, dst.id == LedgerEntryRow.dest_id)
+            .where(LedgerTransactionRow.event_id == event_id)
+            .order_by(LedgerEntryRow.id)
+        )
+        return [Entry(txn, entry, _utc(at), kind, memo, hand, sk, sn, dk, dn, amount)
+                for entry, amount, txn, at, kind, memo, hand, sk, sn, dk, dn in self.s.execute(q)]
+
     # -- hands -------------------------------------------------------------------------------
     def add_hand(self, table_id: int, number: int, game: str, commitment: str, history: dict[str, Any],
                  at: datetime, players: Sequence[tuple[int, int]] = ()) -> int:
@@ -338,6 +355,17 @@ class SqlRepo:
             net[source] = net.get(source, 0) - amount
             net[dest] = net.get(dest, 0) + amount
         return {k: v for k, v in net.items() if v}
+
+    def hand_players(self, event_id: int, hand_ids: Sequence[int] | None = None) -> list[tuple[int, int, int]]:
+        """(hand id, account id, seat) of every player dealt into a hand of the event (or into
+        one of ``hand_ids``)."""
+        q = (select(HandPlayerRow.hand_id, HandPlayerRow.account_id, HandPlayerRow.seat)
+             .join(HandRow, HandRow.id == HandPlayerRow.hand_id)
+             .join(TableRow, TableRow.id == HandRow.table_id)
+             .where(TableRow.event_id == event_id).order_by(HandPlayerRow.hand_id, HandPlayerRow.seat))
+        if hand_ids is not None:
+            q = q.where(HandPlayerRow.hand_id.in_(list(hand_ids)))
+        return [(h, a, s) for h, a, s in self.s.execute(q)]
 
     # -- shoes -------------------------------------------------------------------------------
     def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None:

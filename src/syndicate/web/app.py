@@ -40,6 +40,7 @@ from .auth import COOKIE, Me, token_of
 from .cluster import ClusterRoom, check_cluster_url
 from .live import table_socket
 from .pages import router as pages_router
+from .report import router as report_router
 from .security import CsrfMiddleware, Limits, RateLimited, Sessions, SharedSignInLimiter, SignInLimiter
 
 log = logging.getLogger(__name__)
@@ -473,10 +474,12 @@ def create_app(
         with room.store.transaction() as repo:
             found = [h for status in ("settled", "voided")
                      for h in repo.hands(account.event_id, table, commitment, status, limit, player)]
+            seated = _seated(repo, account.event_id, {h.id for h in found})
         found.sort(key=lambda h: h.id)
         return [{"id": h.id, "table": h.table_id, "number": h.number, "game": h.game, "status": h.status,
                  "commitment": h.commitment, "started_at": h.started_at.isoformat(),
-                 "results": _results(h.history)} for h in found[:limit]]
+                 "results": _results(h.history), "players": _players(seated.get(h.id, []), _results(h.history))}
+                for h in found[:limit]]
 
     @app.get("/api/hands/{hand_id}/phh", tags=["hands"], response_class=PlainTextResponse, responses=JSON_ERRORS)
     def hand_phh(account: Me, hand_id: Id) -> str:
@@ -502,6 +505,7 @@ def create_app(
         return {"roles": list(ROLES), "actions": {k: sorted(v) for k, v in PERMISSIONS.items()}}
 
     app.include_router(pages_router)  # the browser pages (docs/browser.md)
+    app.include_router(report_router)  # the end-of-night report and the charts' series (docs/report.md)
     return app
 
 
@@ -511,6 +515,20 @@ def _results(history: dict[str, Any]) -> dict[str, int] | None:
         results = history["rounds"][0].get("results")
         return dict(results) if results is not None else None
     return {str(seat): net for seat, net in history["hands"][0]["result"]["net"]}
+
+
+def _seated(repo: Any, event_id: int, hand_ids: set[int]) -> dict[int, list[tuple[int, str]]]:
+    """(seat, player name) of each hand in ``hand_ids``, in seat order."""
+    names = {a.id: a.name for a in repo.accounts(event_id)}
+    out: dict[int, list[tuple[int, str]]] = {}
+    for hand_id, account_id, seat in repo.hand_players(event_id, sorted(hand_ids)):
+        out.setdefault(hand_id, []).append((seat, names.get(account_id, f"account {account_id}")))
+    return out
+
+
+def _players(seated: list[tuple[int, str]], results: dict[str, int] | None) -> list[dict[str, Any]]:
+    """Who played the hand, by name, with their net (None while unknown: a voided hand)."""
+    return [{"seat": seat, "name": name, "net": (results or {}).get(str(seat))} for seat, name in seated]
 
 
 def _actions() -> list[str]:

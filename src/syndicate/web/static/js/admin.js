@@ -2,6 +2,8 @@
 // by line, hand history search with a step-by-step replay and the fairness check, and the
 // house's figures per table.
 import { api, eventId, h, headerBar, money, parseDollars, signInForm, toast, whoAmI } from "./common.js";
+import { evening } from "./evening.js";
+import { replayViewer } from "./replay.js";
 
 let me = null;
 let accounts = [];
@@ -20,8 +22,9 @@ async function main() {
     sec("cashier", "Cashier: buy-ins and cash-outs", h("div", { id: "cashier" })),
     sec("figures", "The house's figures per table", h("div", { id: "figures" }))),
     sec("ledger", "A player's ledger", h("div", { id: "ledger" })),
-    sec("hands", "Hand histories", h("div", { id: "hands" })));
-  await Promise.all([roster(), loadAccounts(), figures()]);
+    sec("hands", "Hand histories", h("div", { id: "hands" })),
+    sec("evening", "The evening: charts and the end-of-night report", h("div", { id: "evening" })));
+  await Promise.all([roster(), loadAccounts(), figures(), evening(document.getElementById("evening"))]);
   handSearch();
 }
 
@@ -139,13 +142,15 @@ function handSearch() {
     if (commitment.value.trim()) q.set("commitment", commitment.value.trim());
     try {
       const hands = await api("GET", `/api/hands?${q}`);
-      list.replaceChildren(hands.length ? h("table", { class: "data", "aria-label": "Hands found" },
-        h("thead", {}, h("tr", {}, ["Hand", "Table", "#", "Game", "Status", "Started", "Results", ""].map((x) => h("th", {}, x)))),
-        h("tbody", {}, hands.map((x) => h("tr", {}, h("td", {}, x.id), h("td", {}, x.table), h("td", {}, x.number), h("td", {}, x.game),
+      // one hand number everywhere: the evening-wide id (the replay's title and the download say it too)
+      list.replaceChildren(hands.length ? h("div", { class: "hands-found" }, h("table", { class: "data", "aria-label": "Hands found" },
+        h("thead", {}, h("tr", {}, ["Hand", "Table", "Game", "Status", "Started", "Players", ""].map((x) => h("th", {}, x)))),
+        h("tbody", {}, hands.map((x) => h("tr", {}, h("td", {}, `Hand ${x.id}`), h("td", {}, `table ${x.table}`), h("td", {}, x.game),
           h("td", {}, x.status), h("td", {}, x.started_at.replace("T", " ").slice(0, 19)),
-          h("td", {}, x.results ? Object.entries(x.results).map(([s, n]) => `seat ${s}: ${money(n)}`).join(", ") : ""),
+          h("td", { class: "players" }, h("ul", { class: "plain", "aria-label": `Players of hand ${x.id}` }, (x.players || []).map((p) =>
+            h("li", {}, `${p.name}: `, h("span", { class: p.net > 0 ? "up" : p.net < 0 ? "down" : "" }, p.net === null || p.net === undefined ? (x.status === "voided" ? "voided" : "—") : money(p.net)))))),
           h("td", {}, h("button", { type: "button", "aria-label": `Replay hand ${x.id}`, onclick: () => replay(x, viewer) }, "Replay"),
-            " ", h("a", { href: `/api/hands/${x.id}/history`, download: `hand-${x.id}.json` }, "Download")))))) : h("p", { class: "muted" }, "No hand found."));
+            " ", h("a", { href: `/api/hands/${x.id}/history`, download: `hand-${x.id}.json` }, "Download"))))))) : h("p", { class: "muted" }, "No hand found."));
     } catch (err) { toast(`${err.message} (${err.rule})`, true); }
   };
   const form = h("form", { class: "inline", "aria-label": "Search hands" },
@@ -156,29 +161,17 @@ function handSearch() {
 }
 
 async function replay(hand, viewer) {
-  const c = await api("GET", `/api/hands/${hand.id}/check`);
-  let i = 0;
-  const steps = c.replay.steps;
-  const line = h("p", { class: "replay-step", "data-testid": "replay-step", role: "status" });
-  const all = h("ol", { class: "replay-step" });
-  const show = () => {
-    line.textContent = `Step ${i + 1} of ${steps.length}: ${steps[i] || ""}`;
-    all.replaceChildren(...steps.slice(0, i + 1).map((s) => h("li", {}, s)));
-  };
-  const prev = h("button", { type: "button", "aria-label": "Previous step", onclick: () => { if (i > 0) { i--; show(); } } }, "◀ Previous");
-  const next = h("button", { type: "button", "aria-label": "Next step", onclick: () => { if (i < steps.length - 1) { i++; show(); } } }, "Next ▶");
-  const end = h("button", { type: "button", "aria-label": "Last step", onclick: () => { i = steps.length - 1; show(); } }, "End");
-  viewer.replaceChildren(h("div", { class: "card-box", "aria-label": `Replay of hand ${hand.id}`, role: "region" },
-    h("h3", {}, `Hand ${hand.id} (table ${hand.table}, ${hand.game}) — ${c.hands_in_shoe} hand(s) of this shoe`),
-    h("p", { "data-testid": "replay-match" }, c.replay.matches ? "The engine reproduces this hand exactly." : `The replay differs: ${c.replay.problems.join("; ")}`),
-    h("p", { "data-testid": "fairness" }, "Fairness check: ",
-      h("strong", {}, c.verify.ok ? "verified: every card shown opens its committed position"
-        : c.verify.messages.some((m) => /still secret|not finished/.test(m)) ? "not yet verifiable (no openings yet: the seed is revealed when the table closes)"
-          : "FAILED"),
-      ` — ${c.verify.messages.join(" ")}`),
-    h("p", { class: "muted" }, `Commitment ${c.commitment}`),
-    h("div", { role: "group", "aria-label": "Replay controls" }, prev, " ", next, " ", end), line, all));
-  show();
+  try {
+    const [doc, c] = await Promise.all([api("GET", `/api/hands/${hand.id}/history`), api("GET", `/api/hands/${hand.id}/check`)]);
+    viewer.replaceChildren(replayViewer(doc, hand, [
+      h("p", { "data-testid": "replay-match" }, c.replay.matches ? "The engine reproduces this hand exactly." : `The replay differs: ${c.replay.problems.join("; ")}`),
+      h("p", { "data-testid": "fairness" }, "Fairness check: ",
+        h("strong", {}, c.verify.ok ? "verified: every card shown opens its committed position"
+          : c.verify.messages.some((m) => /still secret|not finished/.test(m)) ? "not yet verifiable (no openings yet: the seed is revealed when the table closes)"
+            : "FAILED"),
+        ` — ${c.verify.messages.join(" ")}`),
+      h("p", { class: "muted" }, `Commitment ${c.commitment} (${c.hands_in_shoe} hand(s) of this shoe so far)`)]));
+  } catch (err) { toast(`${err.message} (${err.rule})`, true); }
 }
 
 main().catch((e) => toast(e.message, true));

@@ -1,0 +1,367 @@
+"""The end-of-night report and the evening's pictures, computed from the ledger and the hand
+records alone, in integer cents.
+
+The ledger has four kinds of account: the cashier, each player's bankroll (``player:<id>``),
+each player's stack at a table (``stack:<table>:<id>``) and each table (``table:<id>``, the
+house at that table). Because every transfer is a double entry, the balances sum to zero, and
+so a player's net for the evening (what they cashed out plus the chips they still hold, less
+what they bought) summed over every player is exactly minus the house's result (the tables'
+balances). The report states both sides and the ledger audit of ``syndicate admin check``, so
+a reader can see they agree rather than take it on trust.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from .. import money
+from .errors import NotFound
+from .ledger import CASHIER, Ledger
+from .ports import Store
+from .values import Entry, LedgerAccount
+
+
+def owner(key: str) -> int | None:
+    """The player account id behind a bankroll or stack ledger key, else None."""
+    parts = key.split(":")
+    if parts[0] == "player" and len(parts) == 2:
+        return int(parts[1])
+    if parts[0] == "stack" and len(parts) == 3:
+        return int(parts[2])
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    account: int
+    name: str
+    buy_ins: int  # chips sold by the cashier
+    cash_outs: int  # chips bought back by the cashier
+    chips: int  # still held: bankroll plus stacks at tables
+    net: int  # cash_outs + chips - buy_ins
+    hands: int  # settled hands dealt to them
+
+
+@dataclass(frozen=True, slots=True)
+class TableLine:
+    table: int
+    name: str
+    game: str
+    status: str
+    dealer: str
+    hands: int  # settled
+    voided: int
+    house_result: int  # the table's ledger balance: positive, the house is ahead
+
+
+@dataclass(frozen=True, slots=True)
+class DealerLine:
+    dealer: str
+    tables: int
+    hands: int
+    house_result: int
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    buy_ins: int
+    cash_outs: int
+    chips_held: int  # by every player, bankrolls and stacks
+    players_net: int  # the sum of the players' nets
+    house_result: int  # the sum of the tables' balances
+    cashier: int  # the cashier's balance: cash-outs less buy-ins
+    ledger_total: int  # the sum of every balance: 0
+    hands: int
+    voided: int
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    event: str
+    event_id: int
+    generated_at: datetime
+    players: list[PlayerLine]
+    tables: list[TableLine]
+    dealers: list[DealerLine]
+    winners: list[PlayerLine]
+    totals: Totals
+    audit: list[str]  # the problems `syndicate admin check` finds: none
+    entries: list[Entry] = field(repr=False)
+
+    @property
+    def agrees(self) -> bool:
+        """The players' nets are minus the house's result, the ledger sums to zero and the
+        audit found nothing."""
+        t = self.totals
+        return not self.audit and t.ledger_total == 0 and t.players_net == -t.house_result
+
+    def to_json(self, *, with_entries: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "event": self.event, "event_id": self.event_id, "generated_at": self.generated_at.isoformat(),
+            "units": "cents",
+            "players": [asdict(p) for p in self.players], "tables": [asdict(t) for t in self.tables],
+            "dealers": [asdict(d) for d in self.dealers], "winners": [asdict(w) for w in self.winners],
+            "totals": asdict(self.totals), "audit": list(self.audit), "agrees": self.agrees,
+            "ledger_lines": len(self.entries),
+        }
+        if with_entries:
+            out["entries"] = [_entry_json(e) for e in self.entries]
+        return out
+
+
+def _entry_json(e: Entry) -> dict[str, Any]:
+    return {"transaction": e.transaction_id, "entry": e.entry_id, "at": e.at.isoformat(), "kind": e.kind,
+            "memo": e.memo, "hand": e.hand_id, "from": e.source_key, "from_name": e.source_name,
+            "to": e.dest_key, "to_name": e.dest_name, "amount": e.amount}
+
+
+def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
+    """The report of event ``event_id`` as the ledger and the hand records stand, read in one
+    transaction (so the figures are of one moment), audited by :meth:`Ledger.audit`."""
+    with store.transaction() as repo:
+        event = repo.event(event_id)
+        if event is None:
+            raise NotFound("event", f"no event {event_id}")
+        accounts = repo.accounts(event_id)
+        ledger_accounts = repo.ledger_accounts(event_id)
+        entries = repo.event_entries(event_id)
+        tables = repo.tables(event_id)
+        hands = repo.hands(event_id, limit=10**9)
+        dealt = repo.hand_players(event_id)
+    audit = Ledger(store).audit(event_id)
+    names = {a.id: a.name for a in accounts}
+    status = {h.id: h.status for h in hands}
+
+    players: dict[int, dict[str, int]] = {}
+
+    def line(pid: int) -> dict[str, int]:
+        return players.setdefault(pid, {"buy_ins": 0, "cash_outs": 0, "chips": 0, "hands": 0})
+
+    for a in ledger_accounts:
+        pid = owner(a.key)
+        if pid is not None:
+            line(pid)["chips"] += a.balance
+    for e in entries:
+        src, dst = owner(e.source_key), owner(e.dest_key)
+        if e.source_key == CASHIER and dst is not None:
+            line(dst)["buy_ins"] += e.amount
+        elif e.dest_key == CASHIER and src is not None:
+            line(src)["cash_outs"] += e.amount
+    for hand_id, account_id, _seat in dealt:
+        if status.get(hand_id) == "settled":
+            line(account_id)["hands"] += 1
+    player_lines = sorted(
+        (PlayerLine(pid, names.get(pid, f"account {pid}"), p["buy_ins"], p["cash_outs"], p["chips"],
+                    p["cash_outs"] + p["chips"] - p["buy_ins"], p["hands"]) for pid, p in players.items()),
+        key=lambda p: (-p.net, p.name))
+
+    balances = {a.key: a.balance for a in ledger_accounts}
+    table_lines = []
+    for t in tables:
+        mine = [h for h in hands if h.table_id == t.id]
+        table_lines.append(TableLine(
+            t.id, t.name, t.game, t.status, names.get(t.dealer_id, f"account {t.dealer_id}"),
+            sum(1 for h in mine if h.status == "settled"), sum(1 for h in mine if h.status == "voided"),
+            balances.get(f"table:{t.id}", 0)))
+    by_dealer: dict[str, list[TableLine]] = {}
+    for tl in table_lines:
+        by_dealer.setdefault(tl.dealer, []).append(tl)
+    dealer_lines = sorted((DealerLine(d, len(ts), sum(t.hands for t in ts), sum(t.house_result for t in ts))
+                           for d, ts in by_dealer.items()), key=lambda d: d.dealer)
+
+    cashier = balances.get(CASHIER, 0)
+    totals = Totals(
+        buy_ins=sum(p.buy_ins for p in player_lines), cash_outs=sum(p.cash_outs for p in player_lines),
+        chips_held=sum(p.chips for p in player_lines), players_net=sum(p.net for p in player_lines),
+        house_result=sum(a.balance for a in ledger_accounts if a.kind == "table"), cashier=cashier,
+        ledger_total=sum(a.balance for a in ledger_accounts),
+        hands=sum(t.hands for t in table_lines), voided=sum(t.voided for t in table_lines))
+    winners = [p for p in player_lines if p.net > 0][:3]
+    return Report(event.name, event.id, at or datetime.now(UTC), player_lines, table_lines, dealer_lines,
+                  winners, totals, audit, entries)
+
+
+# -- the pictures: time series ----------------------------------------------------------------
+def _series(entries: Iterable[Entry], keys: dict[str, Any], labels: dict[Any, str],
+            start: dict[Any, int] | None = None) -> dict[str, Any]:
+    """Step series of the running balance of groups of ledger accounts, one point per ledger
+    transaction that changed one of them: ``{"times": [unix seconds], "series": [{"key",
+    "label", "values": [cents]}]}``, every series aligned on the same times (what a chart
+    draws). ``keys`` maps a ledger key to its group; moves inside one group are not changes."""
+    value = dict.fromkeys(labels, 0) | (start or {})
+    times: list[float] = []
+    values: dict[Any, list[int]] = {g: [] for g in labels}
+    last_txn = None
+    for e in entries:
+        src, dst = keys.get(e.source_key), keys.get(e.dest_key)
+        if src == dst:
+            continue
+        if src is not None:
+            value[src] -= e.amount
+        if dst is not None:
+            value[dst] += e.amount
+        t = e.at.timestamp()
+        if e.transaction_id == last_txn:  # one point per transaction
+            for g in labels:
+                values[g][-1] = value[g]
+            continue
+        last_txn = e.transaction_id
+        times.append(t)
+        for g in labels:
+            values[g].append(value[g])
+    return {"times": times, "units": "cents",
+            "series": [{"key": g, "label": labels[g], "values": values[g]} for g in labels]}
+
+
+def house_series(store: Store, event_id: int) -> dict[str, Any]:
+    """The house's result over time at each table (its ledger balance after each transaction)."""
+    with store.transaction() as repo:
+        tables = repo.tables(event_id)
+        entries = repo.event_entries(event_id)
+    labels = {t.id: f"{t.name} (table {t.id})" for t in tables}
+    return _series(entries, {f"table:{t.id}": t.id for t in tables}, labels)
+
+
+def _player_keys(accounts: Iterable[LedgerAccount]) -> dict[str, int]:
+    return {a.key: pid for a in accounts if (pid := owner(a.key)) is not None}
+
+
+def chips_series(store: Store, event_id: int, players: list[int] | None = None, *, leaders: int = 5) -> dict[str, Any]:
+    """Each player's chips over the evening (bankroll plus stacks, after each transaction that
+    changed them): those of ``players``, or of the ``leaders`` players holding the most chips
+    now (ties by name)."""
+    with store.transaction() as repo:
+        ledger_accounts = repo.ledger_accounts(event_id)
+        entries = repo.event_entries(event_id)
+        names = {a.id: a.name for a in repo.accounts(event_id)}
+    keys = _player_keys(ledger_accounts)
+    if players is None:
+        chips: dict[int, int] = {}
+        for a in ledger_accounts:
+            if a.key in keys:
+                chips[keys[a.key]] = chips.get(keys[a.key], 0) + a.balance
+        players = sorted(chips, key=lambda p: (-chips[p], names.get(p, "")))[:leaders]
+    wanted = set(players)
+    labels = {p: names.get(p, f"account {p}") for p in players}
+    out = _series((e for e in entries if keys.get(e.source_key) in wanted or keys.get(e.dest_key) in wanted),
+                  {k: p for k, p in keys.items() if p in wanted}, labels)
+    return out
+
+
+# -- the forms: text, CSV, HTML -----------------------------------------------------------------
+CSV_COLUMNS = ("transaction", "entry", "at", "kind", "memo", "hand", "from", "from_name", "to", "to_name",
+               "amount_cents", "amount")
+
+
+def ledger_csv(report: Report) -> str:
+    """The whole ledger, one row per entry (amounts in cents and in dollars, as text)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(CSV_COLUMNS)
+    for e in report.entries:
+        w.writerow((e.transaction_id, e.entry_id, e.at.isoformat(), e.kind, e.memo,
+                    "" if e.hand_id is None else e.hand_id, e.source_key, e.source_name, e.dest_key,
+                    e.dest_name, e.amount, money.format(e.amount)))
+    return buf.getvalue()
+
+
+def _m(cents: int) -> str:
+    return money.format(cents)
+
+
+def text(report: Report) -> str:
+    t = report.totals
+    out = [f"{report.event}: the end-of-night report ({report.generated_at:%Y-%m-%d %H:%M} UTC)", ""]
+    out.append(f"{'Player':<20} {'Buy-ins':>11} {'Cash-outs':>11} {'Chips held':>11} {'Net':>11} {'Hands':>6}")
+    for p in report.players:
+        out.append(f"{p.name[:20]:<20} {_m(p.buy_ins):>11} {_m(p.cash_outs):>11} {_m(p.chips):>11} "
+                   f"{_m(p.net):>11} {p.hands:>6}")
+    out.append(f"{'All players':<20} {_m(t.buy_ins):>11} {_m(t.cash_outs):>11} {_m(t.chips_held):>11} "
+               f"{_m(t.players_net):>11} {'':>6}")
+    out += ["", f"{'Table':<26} {'Game':<9} {'Dealer':<14} {'Hands':>6} {'Voided':>6} {'House':>11}"]
+    for tl in report.tables:
+        out.append(f"{(tl.name + f' ({tl.table})')[:26]:<26} {tl.game:<9} {tl.dealer[:14]:<14} {tl.hands:>6} "
+                   f"{tl.voided:>6} {_m(tl.house_result):>11}")
+    out += ["", f"{'Dealer':<20} {'Tables':>6} {'Hands':>6} {'House':>11}"]
+    for d in report.dealers:
+        out.append(f"{d.dealer[:20]:<20} {d.tables:>6} {d.hands:>6} {_m(d.house_result):>11}")
+    out += ["", "Winners: " + (", ".join(f"{w.name} {_m(w.net)}" for w in report.winners) or "none")]
+    out += ["", f"House result {_m(t.house_result)}; the players' nets sum to {_m(t.players_net)}; "
+                f"every balance sums to {_m(t.ledger_total)} ({len(report.entries)} ledger lines).",
+            "Ledger audit (syndicate admin check): " + ("; ".join(report.audit) or "ledger sound"),
+            "The totals agree." if report.agrees else "THE TOTALS DO NOT AGREE."]
+    return "\n".join(out) + "\n"
+
+
+def _cell(x: Any, num: bool = False) -> str:
+    return f'<td class="num">{html.escape(str(x))}</td>' if num else f"<td>{html.escape(str(x))}</td>"
+
+
+def _table(caption: str, head: list[str], rows: list[list[Any]], nums: set[int], foot: list[Any] | None = None) -> str:
+    num = ' class="num"'
+    th = "".join(f"<th{num if i in nums else ''}>{html.escape(h)}</th>" for i, h in enumerate(head))
+    body = "".join("<tr>" + "".join(_cell(c, i in nums) for i, c in enumerate(r)) + "</tr>" for r in rows)
+    tf = ("<tfoot><tr>" + "".join(_cell(c, i in nums) for i, c in enumerate(foot)) + "</tr></tfoot>") if foot else ""
+    return (f'<table class="data report"><caption>{html.escape(caption)}</caption><thead><tr>{th}</tr></thead>'
+            f"<tbody>{body}</tbody>{tf}</table>")
+
+
+PRINT_CSS = """
+body { font: 11pt/1.35 system-ui, sans-serif; color: #111; margin: 1.5rem; }
+h1 { font-size: 1.4rem; margin: 0 0 .2rem; } h2 { font-size: 1.1rem; margin: 1.2rem 0 .3rem; }
+table.report { border-collapse: collapse; width: 100%; margin: .3rem 0 1rem; }
+table.report caption { text-align: left; font-weight: 600; padding: .2rem 0; }
+table.report th, table.report td { border-bottom: 1px solid #ccc; padding: .2rem .4rem; text-align: left; }
+table.report .num { text-align: right; font-variant-numeric: tabular-nums; }
+table.report tfoot td { font-weight: 700; border-top: 2px solid #111; }
+.agree { font-weight: 700; } .muted { color: #555; }
+@media print { body { margin: 0; } a { color: inherit; text-decoration: none; }
+  table.report { page-break-inside: auto; } tr { page-break-inside: avoid; }
+  h2 { page-break-after: avoid; } .no-print { display: none; } }
+@page { margin: 15mm; }
+"""
+
+
+def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | None = None) -> str:
+    """A printable page: the tables of the report with print CSS. ``stylesheet`` links a CSS
+    file (the server's, so a strict CSP needs no inline style); without it the CSS is in the
+    page (a file written by ``syndicate report --format html``). No script either way."""
+    t = report.totals
+    style = (f'<link rel="stylesheet" href="{html.escape(stylesheet)}">' if stylesheet
+             else f"<style>{PRINT_CSS}</style>")
+    parts = [
+        "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{html.escape(report.event)} — end-of-night report</title>", style, "</head>",
+        '<body class="report-page"><main>',
+        f"<h1>{html.escape(report.event)}: the end-of-night report</h1>",
+        f'<p class="muted">Made {report.generated_at:%Y-%m-%d %H:%M} UTC from the ledger '
+        f"({len(report.entries)} lines) and {t.hands} settled hands ({t.voided} voided). Amounts in dollars.</p>",
+    ]
+    if csv_href:
+        parts.append(f'<p class="no-print"><a href="{html.escape(csv_href)}" download>The whole ledger as CSV</a></p>')
+    parts.append("<h2>Winners</h2>")
+    parts.append("<ol>" + "".join(f"<li>{html.escape(w.name)}: {_m(w.net)}</li>" for w in report.winners) + "</ol>"
+                 if report.winners else "<p>No player finished ahead.</p>")
+    parts.append(_table("Players", ["Player", "Buy-ins", "Cash-outs", "Chips held", "Net", "Hands"],
+                        [[p.name, _m(p.buy_ins), _m(p.cash_outs), _m(p.chips), _m(p.net), p.hands]
+                         for p in report.players], {1, 2, 3, 4, 5},
+                        ["All players", _m(t.buy_ins), _m(t.cash_outs), _m(t.chips_held), _m(t.players_net), ""]))
+    parts.append(_table("Tables", ["Table", "Game", "Dealer", "Status", "Hands", "Voided", "House result"],
+                        [[f"{x.name} ({x.table})", x.game, x.dealer, x.status, x.hands, x.voided,
+                          _m(x.house_result)] for x in report.tables], {4, 5, 6},
+                        ["All tables", "", "", "", t.hands, t.voided, _m(t.house_result)]))
+    parts.append(_table("Dealers", ["Dealer", "Tables", "Hands", "House result"],
+                        [[d.dealer, d.tables, d.hands, _m(d.house_result)] for d in report.dealers], {1, 2, 3}))
+    parts.append(f'<p class="agree">House result {_m(t.house_result)}; the players\' nets sum to '
+                 f"{_m(t.players_net)}; every balance sums to {_m(t.ledger_total)}. Ledger audit: "
+                 f"{html.escape('; '.join(report.audit) or 'ledger sound')}. "
+                 f"{'The totals agree.' if report.agrees else 'THE TOTALS DO NOT AGREE.'}</p>")
+    parts.append("</main></body></html>")
+    return "\n".join(parts) + "\n"
