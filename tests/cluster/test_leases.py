@@ -103,16 +103,31 @@ def test_a_takeover_waits_for_the_owners_write_in_flight(db_url, room, cast) -> 
 
 def test_failed_sign_ins_count_across_processes() -> None:
     prefix = "syndicate-test-" + secrets.token_hex(4)
-    limits = Limits(sign_in_failures_per_name=3, sign_in_failures_per_address=100, sign_in_window=60)
+    limits = Limits(sign_in_failures_per_name=3, sign_in_backoff=30, sign_in_failures_per_address=5,
+                    sign_in_window=60)
     one, two = SharedSignInLimiter(limits, REDIS, prefix), SharedSignInLimiter(limits, REDIS, prefix)
     for limiter in (one, two, one):  # three processes' worth of wrong passwords for one name
         limiter.check(1, "Alice", "10.0.0.1")
         limiter.failed(1, "Alice", "10.0.0.1")
     for limiter in (one, two):
         with pytest.raises(RateLimited) as e:
-            limiter.check(1, "alice", "10.0.0.2")  # the name is shared, whatever the case or address
-        assert 1 <= e.value.retry_after <= 60
+            limiter.check(1, "alice ", "10.0.0.1")  # that name from that address, in any process
+        assert 1 <= e.value.retry_after <= 30
+        # The requirement changed: this used to be refused too (the name was locked for every
+        # address), which let anyone lock a player out. Her own address signs in.
+        limiter.check(1, "alice", "10.0.0.2")
     two.check(1, "Bob", "10.0.0.1")  # another name is not held up
+    one.failed(1, "Alice", "10.0.0.1")  # the fourth, in the first process: the wait doubles
+    with pytest.raises(RateLimited) as e:
+        two.check(1, "Alice", "10.0.0.1")
+    assert 31 <= e.value.retry_after <= 60
+    two.succeeded(1, "ALICE", "10.0.0.1")  # the right password at last, in the second process
+    one.check(1, "Alice", "10.0.0.1")
+    two.failed(1, "Bob", "10.0.0.1")  # the address's fifth failure, whatever the names
+    for limiter in (one, two):
+        with pytest.raises(RateLimited):
+            limiter.check(1, "Carol", "10.0.0.1")
+        limiter.check(1, "Carol", "10.0.0.2")
     one.redis.delete(*one.redis.keys(f"{prefix}:*"))
 
 

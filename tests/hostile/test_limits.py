@@ -1,5 +1,6 @@
-"""Rate limits: failed sign-ins per account name and per client address (429, rule
-``rate_limit``, Retry-After), and live messages per connection (a token bucket; refused
+"""Rate limits: failed sign-ins per (account name, client address) with a growing wait and per
+client address across names (429, rule ``rate_limit``, Retry-After), never per name alone, so a
+stranger cannot lock a player out; and live messages per connection (a token bucket; refused
 messages are not applied and may be sent again later)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from fastapi.testclient import TestClient
 from syndicate.client import RoomClient, TableClient
 from syndicate.room.live import Timers
 from syndicate.web import create_app
-from syndicate.web.security import Limits, SignInLimiter, TokenBucket
+from syndicate.web.security import Limits, RateLimited, SignInLimiter, TokenBucket
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
 
 
@@ -28,14 +29,14 @@ def _sign_in(c: TestClient, ev: int, name: str, password: str, kind: str = "toke
     return c.post(f"/api/events/{ev}/{kind}", json={"name": name, "password": password})
 
 
-def test_failed_sign_ins_per_name_are_limited(database, cast) -> None:
+def test_failed_sign_ins_for_a_name_from_one_address_are_limited(database, cast) -> None:
     ev = cast.event.id
-    with _client(database, Limits(sign_in_failures_per_name=3, sign_in_failures_per_address=100,
-                                  sign_in_window=60)) as c:
+    with _client(database, Limits(sign_in_failures_per_name=3, sign_in_backoff=60, sign_in_failures_per_address=100,
+                                  sign_in_window=600)) as c:
         for kind in ("tokens", "session", "tokens"):  # both ways of signing in count together
             assert _sign_in(c, ev, "Alice", "wrong password", kind).status_code == 401
-        for name, kind in (("Alice", "tokens"), ("alice", "session"), ("ALICE", "tokens")):
-            r = _sign_in(c, ev, name, PASSWORD, kind)  # even the right password: the name is locked
+        for name, kind in (("Alice", "tokens"), ("alice", "session"), ("ALICE ", "tokens")):
+            r = _sign_in(c, ev, name, PASSWORD, kind)  # even the right password, from this address
             assert r.status_code == 429, r.text
             assert r.json()["error"]["rule"] == "rate_limit"
             assert 1 <= int(r.headers["retry-after"]) <= 60
@@ -43,6 +44,26 @@ def test_failed_sign_ins_per_name_are_limited(database, cast) -> None:
         # other accounts from the same address still sign in
         assert _sign_in(c, ev, "Bob", PASSWORD).status_code == 200
         assert _sign_in(c, ev, "Bokuden", PASSWORD, "session").status_code == 200
+
+
+def test_a_stranger_hammering_a_name_does_not_lock_its_player_out(database, cast) -> None:
+    """Names are public (lobby, leaderboard, roster): ten wrong passwords for "Alice" from the
+    attacker's address used to lock Alice out everywhere for five minutes."""
+    ev = cast.event.id
+    limits = Limits(sign_in_failures_per_name=10, sign_in_backoff=60, sign_in_window=300)
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, limits=limits)
+    with TestClient(app, client=("10.0.0.66", 1)) as attacker, TestClient(app, client=("10.0.0.7", 1)) as alice:
+        answers = [_sign_in(attacker, ev, name, f"guess {i}").status_code
+                   for i, name in enumerate(["Alice", "alice", "ALICE ", "Alice"] * 5)]
+        assert answers == [401] * 10 + [429] * 10  # the attacker's address now waits...
+        assert _sign_in(attacker, ev, "Alice", PASSWORD).status_code == 429  # ...with the right password too
+        # ...and Alice, from her own device, signs in both ways all the while
+        assert _sign_in(alice, ev, "Alice", PASSWORD).status_code == 200
+        assert _sign_in(alice, ev, "alice", PASSWORD, "session").status_code == 200
+        # one typo of her own then the right password: she is not held up by the attacker's count
+        assert _sign_in(alice, ev, "Alice", "fat fingers").status_code == 401
+        assert _sign_in(alice, ev, "Alice", PASSWORD).status_code == 200
+        assert _sign_in(attacker, ev, "Alice", PASSWORD).status_code == 429
 
 
 def test_failed_sign_ins_per_address_are_limited_and_the_window_passes(database, cast) -> None:
@@ -61,19 +82,82 @@ def test_failed_sign_ins_per_address_are_limited_and_the_window_passes(database,
 
 def test_the_limiter_forgets_and_the_bucket_refills() -> None:
     now = [0.0]
-    lim = SignInLimiter(Limits(sign_in_failures_per_name=2, sign_in_window=10), clock=lambda: now[0])
+    lim = SignInLimiter(Limits(sign_in_failures_per_name=2, sign_in_backoff=10, sign_in_window=10),
+                        clock=lambda: now[0])
     lim.failed(1, "A", "x")
-    lim.failed(1, "A", "y")
-    with pytest.raises(Exception) as e:
-        lim.check(1, "a", "z")
-    assert getattr(e.value, "rule", None) == "rate_limit" and getattr(e.value, "retry_after", 0) == 10
-    lim.check(2, "A", "z")  # the same name in another event is another account
-    now[0] = 10.5
+    lim.failed(1, "A", "x")
+    with pytest.raises(RateLimited) as e:
+        lim.check(1, "a", "x")
+    assert e.value.rule == "rate_limit" and e.value.retry_after == 10
+    # the requirement changed: the name used to be locked for every address ("z" was refused)
     lim.check(1, "A", "z")
+    lim.check(2, "A", "x")  # the same name in another event is another account
+    now[0] = 10.5
+    lim.check(1, "A", "x")
     bucket = TokenBucket(rate=2, burst=3, clock=lambda: now[0])
     assert [bucket.take() for _ in range(4)] == [True, True, True, False]
     now[0] += 0.5  # one more token
     assert [bucket.take() for _ in range(2)] == [True, False]
+
+
+def _wait(lim: SignInLimiter, name: str, address: str) -> float:
+    """The Retry-After of this name at this address, 0 if it may try now."""
+    try:
+        lim.check(1, name, address)
+    except RateLimited as e:
+        return e.retry_after
+    return 0
+
+
+def test_the_wait_doubles_per_name_and_address_and_a_success_forgives_it() -> None:
+    now = [1000.0]
+    limits = Limits(sign_in_failures_per_name=3, sign_in_backoff=2, sign_in_backoff_cap=30,
+                    sign_in_failures_per_address=1000, sign_in_window=100)
+    lim = SignInLimiter(limits, clock=lambda: now[0])
+    waits = []
+    for _ in range(8):  # each try made as soon as it is allowed
+        now[0] += _wait(lim, "Alice", "10.0.0.66")
+        lim.failed(1, "Alice", "10.0.0.66")
+        waits.append(_wait(lim, "alice ", "10.0.0.66"))
+    assert waits == [0, 0, 2, 4, 8, 16, 30, 30]  # three free, then doubling up to the cap
+    assert _wait(lim, "Alice", "10.0.0.7") == 0  # her own address is not held up
+    now[0] += 29
+    assert _wait(lim, "ALICE", "10.0.0.66") == 1  # a wait is not shortened by asking again
+    # quiet for the window after the wait ended: the count is forgotten, the next failure is free
+    now[0] += 1 + 100
+    lim.failed(1, "Alice", "10.0.0.66")
+    assert _wait(lim, "Alice", "10.0.0.66") == 0
+    # still remembered within the window: back to the doubling where it was
+    for _ in range(3):
+        lim.failed(1, "Bob", "10.0.0.66")
+    assert _wait(lim, "Bob", "10.0.0.66") == 2
+    now[0] += 2 + 99
+    lim.failed(1, "Bob", "10.0.0.66")
+    assert _wait(lim, "Bob", "10.0.0.66") == 4
+    # the right password (once the wait is over) forgives that address's typos for that name
+    now[0] += 4
+    lim.succeeded(1, "bob", "10.0.0.66")
+    lim.failed(1, "Bob", "10.0.0.66")
+    assert _wait(lim, "Bob", "10.0.0.66") == 0
+
+
+def test_an_address_is_limited_across_names() -> None:
+    now = [0.0]
+    lim = SignInLimiter(Limits(sign_in_failures_per_name=100, sign_in_failures_per_address=5, sign_in_window=60),
+                        clock=lambda: now[0])
+    for i in range(5):  # five names, one guess each: no name waits, the address does
+        lim.check(1, f"Player {i}", "10.0.0.66")
+        lim.failed(1, f"Player {i}", "10.0.0.66")
+        now[0] += 1
+    with pytest.raises(RateLimited) as e:
+        lim.check(1, "Someone else", "10.0.0.66")
+    assert e.value.retry_after == 55  # at 5 s, until the first of the five leaves the window
+    lim.check(1, "Player 0", "10.0.0.7")
+    lim.succeeded(1, "Player 0", "10.0.0.66")  # an account of the attacker's own does not reset it
+    with pytest.raises(RateLimited):
+        lim.check(1, "Player 0", "10.0.0.66")
+    now[0] = 60
+    lim.check(1, "Someone else", "10.0.0.66")
 
 
 async def _next(ws, types: tuple[str, ...]) -> dict:

@@ -27,7 +27,7 @@ FORGED = "forged-token-Zq81xK2mVb0pL"
 @pytest.fixture
 def server(database):
     app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
-                     limits=Limits(sign_in_failures_per_name=2))
+                     limits=Limits(sign_in_failures_per_name=2, sign_in_backoff=60))
     srv = LiveServer(app)
     yield srv
     srv.stop()

@@ -3,10 +3,17 @@ the cashier, the ledger, tables. Each refusal is checked by the rule it names.""
 
 from __future__ import annotations
 
+import secrets
+import statistics
+import time
+from typing import Literal
+
 import pytest
+from argon2 import PasswordHasher, extract_parameters
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from syndicate.room.accounts import Accounts
 from syndicate.room.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from syndicate.room.ledger import CASHIER, player_key
 from syndicate.room.roles import PERMISSIONS, ROLES, allowed, require
@@ -32,6 +39,68 @@ def test_wrong_password_and_unknown_name_get_the_same_refusal(room, cast) -> Non
     with pytest.raises(Unauthorized) as unknown:
         room.accounts.sign_in(cast.event.id, "Nobody", PASSWORD)
     assert wrong.value.message == unknown.value.message
+
+
+class CountingHasher(PasswordHasher):
+    """The tests' cheap argon2, counting what it verifies against."""
+
+    def __init__(self) -> None:
+        super().__init__(time_cost=1, memory_cost=8, parallelism=1)
+        self.verified: list[str] = []
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        self.verified.append(hash if isinstance(hash, str) else hash.decode())
+        return super().verify(hash, password)
+
+
+def test_an_unknown_name_costs_the_same_argon2_work_as_a_wrong_password(room, cast) -> None:
+    """Names were found by timing: a wrong password took one argon2 verification for a real name
+    and none for an unknown one (about 400 ms against 5 ms)."""
+    hasher = CountingHasher()
+    accounts = Accounts(room.store, hasher)
+    real = accounts.add(cast.event.id, "Timed " + secrets.token_hex(3), "player", PASSWORD)
+    for name, password in ((real.name, "not the password"), ("Nobody at all", PASSWORD), ("Nobody", None)):
+        hasher.verified.clear()
+        with pytest.raises(Unauthorized) as e:
+            accounts.sign_in(cast.event.id, name, password)  # type: ignore[arg-type]
+        assert e.value.message == "wrong name or password"
+        assert len(hasher.verified) == 1, name  # one verification on every path
+        assert extract_parameters(hasher.verified[0]) == extract_parameters(real.password_hash)
+
+
+def test_sign_in_timing_is_reported_not_judged(room, cast) -> None:
+    """With argon2's real parameters: the figures for the report (timing is never a pass/fail
+    assertion here); what is asserted is that both are refused alike."""
+    accounts = Accounts(room.store, PasswordHasher())
+    real = accounts.add(cast.event.id, "Clocked " + secrets.token_hex(3), "player", PASSWORD)
+    took: dict[str, list[float]] = {"real name": [], "unknown name": []}
+    for _ in range(3):
+        for what, name in (("real name", real.name), ("unknown name", "Nobody " + secrets.token_hex(3))):
+            t = time.perf_counter()
+            with pytest.raises(Unauthorized) as e:
+                accounts.sign_in(cast.event.id, name, "not the password")
+            took[what].append(time.perf_counter() - t)
+            assert e.value.rule == "credentials"
+    print("wrong password, median ms: " + ", ".join(f"{k} {statistics.median(v) * 1000:.0f}" for k, v in took.items()))
+
+
+def test_account_names_are_canonical_and_unique_per_event(room, cast) -> None:
+    ev = cast.event.id
+    before = [a.id for a in room.accounts.list(cast.admin)]
+    for name in ("Admin", "admin ", " ADMIN", "\uff41\uff44\uff4d\uff49\uff4e"):  # the last in full-width letters
+        with pytest.raises(Conflict) as e:
+            room.accounts.create(cast.admin, name, "admin", PASSWORD)
+        assert e.value.rule == "name" and "unique" in e.value.message and "'admin'" in e.value.message
+    assert [a.id for a in room.accounts.list(cast.admin)] == before  # nothing was created
+    for name in ("ADMIN ", "Admin", " admin", "\uff21\uff24\uff2d\uff29\uff2e"):
+        assert room.accounts.sign_in(ev, name, PASSWORD)[1].id == cast.admin.id
+    mckay = room.accounts.create(cast.admin, "  McKay ", "player", PASSWORD)
+    assert mckay.name == "McKay"  # shown as first entered, without the spaces at the ends
+    assert room.accounts.sign_in(ev, "mckay", PASSWORD)[1].name == "McKay"
+    fiona = room.accounts.create(cast.admin, "Fiona", "player", PASSWORD)
+    assert room.accounts.sign_in(ev, "\ufb01ona", PASSWORD)[1].id == fiona.id  # the "fi" ligature
+    other = room.accounts.create_event("Other " + secrets.token_hex(3))
+    assert room.accounts.add(other.id, "ALICE", "player", PASSWORD).name == "ALICE"  # per event
 
 
 def test_only_the_admin_creates_accounts(room, cast) -> None:

@@ -26,7 +26,7 @@ def test_migrations_create_every_table_and_are_idempotent(database: Database) ->
     assert {"events", "accounts", "auth_tokens", "roster", "roster_changes", "card_tables", "ledger_accounts",
             "ledger_transactions", "ledger_entries", "hands", "shoes", "hand_players", "table_leases", "alembic_version"} <= names
     with database.engine.connect() as c:
-        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004_canonical_names"
 
 
 def test_fresh_sqlite_file_is_created_and_migrated(tmp_path) -> None:

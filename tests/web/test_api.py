@@ -211,3 +211,16 @@ def test_random_bodies_never_500_never_move_chips(client, room, cast, body) -> N
                     and type(body["amount"]) is int and 1 <= body["amount"] <= 10**9)
     if not valid_buy_in:
         assert len(after) == len(before)
+
+
+def test_account_names_are_canonical_over_the_api(client, cast) -> None:
+    ev = cast.event.id
+    admin = bearer(client, ev, "ADMIN ")  # finds "admin"
+    before = client.get("/api/accounts", headers=admin).json()
+    for name in ("Admin", "admin ", "ALICE"):
+        r = client.post("/api/accounts", headers=admin, json={"name": name, "role": "player", "password": PASSWORD})
+        assert r.status_code == 409, r.text
+        assert r.json()["error"]["rule"] == "name" and "unique" in r.json()["error"]["message"]
+    assert client.get("/api/accounts", headers=admin).json() == before
+    r = client.post(f"/api/events/{ev}/session", json={"name": " alice", "password": PASSWORD})
+    assert r.status_code == 200 and r.json()["account"]["name"] == "Alice"

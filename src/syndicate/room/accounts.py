@@ -4,6 +4,11 @@ Passwords are hashed with argon2 (argon2-cffi's defaults; tests pass a cheaper h
 sign-in is a random secret handed to the client once; only its SHA-256 is stored. Browsers keep
 it in a cookie (``kind="session"``, 12 hours), programs send it as a bearer token
 (``kind="token"``, 30 days).
+
+Account names are public (lobby, leaderboard, roster), so two names that a person reads as the
+same must be the same account: an account is found by its :func:`canonical_name` (Unicode NFKC,
+case-folded, no space at either end), unique in its event, while the name it shows stays as first
+entered.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import unicodedata
 from datetime import timedelta
 
 from argon2 import PasswordHasher
@@ -34,6 +40,27 @@ def check_name(name: object, field: str = "name") -> str:
     return name
 
 
+def canonical_name(name: str) -> str:
+    """The key an account is found by: ``"Admin"``, ``"admin "`` and ``"ａｄｍｉｎ"`` are one name.
+    NFKC again after case-folding, because folding can leave a string that is not normalised."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold()).strip()
+
+
+def account_name(name: object, field: str = "name") -> str:
+    """A new account's name as it will be shown: NFKC and without space at either end (the
+    canonical form keeps those out anyway), then held to :data:`NAME`."""
+    if isinstance(name, str):
+        name = unicodedata.normalize("NFKC", name).strip()
+    return check_name(name, field)
+
+
+def name_taken(name: str, holder: str | None = None) -> Conflict:
+    """The refusal of a second account under one canonical name (rule ``name``, 409)."""
+    by = f" by {holder!r}" if holder is not None else ""
+    return Conflict("name", "account names are unique in an event, whatever their case, Unicode form or "
+                            f"spaces at either end: {name!r} is taken{by}")
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -51,6 +78,10 @@ class Accounts:
     def __init__(self, store: Store, hasher: PasswordHasher | None = None) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()
+        # What an unknown name's password is checked against, so that a wrong password costs the
+        # same argon2 work whether the name exists or not (names cannot be found by timing). Made
+        # once by this hasher, so with its parameters; no password matches a random secret.
+        self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(32))
 
     # -- events ----------------------------------------------------------------------------
     def create_event(self, name: str) -> Event:
@@ -65,7 +96,7 @@ class Accounts:
         of any event may open the next one. Nothing is created if either is refused."""
         require(actor.role, "create_event")
         check_name(name, "name")
-        check_name(admin_name, "admin.name")
+        admin_name = account_name(admin_name, "admin.name")
         _check_password(admin_password, "admin.password")
         hashed = self.hasher.hash(admin_password)
         with self.store.transaction() as repo:
@@ -100,7 +131,7 @@ class Accounts:
     def add(self, event_id: int, name: str, role: str, password: str) -> Account:
         """Create an account without asking who is asking: for ``syndicate admin create`` and
         for :meth:`create`, which checks the role first."""
-        check_name(name)
+        name = account_name(name)
         if role not in ROLES:
             raise BadRequest("role", f"role must be one of {', '.join(ROLES)}, got {role!r}")
         _check_password(password)
@@ -108,8 +139,8 @@ class Accounts:
         with self.store.transaction() as repo:
             if repo.event(event_id) is None:
                 raise NotFound("event", f"no event {event_id}")
-            if repo.account_by_name(event_id, name) is not None:
-                raise Conflict("name", f"there is already an account called {name!r} in this event")
+            if (holder := repo.account_by_name(event_id, name)) is not None:
+                raise name_taken(name, holder.name)
             return repo.add_account(event_id, name, role, hashed, now())
 
     def create(self, actor: Account, name: str, role: str, password: str) -> Account:
@@ -151,19 +182,22 @@ class Accounts:
 
     # -- signing in ------------------------------------------------------------------------
     def sign_in(self, event_id: int, name: str, password: str, kind: str = "token") -> tuple[str, Account]:
-        """Check the password and return a new secret. The refusal is the same for an unknown
-        name and a wrong password, so it does not tell which names exist."""
+        """Check the password and return a new secret. The name is matched in its canonical
+        form (``"ADMIN "`` finds ``admin``). An unknown name and a wrong password get the same
+        refusal after the same work (one argon2 verification), so neither the answer nor its
+        time tells which names exist."""
         if kind not in LIFETIME:
             raise BadRequest("kind", "kind is 'session' or 'token'")
         with self.store.transaction() as repo:
             account = repo.account_by_name(event_id, name) if isinstance(name, str) else None
         refused = Unauthorized("credentials", "wrong name or password")
-        if account is None or not isinstance(password, str):
-            raise refused
         try:
-            self.hasher.verify(account.password_hash, password)
+            self.hasher.verify(self._dummy_hash if account is None else account.password_hash,
+                               password if isinstance(password, str) else "")
         except (VerificationError, InvalidHashError):
             raise refused from None
+        if account is None:  # unreachable unless a password matched a random secret
+            raise refused
         token = secrets.token_urlsafe(32)
         at = now()
         with self.store.transaction() as repo:

@@ -47,14 +47,22 @@ class EventRow(Base):
 
 
 class AccountRow(Base):
+    """``name`` is shown as first entered; ``name_key`` is its canonical form
+    (:func:`syndicate.room.accounts.canonical_name`), what sign-in and every lookup match, and it
+    is unique in an event, so "Admin" and "admin " cannot be two accounts (migration 0004)."""
+
     __tablename__ = "accounts"
     __table_args__ = (
         UniqueConstraint("event_id", "name", name="event_name"),
+        # an index, not a constraint: SQLite adds it without rebuilding the table (which the
+        # rows of other tables point at)
+        Index("uq_accounts_event_id_name_key", "event_id", "name_key", unique=True),
         CheckConstraint("role IN ('admin','pit_boss','dealer','player','spectator')", name="role"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
     name: Mapped[str] = mapped_column(String(100))
+    name_key: Mapped[str] = mapped_column(String(100))
     role: Mapped[str] = mapped_column(String(20))
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

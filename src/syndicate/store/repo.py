@@ -16,6 +16,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
+from ..room.accounts import canonical_name, name_taken
 from ..room.errors import Conflict, Fenced
 from ..room.values import (
     Account,
@@ -115,12 +116,13 @@ class SqlRepo:
         return [Event(r.id, r.name, _utc(r.created_at)) for r in rows]
 
     def add_account(self, event_id: int, name: str, role: str, password_hash: str, at: datetime) -> Account:
-        row = AccountRow(event_id=event_id, name=name, role=role, password_hash=password_hash, created_at=at)
+        row = AccountRow(event_id=event_id, name=name, name_key=canonical_name(name), role=role,
+                         password_hash=password_hash, created_at=at)
         self.s.add(row)
         try:
             self.s.flush()
-        except IntegrityError:  # a race with another writer of the same name
-            raise Conflict("name", f"there is already an account called {name!r} in this event") from None
+        except IntegrityError:  # a race with another writer of the same canonical name
+            raise name_taken(name) from None
         return _account(row)
 
     def account(self, account_id: int) -> Account | None:
@@ -128,7 +130,8 @@ class SqlRepo:
         return _account(r) if r else None
 
     def account_by_name(self, event_id: int, name: str) -> Account | None:
-        r = self.s.scalar(select(AccountRow).where(AccountRow.event_id == event_id, AccountRow.name == name))
+        r = self.s.scalar(select(AccountRow).where(AccountRow.event_id == event_id,
+                                                   AccountRow.name_key == canonical_name(name)))
         return _account(r) if r else None
 
     def accounts(self, event_id: int) -> list[Account]:

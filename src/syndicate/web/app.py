@@ -253,7 +253,8 @@ def create_app(
         return room.accounts.event(event_id).id
 
     def sign_in(request: Request, event_id: int, body: SignIn, kind: str) -> tuple[str, Any]:
-        """Check the password, unless this name or address failed too often lately (429)."""
+        """Check the password, unless this name from this address, or this address, failed too
+        often lately (429): another address signing in to that name is not held up."""
         ev = event_of(event_id)
         address = request.client.host if request.client else None
         try:
@@ -262,12 +263,14 @@ def create_app(
             log.warning("sign-in to event %s from %s refused: too many failures", ev, address)
             raise
         try:
-            return room.accounts.sign_in(ev, body.name, body.password, kind)
+            signed_in = room.accounts.sign_in(ev, body.name, body.password, kind)
         except Unauthorized:
             # not the name tried: people type their password there by mistake
             log.info("failed sign-in to event %s from %s", ev, address)
             sign_ins.failed(ev, body.name, address)
             raise
+        sign_ins.succeeded(ev, body.name, address)
+        return signed_in
 
     # -- sign-in -------------------------------------------------------------------------
     @app.get("/api/events", tags=["sign-in"])

@@ -3,12 +3,14 @@ cookie, and the registry that closes the sockets of a signed-out account.
 
 The counters live in the memory of the server process, so a restart forgets them; with several
 processes (``serve --redis``) the sign-in failures are counted in Redis, shared by all
-(:class:`SharedSignInLimiter`).
+(:class:`SharedSignInLimiter`, the same rule).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import math
 import os
@@ -22,6 +24,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..room.accounts import canonical_name
 from ..room.errors import RoomError
 
 log = logging.getLogger(__name__)
@@ -32,10 +35,18 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 class Limits:
     """The limits ``create_app(limits=...)`` enforces (docs/server.md, docs/protocol.md)."""
 
-    #: failed sign-ins for one account name (in one event) within ``sign_in_window`` seconds
-    sign_in_failures_per_name: int = 10
-    #: failed sign-ins from one client address within the window (a casino's players may share one)
+    #: failed sign-ins for one account name (in one event) from one client address before that
+    #: address must wait before each further try of that name: ``sign_in_backoff`` seconds, twice
+    #: as long after each further failure, at most ``sign_in_backoff_cap``. Only that address
+    #: waits: names are public, so a limit on the name alone would let anyone lock a player out.
+    sign_in_failures_per_name: int = 5
+    sign_in_backoff: float = 2.0
+    sign_in_backoff_cap: float = 300.0
+    #: failed sign-ins from one client address within ``sign_in_window`` seconds, whatever the
+    #: names tried (a casino's players may share one address, hence the margin)
     sign_in_failures_per_address: int = 50
+    #: how long failures are remembered: an address's for this long each (a sliding window); a
+    #: name's from an address until this long after its last wait ended
     sign_in_window: float = 300.0
     #: live messages per connection: a token bucket refilled at this rate, holding at most ``burst``
     actions_per_second: float = 100.0
@@ -43,6 +54,13 @@ class Limits:
     #: seconds one outgoing message may wait for a client's TCP window: a client that stopped
     #: reading is let go after this (its socket handler ends and it leaves the table)
     send_timeout: float = 10.0
+
+    def backoff(self, failures: int) -> float:
+        """Seconds one name must wait at one address after its ``failures``-th failure there."""
+        over = failures - self.sign_in_failures_per_name
+        if over < 0:
+            return 0.0
+        return min(self.sign_in_backoff * 2.0 ** min(over, 64), self.sign_in_backoff_cap)
 
 
 class RateLimited(RoomError):
@@ -53,59 +71,109 @@ class RateLimited(RoomError):
         self.retry_after = max(1, math.ceil(retry_after))
 
 
-class SignInLimiter:
-    """Failed sign-ins in a sliding window, per account name and per client address. A key over
-    its limit is refused (429) before the password is even checked, until its oldest failure
-    leaves the window; a successful sign-in neither counts nor is blocked by another name's
-    failures (only by its own name's or its address's)."""
+def _pair_refused(wait: float) -> RateLimited:
+    return RateLimited("too many failed sign-ins for this name from your address: wait before trying again "
+                       "(signing in from another device is not held up)", wait)
 
-    MAX_KEYS = 100_000  # memory bound: the oldest keys are forgotten first
+
+def _address_refused(wait: float) -> RateLimited:
+    return RateLimited("too many failed sign-ins from your address: try again later", wait)
+
+
+class SignInLimiter:
+    """Failed sign-ins per (account name, client address) with a growing wait, and per client
+    address across names in a sliding window. A pair that must wait, or an address over its
+    limit, is refused (429) before the password is even checked, the right one too (else the
+    limit would not stop guessing). Nothing is counted per name alone: someone hammering a name
+    from their address holds up that address, never the player signing in from their own. A
+    successful sign-in is not counted and forgets its pair's failures (not its address's: an
+    attacker with an account of their own must not reset it)."""
+
+    MAX_KEYS = 100_000  # memory bound for each kind of key: the oldest are forgotten first
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
-        self._failures: OrderedDict[tuple[str, ...], deque[float]] = OrderedDict()
+        self._pairs: OrderedDict[tuple[str, ...], tuple[int, float]] = OrderedDict()  # → (failures, last)
+        self._addresses: OrderedDict[tuple[str, ...], deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _keys(self, event_id: int, name: object, address: str | None) -> list[tuple[tuple[str, ...], int]]:
-        keys: list[tuple[tuple[str, ...], int]] = [
-            (("name", str(event_id), str(name).casefold()), self.limits.sign_in_failures_per_name)]
-        if address:
-            keys.append((("address", address), self.limits.sign_in_failures_per_address))
-        return keys
+    @staticmethod
+    def _pair_key(event_id: int, name: object, address: str | None) -> tuple[str, ...]:
+        # the canonical name: "ALICE " is the same account as "alice", so the same count
+        key = canonical_name(name) if isinstance(name, str) else str(name)
+        return ("pair", str(event_id), key, address or "-")
+
+    @staticmethod
+    def _address_key(address: str | None) -> tuple[str, ...] | None:
+        return ("address", address) if address else None
+
+    def _pair_wait(self, failures: int, last: float, now: float) -> float:
+        return last + self.limits.backoff(failures) - now
+
+    def _pair_expired(self, failures: int, last: float, now: float) -> bool:
+        return now >= last + self.limits.backoff(failures) + self.limits.sign_in_window
 
     def check(self, event_id: int, name: object, address: str | None) -> None:
-        """Raise :class:`RateLimited` if this name or address has failed too often lately."""
+        """Raise :class:`RateLimited` if this name from this address must wait, or this address
+        has failed too often lately."""
         now = self.clock()
         window = self.limits.sign_in_window
+        pair, addr = self._pair_key(event_id, name, address), self._address_key(address)
         with self._lock:
-            for key, limit in self._keys(event_id, name, address):
-                q = self._failures.get(key)
-                if q is None:
-                    continue
+            rec = self._pairs.get(pair)
+            if rec is not None:
+                if self._pair_expired(*rec, now):
+                    del self._pairs[pair]
+                elif (wait := self._pair_wait(*rec, now)) > 0:
+                    raise _pair_refused(wait)
+            q = self._addresses.get(addr) if addr else None
+            if q is not None:
                 while q and q[0] <= now - window:
                     q.popleft()
-                if len(q) >= limit:
-                    what = "this account" if key[0] == "name" else "your address"
-                    raise RateLimited(f"too many failed sign-ins for {what}: try again later",
-                                      q[0] + window - now)
+                if len(q) >= self.limits.sign_in_failures_per_address:
+                    raise _address_refused(q[0] + window - now)
 
     def failed(self, event_id: int, name: object, address: str | None) -> None:
         now = self.clock()
+        pair, addr = self._pair_key(event_id, name, address), self._address_key(address)
         with self._lock:
-            for key, _ in self._keys(event_id, name, address):
-                q = self._failures.pop(key, None) or deque()
+            rec = self._pairs.pop(pair, None)
+            failures = 1 if rec is None or self._pair_expired(*rec, now) else rec[0] + 1
+            self._pairs[pair] = (failures, now)  # most recently failed last
+            if addr is not None:
+                q = self._addresses.pop(addr, None) or deque()
                 q.append(now)
-                self._failures[key] = q  # most recently failed last
-            while len(self._failures) > self.MAX_KEYS:
-                self._failures.popitem(last=False)
+                self._addresses[addr] = q
+            for d in (self._pairs, self._addresses):
+                while len(d) > self.MAX_KEYS:
+                    d.popitem(last=False)
+
+    def succeeded(self, event_id: int, name: object, address: str | None) -> None:
+        """The right password from this address: its earlier typos there are forgiven."""
+        with self._lock:
+            self._pairs.pop(self._pair_key(event_id, name, address), None)
+
+
+# One failure of a name from an address, atomically: count it, note when, and keep the hash until
+# ``sign_in_window`` after the wait it earns ends (the same rule as SignInLimiter._pair_expired).
+_PAIR_FAILED = """
+local n = (tonumber(redis.call('HGET', KEYS[1], 'n')) or 0) + 1
+local free, backoff, cap, window = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local wait = 0
+if n >= free then wait = math.min(backoff * 2 ^ math.min(n - free, 64), cap) end
+redis.call('HSET', KEYS[1], 'n', n, 'last', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], math.ceil((wait + window) * 1000))
+return n
+"""
 
 
 class SharedSignInLimiter(SignInLimiter):
-    """:class:`SignInLimiter` for several processes: each key's failures are a sorted set in
-    Redis (scored by wall-clock time), so trying names or passwords on every process in turn
-    gains nothing. If Redis cannot be reached it falls back to this process's own counters
-    rather than refusing every sign-in."""
+    """:class:`SignInLimiter` for several processes, by the same rule: each (name, address)
+    pair is a hash in Redis (its failures and the last one's wall-clock time, expiring when the
+    in-process counter would be forgotten), each address a sorted set of its failures, so trying
+    names or passwords on every process in turn gains nothing. If Redis cannot be reached it
+    falls back to this process's own counters rather than refusing every sign-in."""
 
     def __init__(self, limits: Limits, redis_url: str, prefix: str,
                  clock: Callable[[], float] = time.time) -> None:
@@ -117,45 +185,64 @@ class SharedSignInLimiter(SignInLimiter):
         self.prefix = prefix
         self.redis = redis.Redis.from_url(redis_url, socket_timeout=1, socket_connect_timeout=1,
                                           retry=Retry(NoBackoff(), 0))
+        self._pair_failed = self.redis.register_script(_PAIR_FAILED)
 
     def _rkey(self, key: tuple[str, ...]) -> str:
-        return f"{self.prefix}:signin:" + ":".join(key)
+        # hashed: no two keys run together (an IPv6 address has colons, a name tried anything),
+        # and a password typed in the name field by mistake is not kept in Redis
+        digest = hashlib.sha256(json.dumps(key).encode()).hexdigest()
+        return f"{self.prefix}:signin:{key[0]}:{digest}"
 
     def check(self, event_id: int, name: object, address: str | None) -> None:
         import redis
 
         now, window = self.clock(), self.limits.sign_in_window
-        keys = self._keys(event_id, name, address)
+        pair, addr = self._pair_key(event_id, name, address), self._address_key(address)
         try:
             pipe = self.redis.pipeline(transaction=False)
-            for key, _ in keys:
-                pipe.zremrangebyscore(self._rkey(key), "-inf", now - window)
-                pipe.zrange(self._rkey(key), 0, 0, withscores=True)
-                pipe.zcard(self._rkey(key))
+            pipe.hmget(self._rkey(pair), "n", "last")
+            if addr is not None:
+                pipe.zremrangebyscore(self._rkey(addr), "-inf", now - window)
+                pipe.zrange(self._rkey(addr), 0, 0, withscores=True)
+                pipe.zcard(self._rkey(addr))
             got = pipe.execute()
         except redis.RedisError as e:
             log.warning("sign-in limits: Redis unreachable (%s); counting in this process", e)
             return super().check(event_id, name, address)
-        for i, (key, limit) in enumerate(keys):
-            oldest, count = got[3 * i + 1], got[3 * i + 2]
-            if count >= limit:
-                what = "this account" if key[0] == "name" else "your address"
-                raise RateLimited(f"too many failed sign-ins for {what}: try again later",
-                                  oldest[0][1] + window - now)
+        failures, last = got[0]
+        if failures is not None and last is not None and (wait := self._pair_wait(int(failures), float(last), now)) > 0:
+            raise _pair_refused(wait)
+        if addr is not None:
+            oldest, count = got[2], got[3]
+            if count >= self.limits.sign_in_failures_per_address:
+                raise _address_refused(oldest[0][1] + window - now)
 
     def failed(self, event_id: int, name: object, address: str | None) -> None:
         import redis
 
-        now = self.clock()
+        now, lim = self.clock(), self.limits
+        pair, addr = self._pair_key(event_id, name, address), self._address_key(address)
         try:
             pipe = self.redis.pipeline(transaction=False)
-            for key, _ in self._keys(event_id, name, address):
+            self._pair_failed(keys=[self._rkey(pair)], client=pipe,
+                              args=[repr(now), lim.sign_in_failures_per_name, lim.sign_in_backoff,
+                                    lim.sign_in_backoff_cap, lim.sign_in_window])
+            if addr is not None:
                 member = f"{now!r}:{os.urandom(4).hex()}"
-                pipe.zadd(self._rkey(key), {member: now})
-                pipe.expire(self._rkey(key), math.ceil(self.limits.sign_in_window))
+                pipe.zadd(self._rkey(addr), {member: now})
+                pipe.expire(self._rkey(addr), math.ceil(lim.sign_in_window))
             pipe.execute()
         except redis.RedisError:
             super().failed(event_id, name, address)
+
+    def succeeded(self, event_id: int, name: object, address: str | None) -> None:
+        import redis
+
+        try:
+            self.redis.delete(self._rkey(self._pair_key(event_id, name, address)))
+        except redis.RedisError:
+            pass
+        super().succeeded(event_id, name, address)  # and any count kept here while Redis was away
 
 
 class TokenBucket:
