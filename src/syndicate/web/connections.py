@@ -90,6 +90,9 @@ class ConnectionLimits:
     exempt: frozenset[str] = frozenset()  # front proxies: capped by ``total`` only
 
 
+REFUSED_LINGER = 1.0  # seconds a refused connection is read (and ignored) before it is closed
+
+
 def _response(status: bytes, rule: str, message: str) -> bytes:
     body = ('{"error": {"rule": "%s", "message": "%s"}}' % (rule, message)).encode()
     return (b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\nconnection: close\r\n"
@@ -133,7 +136,11 @@ def guarded_protocol(limits: ConnectionLimits, base: type[asyncio.Protocol] | No
                 self.transport = transport
                 CLIENT_LOG.warning(address, "connection refused: %s", over)
                 transport.write(_response(b"503 Service Unavailable", "connections", over))  # type: ignore[attr-defined]
-                transport.close()
+                # Closing with the client's request unread would reset the connection and lose
+                # the answer: end our side, read and drop what comes, close in a moment.
+                if transport.can_write_eof():  # type: ignore[attr-defined]
+                    transport.write_eof()  # type: ignore[attr-defined]
+                asyncio.get_running_loop().call_later(REFUSED_LINGER, transport.close)
                 return
             every.add(transport)
             if address not in limits.exempt:

@@ -230,7 +230,8 @@ async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Live
         # ``true == 1`` and ``1.0 == 1`` in Python: the version is the JSON integer itself
         if first.get("type") != "hello" or type(protocol) is not int or protocol != PROTOCOL_VERSION:
             await ws.send_text(json.dumps(_err("hello", f"start with {{\"type\": \"hello\", \"protocol\": "
-                                                        f"{PROTOCOL_VERSION}, \"token\": ...}}")))
+                                                        f"{PROTOCOL_VERSION}, \"token\": ...}} (the protocol "
+                                                        "version a JSON integer)")))
             await ws.close(code=1008)
             return
         token = first.get("token")
