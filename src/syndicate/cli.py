@@ -261,13 +261,24 @@ def serve_cmd(
     lease_seconds: Annotated[float, typer.Option(
         min=1.0, max=300.0, help="With --redis: how long a table's owner may go silent before another process "
                                  "takes the table over.", envvar="SYNDICATE_LEASE_SECONDS")] = 5.0,
+    per_address: Annotated[int, typer.Option(
+        "--max-connections-per-address", min=1,
+        help="Open connections one client address may hold (players behind one NAT share one).",
+        envvar="SYNDICATE_MAX_CONNECTIONS_PER_ADDRESS")] = 256,
+    proxy: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
+        "--proxy-address", help="A front proxy's address: not capped per address (the proxy caps each "
+                                "client; docs/deployment.md). Repeat for several.")] = None,
 ) -> None:
     """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md, docs/deployment.md)."""
     from .room.cli import serve
     from .room.errors import RoomError
 
     try:
-        serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds)
+        from .web.connections import ConnectionLimits
+
+        limits = ConnectionLimits(per_address=per_address, exempt=frozenset(proxy or ()))
+        serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds,
+              connection_limits=limits)
     except RoomError as e:
         raise _fail(str(e)) from None
 

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from argon2 import PasswordHasher
 
@@ -21,6 +21,9 @@ from .cardroom import CardRoom
 from .errors import RoomError
 from .roster import Roster
 from .values import Account
+
+if TYPE_CHECKING:
+    from ..web.connections import ConnectionLimits
 
 DEFAULT_PORT = 8000
 
@@ -44,13 +47,15 @@ def prepare(db: str | None, *, seed_notice: bool = True, out: TextIO = sys.stdou
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
-          seed_notice: bool = True, redis: str | None = None, lease_seconds: float = 5.0) -> None:
+          seed_notice: bool = True, redis: str | None = None, lease_seconds: float = 5.0,
+          connection_limits: ConnectionLimits | None = None) -> None:
     """Run the card room server (``db``: a SQLite path or URL, default ``./syndicate.db``; or
     ``postgresql://…``). With ``redis``, one of several processes on a PostgreSQL database
     (docs/deployment.md). Blocks until stopped."""
     import uvicorn
 
     from ..web import create_app
+    from ..web.connections import uvicorn_options
 
     if redis is not None:
         from ..store.database import normalize_url
@@ -67,7 +72,9 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PO
     print(f"Serving the card room on http://{host}:{port} (OpenAPI: /openapi.json, database: "
           f"{database.url.split('@')[-1]}{cluster})", flush=True)
     # No per-message deflate: compressing every state costs more CPU than it saves on a LAN.
-    uvicorn.run(app, host=host, port=port, ws_max_size=65536, ws_per_message_deflate=False, log_level="warning")
+    # Header, body and idle timeouts and connection caps: uvicorn has none of its own (web/connections.py).
+    uvicorn.run(app, host=host, port=port, ws_max_size=65536, ws_per_message_deflate=False, log_level="warning",
+                **uvicorn_options(connection_limits))
 
 
 def admin_create(db: str | None, name: str, password: str, event: str = DEFAULT_EVENT) -> Account:

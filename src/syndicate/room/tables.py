@@ -37,6 +37,7 @@ def table_rules(game: str, preset_name: str | None, overrides: Mapping[str, Any]
     """The table's full rule set as JSON and its number of seats; BadRequest naming the key."""
     if not isinstance(overrides, Mapping) or len(overrides) > MAX_OVERRIDES:
         raise BadRequest("overrides", f"overrides are at most {MAX_OVERRIDES} key → value pairs")
+    _check_types(Rules if game == "blackjack" else DrawRules, overrides)
     try:
         if game == "blackjack":
             if preset_name is not None and preset_name not in PRESETS:
@@ -58,6 +59,23 @@ def table_rules(game: str, preset_name: str | None, overrides: Mapping[str, Any]
         if isinstance(e, BadRequest):
             raise
         raise BadRequest("rules", str(e)) from None
+
+
+def _check_types(rules: type, overrides: Mapping[str, Any]) -> None:
+    """A boolean setting takes only a JSON boolean and a whole-number one only a JSON integer:
+    Python would take ``"false"`` as true and ``1.0`` or ``true`` as 1, and the table would keep
+    whatever was sent. Money keys of Blackjack may also be text ("$5"), as documented."""
+    defaults = {f.name: f.default for f in dataclasses.fields(rules) if f.init}
+    for key, v in overrides.items():
+        default = defaults.get(key)
+        if isinstance(default, bool):
+            if not isinstance(v, bool):
+                raise BadRequest("overrides", f"{key} is a JSON boolean (true or false), got {type(v).__name__}")
+        elif isinstance(default, int) or (rules is DrawRules and key == "raise_cap"):
+            if key in MONEY_KEYS and rules is Rules and isinstance(v, str):
+                continue
+            if isinstance(v, bool) or not isinstance(v, int) and not (v is None and key == "raise_cap"):
+                raise BadRequest("overrides", f"{key} is a JSON integer, got {type(v).__name__}")
 
 
 def _text(key: str, v: Any) -> str:

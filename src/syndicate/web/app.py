@@ -38,6 +38,7 @@ from ..shoe import Shoe
 from ..store import Database, SqlStore
 from .auth import COOKIE, Me, token_of
 from .cluster import ClusterRoom, check_cluster_url
+from .headers import SecurityHeadersMiddleware
 from .live import table_socket
 from .pages import router as pages_router
 from .report import router as report_router
@@ -214,6 +215,7 @@ def create_app(
         responses=ERRORS,
     )
     app.add_middleware(CsrfMiddleware, trusted_origins=trusted)
+    app.add_middleware(SecurityHeadersMiddleware)  # outermost: the CSRF refusals get them too
     app.state.room = room
     app.state.db = db
     app.state.live = live

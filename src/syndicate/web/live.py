@@ -24,6 +24,7 @@ from ..room.errors import Forbidden, RoomError
 from ..room.live import PROTOCOL_VERSION, LiveRoom, refusal
 from ..room.roles import require
 from ..room.values import Account
+from .connections import CLIENT_LOG, where
 from .security import Limits, Sessions, TokenBucket, has_bearer, same_origin
 
 MAX_FRAME = 4096  # bytes: the largest action is under 200
@@ -146,17 +147,42 @@ async def _read(ws: WebSocket) -> dict[str, Any] | str:
         return "frame_too_large"
     try:
         msg = json.loads(raw)
+    except RecursionError:  # valid JSON nested deeper than the parser's stack
+        return "nesting"
     except ValueError:
         return "malformed_json"
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         return "message_shape"
-    return msg
+    return _unsound(msg) or msg
+
+
+MAX_DEPTH = 8  # the deepest real message (an action with a list of cards) is 2
+
+
+def _unsound(value: object) -> str | None:
+    """``nesting`` or ``unicode`` for a parsed message that would fail further in (a recursion
+    limit, or a lone surrogate that cannot be encoded for hashing or storage), else None.
+    Iterative, so a deep message cannot exhaust the stack here."""
+    todo: list[tuple[object, int]] = [(value, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if isinstance(v, str):
+            if not v.isascii() and any("\ud800" <= c <= "\udfff" for c in v):
+                return "unicode"
+        elif isinstance(v, dict | list):
+            if depth >= MAX_DEPTH:
+                return "nesting"
+            items = [*v.keys(), *v.values()] if isinstance(v, dict) else v
+            todo.extend((x, depth + 1) for x in items)
+    return None
 
 
 PROBLEMS = {
     "frame_too_large": f"a message is at most {MAX_FRAME} bytes",
     "malformed_json": "that message is not JSON",
     "message_shape": "a message is a JSON object with a string \"type\", in a text frame",
+    "nesting": f"a message nests arrays and objects at most {MAX_DEPTH} deep",
+    "unicode": "text in a message is valid Unicode: no lone surrogates (\\ud800-\\udfff)",
 }
 
 
@@ -174,6 +200,24 @@ def _cross_site(ws: WebSocket, trusted_origins: frozenset[str]) -> bool:
 async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveRoom, *,
                        limits: Limits | None = None, sessions: Sessions | None = None,
                        trusted_origins: frozenset[str] = frozenset()) -> None:
+    """One client's socket. Whatever it sends, it ends with a named error or a close code:
+    an unforeseen failure closes it with 1011 and logs one line (no traceback: the frames are
+    the client's, and a flood of them must not flood the log either; :data:`CLIENT_LOG`)."""
+    try:
+        await _table_socket(ws, table_id, room, live, limits=limits, sessions=sessions,
+                            trusted_origins=trusted_origins)
+    except (WebSocketDisconnect, asyncio.CancelledError):
+        raise
+    except Exception as e:  # noqa: BLE001 - the socket must end with a code, not a dropped connection
+        client = ws.client.host if ws.client else None
+        CLIENT_LOG.warning(client, "socket to table %s closed (1011): %s", table_id, where(e))
+        with contextlib.suppress(Exception):
+            await ws.close(code=1011, reason="server error")
+
+
+async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveRoom, *,
+                        limits: Limits | None = None, sessions: Sessions | None = None,
+                        trusted_origins: frozenset[str] = frozenset()) -> None:
     limits = limits or Limits()
     await ws.accept()
     try:
@@ -182,9 +226,12 @@ async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveR
             await ws.send_text(json.dumps(_err(first, PROBLEMS[first])))
             await ws.close(code=1008)
             return
-        if first.get("type") != "hello" or first.get("protocol") != PROTOCOL_VERSION:
+        protocol = first.get("protocol")
+        # ``true == 1`` and ``1.0 == 1`` in Python: the version is the JSON integer itself
+        if first.get("type") != "hello" or type(protocol) is not int or protocol != PROTOCOL_VERSION:
             await ws.send_text(json.dumps(_err("hello", f"start with {{\"type\": \"hello\", \"protocol\": "
-                                                        f"{PROTOCOL_VERSION}, \"token\": ...}}")))
+                                                        f"{PROTOCOL_VERSION}, \"token\": ...}} (the protocol "
+                                                        "version a JSON integer)")))
             await ws.close(code=1008)
             return
         token = first.get("token")
