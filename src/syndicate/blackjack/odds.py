@@ -27,23 +27,27 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .rules import Rules
 
 
-class _Kernels:
-    """The numba kernels (:mod:`._ca`), imported on first use: importing numba and loading its
-    compiled cache is most of a second, which an answer from the disk cache never needs."""
+class _OnFirstUse:
+    """A module imported on first use. numba (importing it and loading the compiled kernels of
+    :mod:`._ca`) and numpy are most of a second of start-up, which an answer from the disk
+    cache never needs."""
 
-    def __getattr__(self, name: str) -> Any:
-        from . import _ca as kernels
+    def __init__(self, module: str, name: str) -> None:
+        self._module, self._name = module, name
 
-        globals()["_ca"] = kernels  # later uses go straight to the module
-        return getattr(kernels, name)
+    def __getattr__(self, attr: str) -> Any:
+        import importlib
+
+        mod = importlib.import_module(self._module, __package__)
+        globals()[self._name] = mod  # later uses go straight to the module
+        return getattr(mod, attr)
 
 
-_ca: Any = _Kernels()
+_ca: Any = _OnFirstUse("._ca", "_ca")
+np: Any = _OnFirstUse("numpy", "np")
 
 #: Up cards in the order charts show them.
 #: Threads for the per-up-card work (the numba kernels release the GIL).
