@@ -8,6 +8,16 @@ import os
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+
+class ParallelBuildExt(build_ext):
+    """Compile the extensions on every core (setuptools' default is one at a time)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
 
 here = Path(__file__).parent
 modules = [
@@ -22,4 +32,4 @@ if os.environ.get("SYNDICATE_PURE") != "1":
     # Errors in modules the compiled ones merely import are not the build's business.
     ext_modules = mypycify(["--follow-imports=silent", *modules], opt_level="3")
 
-setup(ext_modules=ext_modules)
+setup(ext_modules=ext_modules, cmdclass={"build_ext": ParallelBuildExt})

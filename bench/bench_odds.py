@@ -30,7 +30,7 @@ REPEATS = 7
 
 def main() -> str:
     t0 = time.perf_counter()
-    odds._analyze.__wrapped__(Rules(decks=2))  # numba load/compile and dealer tries
+    odds._compute(Rules(decks=2), False)  # numba load/compile and dealer tries
     first = time.perf_counter() - t0
     lines = [
         "## Exact analysis (`bench/bench_odds.py`)",
@@ -50,7 +50,7 @@ def main() -> str:
         times = []
         for _ in range(REPEATS):
             t = time.perf_counter()
-            odds._analyze.__wrapped__(rules, exact)
+            odds._compute(rules, exact)
             times.append(time.perf_counter() - t)
         med = statistics.median(times)
         lines.append(f"| {name} | {med:.3f} | {min(times):.3f} | 1.0 | {med / 1.0:.2f} |")

@@ -40,3 +40,38 @@ def test_simulate_small_seeded_run_is_reproducible():
     b = runner.invoke(app, [*args[:-2], "2", "--json"])
     assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
     assert json.loads(a.output)["mean_pct"] == json.loads(b.output)["mean_pct"]
+
+
+def test_odds_blackjack_answers_from_the_disk_cache_without_numba(tmp_path) -> None:
+    """A rule set analysed once is kept on disk: the next process answers with the same figures
+    without importing numba (most of the old start-up), and a damaged file is recomputed."""
+    import json as _json
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, json; from syndicate.blackjack import odds; from syndicate.blackjack.rules import preset;"
+            "a = odds.analyze(preset('syndicate').with_(decks=8));"
+            "print(json.dumps([a.expectation_pct, a.basic_strategy_expectation_pct, a.from_cache,"
+            " 'numba' in sys.modules, a.chart_cells == odds._compute(a.rules, False).chart_cells"
+            " if a.from_cache else True]))")
+    env = {**os.environ, "SYNDICATE_CACHE_DIR": str(tmp_path)}
+
+    def run() -> list:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+        assert out.returncode == 0, out.stderr
+        return _json.loads(out.stdout)
+
+    first = run()
+    assert first[2] is False and first[3] is True  # computed, with numba
+    files = list((tmp_path / "odds").glob("*.json"))
+    assert len(files) == 1
+    second = subprocess.run([sys.executable, "-c", code.replace(
+        "a.chart_cells == odds._compute(a.rules, False).chart_cells if a.from_cache else True", "True")],
+        capture_output=True, text=True, env=env, timeout=300)
+    hit = _json.loads(second.stdout)
+    assert hit[:2] == first[:2] and hit[2] is True and hit[3] is False  # the same figures, no numba
+    assert run()[4] is True  # the kept chart is the computed chart
+    files[0].write_text("{not json")
+    again = run()
+    assert again[2] is False and again[:2] == first[:2]

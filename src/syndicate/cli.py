@@ -16,6 +16,9 @@ from .errors import ConfigError
 
 app = typer.Typer(
     help="Syndicate: the card room casino nights run on. Blackjack and five-card draw, exact and replayable.",
+    epilog="In a clone, ./run runs these through the project's .venv, and also: ./run test (the test "
+           "suite; pytest arguments pass through) and ./run bench (the benchmarks in bench/, beside "
+           "their peers). ./run alone serves the card room.",
     no_args_is_help=True,
     add_completion=False,
 )

@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from . import money
-from .blackjack import house, odds, simulate, strategy
+
+# simulate (numba) and rich.progress are imported by the command that uses them: `odds
+# blackjack` answers from the disk cache without loading numba at all (docs/benchmarks.md).
+from .blackjack import house, odds, strategy
 from .blackjack.rules import Rules
 
 STRATEGY_FORMATS = ("text", "json", "png", "svg")
@@ -50,7 +52,7 @@ def odds_blackjack(
     t.add_row("House edge (optimal play)", f"{-a.expectation_pct:.4f}%")
     t.add_row("Variance per round (initial bets²)", f"{a.variance:.4f}")
     t.add_row("Standard deviation per round", f"{a.variance ** 0.5:.4f}")
-    t.add_row("Computed in", f"{a.seconds:.2f} s")
+    t.add_row("Computed in", f"{a.seconds:.2f} s" + (" (earlier: read from the cache)" if a.from_cache else ""))
     console.print(t)
     d = Table(title="Dealer's final total by up card (full shoe, before any peek)")
     d.add_column("Up")
@@ -101,6 +103,10 @@ def simulate_cmd(
     console: Console,
 ) -> None:
     """Play the chart through real shoes, with a progress bar, beside the exact figure."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .blackjack import simulate
+
     if as_json:
         res = simulate.simulate(rules, rounds, seed, workers, continuous=continuous)
         console.print_json(json.dumps(res.to_dict()))

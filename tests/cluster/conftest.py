@@ -3,7 +3,6 @@ database of their own and the machine's Redis (or a private Redis, for the tests
 
 from __future__ import annotations
 
-import os
 import secrets
 import shutil
 import socket
@@ -18,9 +17,9 @@ from sqlalchemy import create_engine, text
 
 from syndicate.room.cardroom import CardRoom
 from syndicate.store import Database, SqlStore
-from tests.room.kit import FAST_HASHER, PG_SERVER, Cast, ServerProcess, free_port, make_cast
+from tests.room.kit import FAST_HASHER, PG_SERVER, REDIS_SERVER, Cast, ServerProcess, free_port, make_cast
 
-REDIS = os.environ.get("SYNDICATE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+REDIS = REDIS_SERVER
 LEASE = 2.0  # seconds: short, so that takeovers happen in test time
 SYNDICATE = str(Path(sys.executable).parent / "syndicate")
 

@@ -25,6 +25,9 @@ from syndicate.room.values import Account, Event
 from syndicate.store import Database, SqlStore
 
 PG_SERVER = os.environ.get("SYNDICATE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
+REDIS_SERVER = os.environ.get("SYNDICATE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+#: The browser tests drive Debian's Chromium.
+CHROMIUM = os.environ.get("SYNDICATE_TEST_CHROMIUM", "/usr/bin/chromium")
 #: argon2 at its cheapest: the tests check the flow, not the cost.
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 PASSWORD = "correct horse battery"

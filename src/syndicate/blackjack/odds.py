@@ -17,17 +17,37 @@ no dealer blackjack. The method and its agreement with published figures are in
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from . import _ca
 from .rules import Rules
+
+
+class _OnFirstUse:
+    """A module imported on first use. numba (importing it and loading the compiled kernels of
+    :mod:`._ca`) and numpy are most of a second of start-up, which an answer from the disk
+    cache never needs."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self._module, self._name = module, name
+
+    def __getattr__(self, attr: str) -> Any:
+        import importlib
+
+        mod = importlib.import_module(self._module, __package__)
+        globals()[self._name] = mod  # later uses go straight to the module
+        return getattr(mod, attr)
+
+
+_ca: Any = _OnFirstUse("._ca", "_ca")
+np: Any = _OnFirstUse("numpy", "np")
 
 #: Up cards in the order charts show them.
 #: Threads for the per-up-card work (the numba kernels release the GIL).
@@ -63,6 +83,8 @@ class Analysis:
     chart_cells: ChartCells = field(repr=False)
     #: Per up card label and two-card hand ("8,8"): EV of each action (nan if not allowed).
     hand_values: dict[str, dict[str, dict[str, float]]] = field(repr=False)
+    #: Read from the disk cache (``seconds`` is then the original computation's).
+    from_cache: bool = field(default=False, compare=False)
 
     @property
     def house_edge_pct(self) -> float:
@@ -516,8 +538,87 @@ def analyze(rules: Rules, *, exact_resplits: bool = False) -> Analysis:
     return a if a.rules == rules else replace(a, rules=rules)
 
 
+# -- the disk cache ----------------------------------------------------------------------------
+# An analysis depends only on the canonical rules and this code, so it is kept on disk between
+# processes: `syndicate odds blackjack` for a rule set seen before answers without numba.
+_CODE_FILES = ("odds.py", "_ca.py", "rules.py")
+
+
+def cache_dir() -> Path | None:
+    """``$SYNDICATE_CACHE_DIR`` (``off`` disables), else ``$XDG_CACHE_HOME/syndicate`` or
+    ``~/.cache/syndicate``."""
+    env = os.environ.get("SYNDICATE_CACHE_DIR")
+    if env == "off":
+        return None
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "syndicate"
+
+
+@lru_cache(maxsize=1)
+def _code_hash() -> str:
+    h = hashlib.sha256()
+    for name in _CODE_FILES:
+        h.update((Path(__file__).parent / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _cache_path(rules: Rules, exact_resplits: bool) -> Path | None:
+    where = cache_dir()
+    if where is None:
+        return None
+    key = json.dumps([rules.to_dict(), exact_resplits, _code_hash()], sort_keys=True)
+    return where / "odds" / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
+
+
+def _cells(d: dict[str, dict[str, str]]) -> dict[int, dict[str, str]]:
+    return {int(k): v for k, v in d.items()}
+
+
+def _load(path: Path, rules: Rules) -> Analysis | None:
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+        if Rules.from_dict(d["rules"]) != rules:
+            return None
+        return Analysis(
+            rules=rules, expectation_pct=d["expectation_pct"],
+            basic_strategy_expectation_pct=d["basic_strategy_expectation_pct"],
+            variance=d["variance"], basic_strategy_variance=d["basic_strategy_variance"],
+            dealer_probabilities=d["dealer_probabilities"], seconds=d["seconds"],
+            chart_cells=ChartCells(**{k: _cells(v) for k, v in d["chart_cells"].items()}),
+            hand_values=d["hand_values"], from_cache=True,
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # absent, from another version, or damaged: compute afresh
+
+
+def _store(path: Path, a: Analysis) -> None:
+    doc = {**a.to_dict(), "chart_cells": {"hard": a.chart_cells.hard, "soft": a.chart_cells.soft,
+                                          "pairs": a.chart_cells.pairs},
+           "hand_values": a.hand_values}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(doc), encoding="utf-8")
+        os.replace(tmp, path)  # readers see the whole file or none
+    except OSError:
+        pass  # a read-only home: the answer is still right, only not kept
+
+
 @lru_cache(maxsize=64)
 def _analyze(rules: Rules, exact_resplits: bool = False) -> Analysis:
+    path = _cache_path(rules, exact_resplits)
+    kept = _load(path, rules) if path is not None else None
+    if kept is not None:
+        return kept
+    a = _compute(rules, exact_resplits)
+    if path is not None:
+        _store(path, a)
+    return a
+
+
+def _compute(rules: Rules, exact_resplits: bool) -> Analysis:
     t0 = time.perf_counter()
     _ca.compositions()  # built once, before the threads
     shoe = shoe_counts(rules.decks)

@@ -1,7 +1,8 @@
 """Blackjack in the terminal: one person against the house, bots in the other seats.
 
 Input comes from ``input_fn`` (``input`` by default) so the whole game can be driven by a
-script in tests. The table is drawn with Rich.
+script in tests. At a terminal the actions are single keys, no Enter (:mod:`syndicate.keys`);
+bets, which are amounts, are typed as lines. The table is drawn with Rich.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rich.text import Text
 from .. import money
 from ..cards import Card, card
 from ..errors import RuleError
+from ..keys import key_reader
 from . import engine as E
 from .bots import act as bot_act
 from .bots import advisor
@@ -72,6 +74,7 @@ class BlackjackTUI:
         self.rules = rules
         self.console = console or Console()
         self.input = input_fn
+        self.key = key_reader(input_fn)
         stacks = {HUMAN: bankroll}
         for b in range(bots):
             stacks[HUMAN + 1 + b] = 1_000_000
@@ -135,15 +138,23 @@ class BlackjackTUI:
             else:
                 bot_act(rd, self.advise)
         self.console.print(self.render(rd))
+        self.console.print(self.bankroll_line(rd))
         for line in self._results(rd):
             self.console.print(line)
         self.session.finish_round()
 
     def _human_turn(self, rd: E.Round) -> None:
+        """The table once, then keys until one action is taken (a hint or a wrong key only
+        prints its own line)."""
         self.console.print(self.render(rd))
+        self.console.print(self.bankroll_line(rd))
+        while not self._one_key(rd):
+            pass
+
+    def _one_key(self, rd: E.Round) -> bool:
         legal = rd.legal_actions(HUMAN)
         options = "  ".join(LABELS[a] for a in legal)
-        raw = self._ask(f"{options}  [?] hint  [q]uit: ")
+        raw = self.key(f"{options}  [?] hint  [q]uit: ").strip().lower()
         if raw in ("q", "quit"):
             rd.leave(HUMAN)
             self.console.print("[yellow]You leave the table; your bets on it are forfeit.[/]")
@@ -153,11 +164,11 @@ class BlackjackTUI:
             raise Quit
         if raw in ("?", "hint"):
             self.console.print(f"[cyan]Basic strategy: {self.hint(rd)}[/]")
-            return
+            return False
         action = KEYS.get(raw[:1]) if raw else None
         if action is None:
             self.console.print(f"[red]Unknown key {raw!r}. Choose one of: {options}[/]")
-            return
+            return False
         try:
             if action == E.INSURE and len(raw.split()) > 1:
                 rd.insurance(HUMAN, money.parse(raw.split()[1]))
@@ -165,6 +176,8 @@ class BlackjackTUI:
                 getattr(rd, action)(HUMAN)
         except (RuleError, money.MoneyError) as e:
             self.console.print(f"[red]{e}[/]")
+            return False
+        return True
 
     def hint(self, rd: E.Round) -> str:
         legal = rd.legal_actions(HUMAN)
@@ -221,9 +234,13 @@ class BlackjackTUI:
                               money.format(h["bet"]), result)
             if s["insurance"]:
                 table.add_row(name, "insurance", "", money.format(s["insurance"]), "")
-        you = rd.seats[HUMAN]
-        table.caption = f"Your bankroll: {money.format(you.stack)} behind, {money.format(you.at_risk)} on the table"
         return table
+
+    def bankroll_line(self, rd: E.Round) -> str:
+        """Its own line (a caption wraps to the table's width): short enough for 80 columns
+        even at the largest stacks."""
+        you = rd.seats[HUMAN]
+        return f"Bankroll: {money.format(you.stack)} behind, {money.format(you.at_risk)} on the table"
 
     def _results(self, rd: E.Round) -> list[str]:
         net = rd.results().get(HUMAN, 0)

@@ -20,6 +20,7 @@ from rich.console import Console
 from .. import money
 from ..cards import CardError
 from ..errors import RuleError
+from ..keys import key_reader
 from ..shoe import Shoe
 from . import bots
 from .draw import DRAW, DrawHand, DrawRules
@@ -183,7 +184,8 @@ def play_poker(
             table.finish()
             played += 1
             if hands is None:
-                answer = input_fn("Enter for the next hand, q to quit: ").strip().lower()
+                # one key at a terminal (syndicate.keys); moves stay lines: they carry amounts and cards
+                answer = key_reader(input_fn)("Any key for the next hand, q to quit: ").strip().lower()
                 if answer in ("q", "quit"):
                     break
     except (Quit, EOFError, KeyboardInterrupt):

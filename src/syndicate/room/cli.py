@@ -64,7 +64,7 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PO
         check_cluster_url(normalize_url(db))  # before touching any database
     database = prepare(db, seed_notice=seed_notice)
     app = create_app(database=database, migrate=False, redis_url=redis, lease_seconds=lease_seconds,
-                     short_gc_pauses=True)
+                     short_gc_pauses=True, precompute_odds=True)
     if app.state.voided:
         print(f"Voided {len(app.state.voided)} hand(s) left unfinished by the last run; every bet returned.",
               flush=True)

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import money
-from ..blackjack.rules import Rules
+from ..blackjack.rules import PRESETS, Rules
 from ..gcpause import keep_pauses_short
 from ..poker.history import to_phh
 from ..room.accounts import token_hash
@@ -40,6 +40,7 @@ from .auth import COOKIE, Me, token_of
 from .cluster import ClusterRoom, check_cluster_url
 from .headers import SecurityHeadersMiddleware
 from .live import table_socket
+from .pages import OddsService
 from .pages import router as pages_router
 from .report import router as report_router
 from .security import CsrfMiddleware, Limits, RateLimited, Sessions, SharedSignInLimiter, SignInLimiter
@@ -152,7 +153,7 @@ def create_app(
     migrate: bool = True, secure_cookies: bool = False, timers: Timers | None = None,
     new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
     trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
-    short_gc_pauses: bool = False,
+    short_gc_pauses: bool = False, precompute_odds: bool = False,
 ) -> FastAPI:
     """The card room's web app over the database at ``db_url`` (created and migrated unless
     ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
@@ -164,7 +165,9 @@ def create_app(
     (:func:`syndicate.room.live.void_unfinished`), so every table comes back ready to play.
 
     ``short_gc_pauses`` (``syndicate serve`` sets it: it owns the process) keeps the garbage
-    collector's pauses short (:mod:`syndicate.gcpause`).
+    collector's pauses short (:mod:`syndicate.gcpause`). ``precompute_odds`` (``syndicate serve``
+    sets it too) analyses every preset's odds in the background on start, so a preset table's
+    rules page answers at once (:class:`syndicate.web.pages.OddsService`).
 
     With ``redis_url`` the server is one of several processes on one PostgreSQL database
     (:mod:`syndicate.web.cluster`, docs/deployment.md): nothing is voided on start; a table's
@@ -187,6 +190,7 @@ def create_app(
     sign_ins = (SharedSignInLimiter(limits, redis_url, live.prefix) if isinstance(live, ClusterRoom)
                 and redis_url is not None else SignInLimiter(limits))
     sessions = Sessions()
+    odds_pool = OddsService()
     cluster = live if isinstance(live, ClusterRoom) else None
     if cluster is not None:
         def revoke_here(op: dict[str, Any]) -> None:  # a sign-in ended in another process: our sockets too
@@ -200,10 +204,14 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         gc_task = asyncio.create_task(keep_pauses_short()) if short_gc_pauses else None
+        warm = asyncio.create_task(odds_pool.warm(PRESETS.values())) if precompute_odds else None
         if cluster is not None:
             await cluster.start()
         yield
         await live.stop()
+        if warm is not None:
+            warm.cancel()
+        odds_pool.close()
         if gc_task is not None:
             gc_task.cancel()
             gc.unfreeze()
@@ -222,6 +230,7 @@ def create_app(
     app.state.voided = voided
     app.state.sign_ins = sign_ins
     app.state.sessions = sessions
+    app.state.odds = odds_pool
 
     @app.exception_handler(RateLimited)
     def _rate_limited(_: Request, e: RateLimited) -> JSONResponse:

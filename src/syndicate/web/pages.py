@@ -12,8 +12,11 @@ and pit bosses). The turn clock and a draw table's ante proposal come in the pro
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
-from functools import lru_cache
+from collections import OrderedDict
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +32,9 @@ from ..room.histories import house_history, shoe_history
 from ..room.roles import allowed
 from ..room.values import Table
 from .auth import Me
+from .security import RateLimited
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"": "index.html", "table": "table.html", "dealer": "dealer.html", "admin": "admin.html",
@@ -137,7 +143,6 @@ def presets() -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=32)
 def _odds(rules: Rules) -> dict[str, Any]:
     a = odds.analyze(rules)
     return {
@@ -150,20 +155,104 @@ def _odds(rules: Rules) -> dict[str, Any]:
     }
 
 
-@router.get("/api/tables/{table_id}/odds", tags=["pages"])
-def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
+class OddsService:
+    """The odds answers of one app, computed off the event loop where the live tables run.
+
+    A rule set's first analysis costs about half a second of CPU, and the route needs no sign-in,
+    so anyone could ask for many rule sets at once. Analyses therefore run in a pool of
+    ``workers`` threads (one by default: the live tables keep the other core), a rule set being
+    analysed is computed once however many ask for it, and at most ``waiting`` further rule sets
+    queue behind it; beyond that the answer is 429 with Retry-After, before any work is done.
+    Answers are kept (``keep`` rule sets), so a table's later visitors cost nothing.
+    """
+
+    SECONDS_PER_ANALYSIS = 0.5  # for Retry-After: about one cold analysis on one core
+
+    def __init__(self, workers: int = 1, waiting: int = 4, keep: int = 256) -> None:
+        self.workers = workers
+        self.slots = workers + waiting
+        self.keep = keep
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="odds")
+        self._done: OrderedDict[Rules, dict[str, Any]] = OrderedDict()
+        self._running: dict[Rules, asyncio.Future[dict[str, Any]]] = {}
+
+    def cached(self, rules: Rules) -> dict[str, Any] | None:
+        hit = self._done.get(rules)
+        if hit is not None:
+            self._done.move_to_end(rules)
+        return hit
+
+    async def get(self, rules: Rules) -> dict[str, Any]:
+        """The odds of ``rules`` (canonical, see :func:`odds.canonical`); RateLimited when the
+        pool is full."""
+        hit = self.cached(rules)
+        if hit is not None:
+            return hit
+        fut = self._running.get(rules)
+        if fut is None:
+            if len(self._running) >= self.slots:
+                raise RateLimited(
+                    f"the odds of {len(self._running)} other rule sets are being computed; try again shortly",
+                    retry_after=self.SECONDS_PER_ANALYSIS * len(self._running) / self.workers)
+            fut = self._start(rules)
+        # shield: one asker giving up (a closed tab) must not cancel the others' answer
+        return await asyncio.shield(fut)
+
+    def _start(self, rules: Rules) -> asyncio.Future[dict[str, Any]]:
+        fut = asyncio.wrap_future(self._pool.submit(_odds, rules))
+        self._running[rules] = fut
+
+        def finished(f: asyncio.Future[dict[str, Any]]) -> None:
+            self._running.pop(rules, None)
+            if not f.cancelled() and f.exception() is None:
+                self._done[rules] = f.result()
+                while len(self._done) > self.keep:
+                    self._done.popitem(last=False)
+
+        fut.add_done_callback(finished)
+        return fut
+
+    async def warm(self, rule_sets: Iterable[Rules]) -> None:
+        """Compute ``rule_sets`` one after another in the pool (the presets at start), so their
+        tables' first visitors get the rules page at once; a failure is logged, not raised."""
+        for rules in rule_sets:
+            try:
+                await self.get(odds.canonical(rules))
+            except Exception:
+                log.exception("could not precompute the odds of %s", rules)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def odds_service(app: Any) -> OddsService:
+    svc = getattr(app.state, "odds", None)
+    if svc is None:
+        svc = app.state.odds = OddsService()
+    return svc
+
+
+@router.get("/api/tables/{table_id}/odds", tags=["pages"], responses={
+    429: {"description": "too many rule sets being analysed at once (rule rate_limit)",
+          "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}})
+async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
     """A Blackjack table's house edge (exact, full shoe) and the basic-strategy chart computed
     for its rules (the table page's hint comes from this chart); a draw table's rules. Public,
-    like the rules themselves."""
+    like the rules themselves. A rule set's first analysis runs in a bounded pool off the event
+    loop; when the pool is full the answer is 429 (rule ``rate_limit``) with Retry-After."""
     room = request.app.state.room
-    with room.store.transaction() as repo:
-        t = repo.table(table_id)
+
+    def load() -> Table | None:
+        with room.store.transaction() as repo:
+            return repo.table(table_id)
+
+    t = await asyncio.to_thread(load)
     if t is None:
         raise NotFound("table", f"no table {table_id}")
     if t.game == "poker":
         return {"game": "poker", "table": t.to_json()}
     rules = Rules.from_dict(t.rules)
-    return {"game": "blackjack", "table": t.to_json(), **_odds(odds.canonical(rules))}
+    return {"game": "blackjack", "table": t.to_json(), **await odds_service(request.app).get(odds.canonical(rules))}
 
 
 @router.get("/api/figures", tags=["pages"])
