@@ -156,3 +156,30 @@ def test_ending_an_event_closes_its_tables_and_refuses_new_ones(server, room, ca
     late.close()
     for c in clients.values():
         c.close()
+
+
+def test_with_event_end_a_table_closed_with_no_runner_keeps_its_seeds_until_the_end(server, room, cast) -> None:
+    """LiveRoom.closed on a table this process never ran: nothing is due at its close with
+    ``event_end``; the event's end reveals it, and no other event's seeds."""
+    from datetime import UTC, datetime
+
+    ev = cast.event.id
+    room.events.set_seed_reveal(cast.admin, ev, "event_end")
+    other = room.accounts.create_event("Other " + cast.event.name)
+    room.roster.seed_notice(other.id)
+    other_dealer = room.accounts.add(other.id, "Bokuden", "dealer", PASSWORD)
+    elsewhere = room.tables.open(other_dealer, "Elsewhere")
+    dealer, admin = RoomClient(server.url), RoomClient(server.url)
+    dealer.sign_in(ev, "Bokuden", PASSWORD)
+    admin.sign_in(ev, "admin", PASSWORD)
+    closing = dealer.open_table("Closing", game="poker", overrides={"ante": 50})
+    with room.store.transaction() as repo:
+        repo.add_shoe(closing["id"], "a" * 64, "1" * 64, datetime.now(UTC))
+        repo.add_shoe(elsewhere.id, "b" * 64, "2" * 64, datetime.now(UTC))
+    dealer.request("POST", f"/api/tables/{closing['id']}/status", {"status": "closed"})
+    assert not any(r for _s, r in _seeds(room, closing["id"]).values())
+    admin.request("POST", f"/api/events/{ev}/end")
+    assert all(r for _s, r in _seeds(room, closing["id"]).values())  # in the request: no runner to wait for
+    assert not any(r for _s, r in _seeds(room, elsewhere.id).values())
+    dealer.close()
+    admin.close()
