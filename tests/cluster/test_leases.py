@@ -152,3 +152,52 @@ def test_serve_refuses_several_processes_on_sqlite(tmp_path) -> None:
     assert out.returncode != 0
     assert "needs a PostgreSQL database" in out.stdout + out.stderr
     assert not db.exists()  # refused before touching any database
+
+
+def _kept(room, table_id: int) -> list[bool]:  # noqa: F811
+    from syndicate.store.models import ShoeRow
+
+    with room.store.transaction() as repo:
+        return [r.revealed_at is not None for r in repo.s.query(ShoeRow).filter(ShoeRow.table_id == table_id)]
+
+
+def test_a_closed_table_no_process_holds_is_revealed_by_whoever_closes_it(room, cast) -> None:  # noqa: F811
+    """ClusterRoom.closed: a closed table nobody holds has no hand in play, so the closing
+    process reveals its seeds at once (taking the lease for it and giving it straight back);
+    a table another process holds keeps them for its owner, who reveals them after its hand."""
+    from syndicate.web.cluster import ClusterRoom
+
+    live = ClusterRoom(room, REDIS, node="closer", lease_seconds=5)  # never started: no Redis needed
+    free, held = _table(room, cast), _table(room, cast)
+    t0 = now()
+    with room.store.transaction() as repo:
+        repo.add_shoe(free, "c" * 64, "3" * 64, t0)
+        repo.add_shoe(held, "d" * 64, "4" * 64, t0)
+        repo.acquire_lease(free, "gone", t0 - 10 * SECOND, t0 - 5 * SECOND)  # expired: its owner died
+        assert repo.acquire_lease(held, "owner", t0, t0 + 60 * SECOND) == 1
+    for tid in (free, held):
+        room.tables.set_status(cast.admin, tid, "closed")
+        live.closed(tid)
+    assert _kept(room, free) == [True] and _kept(room, held) == [False]
+    with room.store.transaction() as repo:
+        leases = repo.leases()
+    assert leases[free].expires_at <= now() and leases[free].epoch == 2  # given back at once
+    assert (leases[held].owner, leases[held].epoch) == ("owner", 1)
+
+
+def test_with_event_end_the_unowned_reveal_waits_for_the_event_end(room, cast) -> None:  # noqa: F811
+    from syndicate.web.cluster import ClusterRoom
+
+    room.events.set_seed_reveal(cast.admin, cast.event.id, "event_end")
+    live = ClusterRoom(room, REDIS, node="closer", lease_seconds=5)
+    closed_first, open_until_end = _table(room, cast), _table(room, cast)
+    with room.store.transaction() as repo:
+        repo.add_shoe(closed_first, "e" * 64, "5" * 64, now())
+        repo.add_shoe(open_until_end, "f" * 64, "6" * 64, now())
+    room.tables.set_status(cast.admin, closed_first, "closed")
+    live.closed(closed_first)
+    assert _kept(room, closed_first) == [False]  # closed, but the event has not ended
+    _ev, tables = room.events.end(cast.admin, cast.event.id)
+    assert sorted(tables) == sorted([closed_first, open_until_end])
+    live.event_ended(tables)
+    assert _kept(room, closed_first) == [True] and _kept(room, open_until_end) == [True]

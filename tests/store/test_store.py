@@ -26,7 +26,9 @@ def test_migrations_create_every_table_and_are_idempotent(database: Database) ->
     assert {"events", "accounts", "auth_tokens", "roster", "roster_changes", "card_tables", "ledger_accounts",
             "ledger_transactions", "ledger_entries", "hands", "shoes", "hand_players", "table_leases", "alembic_version"} <= names
     with database.engine.connect() as c:
-        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004_canonical_names"
+        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006_event_end"
+    assert "name_key" in {c["name"] for c in inspect(database.engine).get_columns("accounts")}
+    assert {"seed_reveal", "ended_at", "ended_by"} <= {c["name"] for c in inspect(database.engine).get_columns("events")}
 
 
 def test_fresh_sqlite_file_is_created_and_migrated(tmp_path) -> None:

@@ -116,6 +116,10 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
         return client.get(f"/api/accounts/{me}/ledger", headers=headers)
     if action == "open_table":
         return client.post("/api/tables", json={"name": "T"}, headers=headers)
+    if action == "end_event":  # the admin goes first and ends it; the other roles are refused by role
+        return client.post(f"/api/events/{cast.event.id}/end", headers=headers)
+    if action == "event_settings":
+        return client.patch(f"/api/events/{cast.event.id}", json={"seed_reveal": "event_end"}, headers=headers)
     if action == "manage_table":
         t = room.tables.open(cast.dealer, "Managed")
         return client.post(f"/api/tables/{t.id}/status", json={"status": "paused"}, headers=headers)

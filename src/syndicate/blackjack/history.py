@@ -113,7 +113,7 @@ def _verify_openings(label: str, sj: dict[str, Any], rounds: list[dict[str, Any]
         return False, f"{label}: " + "; ".join(problems), 0
     return True, (f"{label}: commitment {sj['commitment'][:16]}… matches; each of the {len(seen)} card(s) "
                   "shown opens its committed position (the whole shuffle checks when the seed is "
-                  "revealed, when the table closes)"), len(seen)
+                  "revealed: when the table closes, or when the event ends if it reveals seeds then)"), len(seen)
 
 
 def verify(doc: dict[str, Any]) -> VerifyResult:

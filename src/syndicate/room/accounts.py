@@ -23,6 +23,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
+from .events import check_seed_reveal
 from .ledger import now
 from .ports import Store
 from .roles import ADMIN, ROLES, require
@@ -91,18 +92,20 @@ class Accounts:
                 raise _taken(name)
             return repo.add_event(name, now())
 
-    def open_event(self, actor: Account, name: str, admin_name: str, admin_password: str) -> tuple[Event, Account]:
+    def open_event(self, actor: Account, name: str, admin_name: str, admin_password: str,
+                   seed_reveal: str = "table_close") -> tuple[Event, Account]:
         """A new event and its first admin, in one transaction (``POST /api/events``): an admin
         of any event may open the next one. Nothing is created if either is refused."""
         require(actor.role, "create_event")
         check_name(name, "name")
         admin_name = account_name(admin_name, "admin.name")
         _check_password(admin_password, "admin.password")
+        check_seed_reveal(seed_reveal)
         hashed = self.hasher.hash(admin_password)
         with self.store.transaction() as repo:
             if repo.event_by_name(name) is not None:
                 raise _taken(name)
-            ev = repo.add_event(name, now())
+            ev = repo.add_event(name, now(), seed_reveal)
             return ev, repo.add_account(ev.id, admin_name, ADMIN, hashed, now())
 
     def event(self, event_id: int) -> Event:

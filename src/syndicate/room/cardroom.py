@@ -6,6 +6,7 @@ from argon2 import PasswordHasher
 
 from .accounts import Accounts
 from .cashier import Cashier
+from .events import Events
 from .ledger import Ledger
 from .ports import Store
 from .roster import Roster
@@ -20,3 +21,4 @@ class CardRoom:
         self.cashier = Cashier(store)
         self.tables = Tables(store)
         self.ledger = Ledger(store)
+        self.events = Events(store)

@@ -904,15 +904,30 @@ def void_unfinished(room: CardRoom) -> list[int]:
         # A shoe the last run left unfinished is abandoned (its table starts a new one), but its
         # seed is still revealed only when its table closes: it would tell the unshown cards of
         # the hands dealt from it, voided or not, while their players are still at the table.
-        closed = {t.id for ev in repo.events() for t in repo.tables(ev.id) if t.status == "closed"}
+        closed = {t.id for ev in repo.events() for t in repo.tables(ev.id) if seeds_due(repo, t)}
         for shoe_table, commitment, seed in repo.unrevealed_shoes():
             if shoe_table in closed:
                 repo.reveal_seed(commitment, seed)
     return voided
 
 
+def seeds_due(repo: Repo, table: Table) -> bool:
+    """Has the documented moment of this closed table's reveal come (docs/fairness.md)? At its
+    close by default; with the event's ``seed_reveal`` at ``event_end``, only once the event
+    has ended (a player's cards stay unprovable-by-seed until every table of the night is done)."""
+    if table.status != "closed":
+        return False
+    ev = repo.event(table.event_id)
+    return ev is None or ev.seed_reveal != "event_end" or ev.ended_at is not None
+
+
 def reveal_table_seeds(repo: Repo, table_id: int) -> None:
-    """The table is closed: publish the seed of every shoe it dealt (docs/fairness.md)."""
+    """The table is closed: publish the seed of every shoe it dealt (docs/fairness.md), if the
+    event's setting says the moment has come. The caller is the one process that may deal this
+    table (its runner, after its hand in play) or knows no hand is in play there."""
+    table = repo.table(table_id)
+    if table is None or not seeds_due(repo, table):
+        return
     for shoe_table, commitment, seed in repo.unrevealed_shoes():
         if shoe_table == table_id:
             repo.reveal_seed(commitment, seed)
@@ -1016,6 +1031,14 @@ class LiveRoom:
         if table_id not in self.tables:
             with self.room.store.transaction() as repo:
                 reveal_table_seeds(repo, table_id)
+
+    def event_ended(self, table_ids: list[int]) -> None:
+        """The event ended (its tables were closed, ``table_ids`` are all of them): the seeds an
+        ``event_end`` setting held back come out. A table with a runner here reveals them itself
+        after its hand in play (the refresh re-runs its close-out); the rest at once."""
+        for tid in table_ids:
+            self.closed(tid)
+        self.refresh()
 
     async def stop(self) -> None:
         for runner in self.tables.values():

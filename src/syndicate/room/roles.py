@@ -18,6 +18,8 @@ ROLES: Final = (ADMIN, PIT_BOSS, DEALER, PLAYER, SPECTATOR)
 
 PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     "create_event": frozenset({ADMIN}),
+    "end_event": frozenset({ADMIN}),
+    "event_settings": frozenset({ADMIN}),
     "create_account": frozenset({ADMIN}),
     "change_role": frozenset({ADMIN}),
     "list_accounts": frozenset({ADMIN, PIT_BOSS}),
@@ -37,6 +39,8 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
 
 _WHY: Final[dict[str, str]] = {
     "create_event": "only an admin creates events",
+    "end_event": "only the event's admin ends the event",
+    "event_settings": "only the event's admin changes the event's settings",
     "create_account": "only the event's admin creates accounts",
     "change_role": "only the event's admin changes an account's role",
     "list_accounts": "only the admin and the pit bosses see the list of accounts",

@@ -17,6 +17,7 @@ from ..errors import ConfigError
 from ..poker.draw import DrawRules
 from .accounts import check_name
 from .errors import BadRequest, Forbidden, NotFound
+from .events import refuse_if_ended
 from .ledger import now, table_account
 from .ports import Store
 from .roles import DEALER, require
@@ -105,6 +106,7 @@ class Tables:
             raise BadRequest("game", f"game is one of {', '.join(GAMES)}, got {game!r}")
         rules, seats = table_rules(game, preset_name, overrides or {})
         with self.store.transaction() as repo:
+            refuse_if_ended(repo.event(actor.event_id, lock=True))
             entry = repo.roster_entry(actor.event_id, actor.name)
             if entry is None or not entry.active:
                 raise Forbidden("authorized_dealer", f"{actor.name} is not on the roster of authorized dealers; "

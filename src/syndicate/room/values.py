@@ -13,6 +13,13 @@ class Event:
     id: int
     name: str
     created_at: datetime
+    seed_reveal: str = "table_close"  # or "event_end" (docs/fairness.md)
+    ended_at: datetime | None = None
+    ended_by: int | None = None  # the admin who ended it
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "seed_reveal": self.seed_reveal,
+                "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by}
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,9 +41,15 @@ class Base(DeclarativeBase):
 
 class EventRow(Base):
     __tablename__ = "events"
+    __table_args__ = (CheckConstraint("seed_reveal IN ('table_close','event_end')", name="seed_reveal"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # When the seeds of the event's shoes are revealed (docs/fairness.md): at each table's close
+    # or only once the whole event has ended.
+    seed_reveal: Mapped[str] = mapped_column(String(20), default="table_close", server_default="table_close")
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ended_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class AccountRow(Base):

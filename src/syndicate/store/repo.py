@@ -49,6 +49,11 @@ from .models import (
 )
 
 
+def _event(r: EventRow) -> Event:
+    return Event(r.id, r.name, _utc(r.created_at), r.seed_reveal,
+                 _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by)
+
+
 def _utc(dt: datetime) -> datetime:
     """SQLite hands datetimes back naive; they were stored in UTC."""
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
@@ -94,26 +99,44 @@ class SqlRepo:
         self.for_update = for_update  # SQLite locks the whole file at BEGIN IMMEDIATE instead
 
     # -- events and accounts -----------------------------------------------------------------
-    def add_event(self, name: str, at: datetime) -> Event:
-        row = EventRow(name=name, created_at=at)
+    def add_event(self, name: str, at: datetime, seed_reveal: str = "table_close") -> Event:
+        row = EventRow(name=name, created_at=at, seed_reveal=seed_reveal)
         self.s.add(row)
         try:
             self.s.flush()
         except IntegrityError:  # a race with another writer of the same name
             raise Conflict("event_name", f"event names are unique: there is already an event called {name!r}") from None
-        return Event(row.id, row.name, at)
+        return _event(row)
 
-    def event(self, event_id: int) -> Event | None:
-        r = self.s.get(EventRow, event_id)
-        return Event(r.id, r.name, _utc(r.created_at)) if r else None
+    def event(self, event_id: int, *, lock: bool = False) -> Event | None:
+        """``lock``: hold the event's row until the transaction ends (PostgreSQL), so that ending
+        the event and opening a table or changing its settings are serialized."""
+        r = self.s.get(EventRow, event_id, with_for_update=lock and self.for_update)
+        return _event(r) if r else None
 
     def event_by_name(self, name: str) -> Event | None:
         r = self.s.scalar(select(EventRow).where(EventRow.name == name))
-        return Event(r.id, r.name, _utc(r.created_at)) if r else None
+        return _event(r) if r else None
 
     def events(self) -> list[Event]:
         rows = self.s.scalars(select(EventRow).order_by(EventRow.id))
-        return [Event(r.id, r.name, _utc(r.created_at)) for r in rows]
+        return [_event(r) for r in rows]
+
+    def end_event(self, event_id: int, by: int, at: datetime) -> None:
+        r = self.s.get(EventRow, event_id)
+        assert r is not None
+        r.ended_at, r.ended_by = at, by
+        self.s.flush()
+
+    def set_seed_reveal(self, event_id: int, seed_reveal: str) -> None:
+        r = self.s.get(EventRow, event_id)
+        assert r is not None
+        r.seed_reveal = seed_reveal
+        self.s.flush()
+
+    def event_has_hands(self, event_id: int) -> bool:
+        q = select(HandRow.id).join(TableRow, HandRow.table_id == TableRow.id).where(TableRow.event_id == event_id)
+        return self.s.scalar(q.limit(1)) is not None
 
     def add_account(self, event_id: int, name: str, role: str, password_hash: str, at: datetime) -> Account:
         row = AccountRow(event_id=event_id, name=name, name_key=canonical_name(name), role=role,

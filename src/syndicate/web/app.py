@@ -79,9 +79,20 @@ class NewEventAdmin(Body):
     password: Annotated[StrictStr, Field(min_length=8, max_length=200)]
 
 
+SeedReveal = Literal["table_close", "event_end"]
+
+
 class NewEvent(Body):
     name: Name
     admin: NewEventAdmin = Field(description="the event's first admin account")
+    seed_reveal: SeedReveal = Field(
+        default="table_close",
+        description="when the shoes' seeds are revealed (docs/fairness.md): at each table's close, or "
+                    "only when the event ends")
+
+
+class EventSettings(Body):
+    seed_reveal: SeedReveal = Field(description="fixed once a table of the event has dealt a hand")
 
 
 class Authorize(Body):
@@ -286,14 +297,34 @@ def create_app(
     # -- sign-in -------------------------------------------------------------------------
     @app.get("/api/events", tags=["sign-in"])
     def events() -> list[dict[str, Any]]:
-        return [{"id": e.id, "name": e.name} for e in room.accounts.events()]
+        """Every event: its name, when its seeds are revealed and, once ended, when and by whom."""
+        return [e.to_json() for e in room.accounts.events()]
 
     @app.post("/api/events", tags=["sign-in"], status_code=201)
     def create_event(account: Me, body: NewEvent) -> dict[str, Any]:
         """A new event with its first admin account (admin only). Event names are unique
         (409, rule ``event_name``)."""
-        ev, admin = room.accounts.open_event(account, body.name, body.admin.name, body.admin.password)
-        return {"id": ev.id, "name": ev.name, "created_at": ev.created_at.isoformat(), "admin": admin.to_json()}
+        ev, admin = room.accounts.open_event(account, body.name, body.admin.name, body.admin.password,
+                                             body.seed_reveal)
+        return {**ev.to_json(), "created_at": ev.created_at.isoformat(), "admin": admin.to_json()}
+
+    @app.patch("/api/events/{event_id}", tags=["sign-in"])
+    def event_settings(account: Me, event_id: Id, body: EventSettings) -> dict[str, Any]:
+        """Change when the event's seeds are revealed (its admin only). Refused once a table of
+        the event has dealt a hand (409, rule ``seed_reveal_fixed``) or the event ended
+        (``event_ended``)."""
+        return room.events.set_seed_reveal(account, event_id, body.seed_reveal).to_json()
+
+    @app.post("/api/events/{event_id}/end", tags=["sign-in"])
+    def end_event(account: Me, event_id: Id) -> dict[str, Any]:
+        """End the event (its admin only): every table closes after its hand in play, no table
+        opens and no hand starts; sign-in still works for cashing out. With ``seed_reveal`` at
+        ``event_end`` every seed of the event is revealed now. Once only (409, rule
+        ``event_ended``)."""
+        ev, table_ids = room.events.end(account, event_id)
+        live.event_ended(table_ids)
+        log.info("event %s ended by account %s; %s table(s) closed", event_id, account.id, len(table_ids))
+        return ev.to_json()
 
     @app.post("/api/events/{event_id}/session", tags=["sign-in"], responses=RATE_LIMITED)
     def sign_in_browser(event_id: Id, body: SignIn, request: Request, response: Response) -> dict[str, Any]:

@@ -245,8 +245,26 @@ class ClusterRoom(LiveRoom):
         self._forget(conn)
 
     def closed(self, table_id: int) -> None:
-        """Another process may be dealing this table's hand: only its owner reveals the seeds,
-        at the end of that hand (a table no process holds keeps them until one takes it)."""
+        """Another process may be dealing this table's hand: its owner reveals the seeds at the
+        end of that hand (the refresh every process gets re-runs its close-out). A table no
+        process holds has no hand in play (a hand cut short is voided by whoever takes the table
+        next), so this process reveals them here, under the table's lease: taking it waits for
+        any write still in flight under an expired owner's epoch and fences that owner off, and
+        a closed table never deals again, so giving the lease straight back is safe."""
+        if isinstance(self.routes.get(table_id), BlackjackTable):
+            return  # ours: our runner reveals them after its hand in play
+        at = now()
+        with self.room.store.transaction() as repo:
+            table = repo.table(table_id)
+            if table is None or table.status != "closed":
+                return
+            epoch = repo.acquire_lease(table_id, self.node, at, at + self.lease)
+            if epoch is None:
+                return  # another process holds it: its runner reveals them
+            voided = void_table(repo, table)  # reveals the seeds once they are due
+            repo.release_lease(table_id, self.node, epoch, at)
+        if voided:
+            log.warning("closed table %s had no owner: voided hand(s) %s, every bet returned", table_id, voided)
 
     def refresh(self, table_id: int | None = None) -> None:
         """Tell every process (the owner among them) that a table's row changed."""

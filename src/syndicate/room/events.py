@@ -1,0 +1,78 @@
+"""Ending an event, and when its shoes' seeds are revealed (docs/fairness.md, docs/server.md).
+
+An ended event deals no more: every table is closed (after its hand in play, as a table close
+does), no table opens and no hand starts; sign-in still works, so players can cash out. The
+per-event ``seed_reveal`` setting says when a shoe's seed is published: at its table's close
+(``table_close``, the default) or only when the event ends (``event_end``). It is fixed once the
+event has dealt a hand: a player who saw hands dealt under one promise keeps it.
+"""
+
+from __future__ import annotations
+
+from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .ledger import now
+from .ports import Store
+from .roles import require
+from .values import Account, Event
+
+SEED_REVEALS = ("table_close", "event_end")
+
+
+def check_seed_reveal(value: object) -> str:
+    if value not in SEED_REVEALS:
+        raise BadRequest("seed_reveal", f"seed_reveal is one of {', '.join(SEED_REVEALS)}, got {value!r}")
+    return str(value)
+
+
+def refuse_if_ended(ev: Event | None) -> None:
+    if ev is not None and ev.ended_at is not None:
+        raise Conflict("event_ended", f"event {ev.id} ended at {ev.ended_at.isoformat()}: no new tables or hands")
+
+
+class Events:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def _own(self, actor: Account, event_id: int, action: str) -> None:
+        require(actor.role, action)
+        if actor.event_id != event_id:
+            raise Forbidden("own_event", "an admin manages only their own event")
+
+    def end(self, actor: Account, event_id: int) -> tuple[Event, list[int]]:
+        """End the event: record when and by whom, close every open or paused table. Returns the
+        event and the ids of all its tables (their runners reveal what is due). A second end is
+        refused (409, rule ``event_ended``) and changes nothing."""
+        self._own(actor, event_id, "end_event")
+        with self.store.transaction() as repo:
+            ev = repo.event(event_id, lock=True)  # serialized with opening a table
+            if ev is None:
+                raise NotFound("event", f"no event {event_id}")
+            if ev.ended_at is not None:
+                raise Conflict("event_ended", f"event {event_id} already ended at {ev.ended_at.isoformat()} "
+                               "(an event ends once)")
+            repo.end_event(event_id, actor.id, now())
+            tables = repo.tables(event_id)
+            for t in tables:
+                if t.status != "closed":
+                    repo.set_table_status(t.id, "closed")
+            ended = repo.event(event_id)
+        assert ended is not None
+        return ended, [t.id for t in tables]
+
+    def set_seed_reveal(self, actor: Account, event_id: int, value: object) -> Event:
+        """Change when the event's seeds are revealed; refused once a table has dealt (409, rule
+        ``seed_reveal_fixed``) or after the event ended (``event_ended``)."""
+        self._own(actor, event_id, "event_settings")
+        seed_reveal = check_seed_reveal(value)
+        with self.store.transaction() as repo:
+            ev = repo.event(event_id, lock=True)
+            if ev is None:
+                raise NotFound("event", f"no event {event_id}")
+            refuse_if_ended(ev)
+            if ev.seed_reveal != seed_reveal and repo.event_has_hands(event_id):
+                raise Conflict("seed_reveal_fixed", "seed_reveal is fixed once a table of the event has dealt a "
+                               f"hand (it is {ev.seed_reveal!r})")
+            repo.set_seed_reveal(event_id, seed_reveal)
+            changed = repo.event(event_id)
+        assert changed is not None
+        return changed
