@@ -2,7 +2,7 @@
 shoes' seeds are revealed when each table closes or only when the event ends
 
 Revision ID: 0006_event_end
-Revises: 0003
+Revises: 0004_canonical_names
 Create Date: 2026-12-01 23:10:00
 """
 
@@ -18,17 +18,19 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('events', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('seed_reveal', sa.String(length=20), nullable=False,
+    # Plain ADD COLUMN, not a batch rebuild: on SQLite a rebuild drops and re-creates `events`,
+    # which every account row references, so it fails on any database that has accounts.
+    op.add_column('events', sa.Column('seed_reveal', sa.String(length=20), nullable=False,
                                       server_default='table_close'))
-        batch_op.add_column(sa.Column('ended_at', sa.DateTime(timezone=True), nullable=True))
-        batch_op.add_column(sa.Column('ended_by', sa.Integer(), nullable=True))
-        batch_op.create_check_constraint('seed_reveal', "seed_reveal IN ('table_close','event_end')")
+    op.add_column('events', sa.Column('ended_at', sa.DateTime(timezone=True), nullable=True))
+    op.add_column('events', sa.Column('ended_by', sa.Integer(), nullable=True))
+    if op.get_bind().dialect.name != 'sqlite':  # SQLite cannot add a constraint in place
+        op.create_check_constraint('seed_reveal', 'events', "seed_reveal IN ('table_close','event_end')")
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('events', schema=None) as batch_op:
-        batch_op.drop_constraint('seed_reveal', type_='check')
-        batch_op.drop_column('ended_by')
-        batch_op.drop_column('ended_at')
-        batch_op.drop_column('seed_reveal')
+    if op.get_bind().dialect.name != 'sqlite':
+        op.drop_constraint('seed_reveal', 'events', type_='check')
+    op.drop_column('events', 'ended_by')
+    op.drop_column('events', 'ended_at')
+    op.drop_column('events', 'seed_reveal')
