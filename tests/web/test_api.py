@@ -119,6 +119,10 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
     if action == "manage_table":
         t = room.tables.open(cast.dealer, "Managed")
         return client.post(f"/api/tables/{t.id}/status", json={"status": "paused"}, headers=headers)
+    if action == "set_limits":
+        return client.put("/api/limits", json={"game": "poker", "min_bet": 50, "max_bet": 1_000}, headers=headers)
+    if action == "set_float":
+        return client.put("/api/float", json={"amount": 10_000}, headers=headers)
     raise AssertionError(action)
 
 

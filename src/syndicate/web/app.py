@@ -31,7 +31,7 @@ from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
 from ..room.errors import BadRequest, Conflict, Forbidden, RoomError, Unauthorized
 from ..room.histories import shoe_history
-from ..room.ledger import player_key
+from ..room.ledger import MAX_FLOAT, is_bot, player_key
 from ..room.live import LiveRoom, Timers, void_unfinished
 from ..room.roles import DEALER, PLAYER, ROLES, allowed, require
 from ..shoe import Shoe
@@ -105,6 +105,16 @@ class NewTable(Body):
     overrides: dict[Annotated[str, Field(max_length=40)], StrictStr | StrictInt | float | bool] = Field(
         default_factory=dict, max_length=40,
         description="rule key → value; money keys as integer cents or text such as \"$5\"")
+
+
+class HouseFloat(Body):
+    amount: Annotated[StrictInt, Field(ge=0, le=MAX_FLOAT, description="cents: the float bots may play with")]
+
+
+class Bounds(Body):
+    game: Literal["blackjack", "poker"]
+    min_bet: Cents
+    max_bet: Cents
 
 
 class TableStatus(Body):
@@ -320,12 +330,18 @@ def create_app(
         return room.accounts.create(account, body.name, body.role, body.password).to_json()
 
     def _check_not_in_play(target: Any) -> None:
-        """A seat or a table is held by the account, not its role: a seated player (chips at a
-        table) or the dealer of a table still open would keep them under another role."""
-        if target.role == PLAYER and any(
-                a.key.startswith("stack:") and a.key.endswith(f":{target.id}") and a.balance
-                for a in room.ledger.accounts(target.event_id)):
-            raise Conflict("in_play", f"{target.name} is seated at a table: their role changes once they have left")
+        """A seat or a table is held by the account, not its role: a seated player or the
+        dealer of a table still open would keep them under another role. A seat is read from
+        the live tables and the hands in play, not the stack's balance: a player who has bet
+        their whole stack has a stack of zero and is seated all the same."""
+        if target.role == PLAYER:
+            with room.store.transaction() as repo:
+                in_hand = repo.hands(target.event_id, status="playing", player=target.id, limit=1)
+            if live.seated(target.id) or in_hand or any(
+                    a.key.startswith("stack:") and a.key.endswith(f":{target.id}") and a.balance
+                    for a in room.ledger.accounts(target.event_id)):
+                raise Conflict("in_play", f"{target.name} is seated at a table: their role changes once they "
+                                          "have left")
         if target.role == DEALER and any(t.dealer_id == target.id for t in room.tables.lobby(target.event_id)):
             raise Conflict("in_play", f"{target.name} deals at a table still open: close it or hand it over "
                                       "(POST /api/roster/revoke with hand_over_to) first")
@@ -411,11 +427,14 @@ def create_app(
         bets, pay-outs and voids; buy-ins, cash-outs and sitting down are not winnings), with
         their chips (bankroll plus stacks at tables): public."""
         ev = event_of(event_id)
+        bots = {str(a.id) for a in room.accounts.all(ev) if is_bot(a)}
         names: dict[str, str] = {}
         chips: dict[str, int] = {}
         won: dict[str, int] = {}
         for a in room.ledger.accounts(ev):
             parts = a.key.split(":")
+            if parts[-1] in bots:  # the house's chips: bots are not in the contest
+                continue
             if parts[0] == "player":
                 owner = parts[1]
                 names[owner] = a.name
@@ -428,6 +447,30 @@ def create_app(
             chips[owner] = chips.get(owner, 0) + a.balance
         out = [{"player": names.get(o, f"account {o}"), "balance": chips[o], "won": won.get(o, 0)} for o in chips]
         return sorted(out, key=lambda r: (-r["won"], r["player"]))
+
+    # -- the house: table bounds and the bots' float --------------------------------------
+    @app.get("/api/events/{event_id}/limits", tags=["tables"])
+    def limits(event_id: Id) -> dict[str, Any]:
+        """Each game's bounds of table stakes (cents): a dealer's table must stay within them."""
+        b = room.tables.bounds(event_of(event_id))
+        return {g: {"min_bet": lo, "max_bet": hi} for g, (lo, hi) in b.items()}
+
+    @app.put("/api/limits", tags=["tables"])
+    def set_limits(account: Me, body: Bounds) -> dict[str, Any]:
+        """The admin sets a game's bounds of table stakes (rule ``table_limits``)."""
+        b = room.tables.set_bounds(account, body.game, body.min_bet, body.max_bet)
+        return {g: {"min_bet": lo, "max_bet": hi} for g, (lo, hi) in b.items()}
+
+    @app.get("/api/float", tags=["cashier"])
+    def house_float(account: Me) -> dict[str, int]:
+        """The bots' float: set by the admin, used (held by bots now) and remaining."""
+        require(account.role, "set_float")
+        return room.cashier.float_status(account.event_id)
+
+    @app.put("/api/float", tags=["cashier"])
+    def set_house_float(account: Me, body: HouseFloat) -> dict[str, int]:
+        """The admin sets the float: chips move between the cashier and the float, in the ledger."""
+        return room.cashier.set_float(account, body.amount)
 
     # -- tables --------------------------------------------------------------------------
     @app.get("/api/events/{event_id}/tables", tags=["tables"])
