@@ -450,13 +450,13 @@ def create_app(
 
     # -- the house: table bounds and the bots' float --------------------------------------
     @app.get("/api/events/{event_id}/limits", tags=["tables"])
-    def limits(event_id: Id) -> dict[str, Any]:
+    def table_bounds(event_id: Id) -> dict[str, Any]:
         """Each game's bounds of table stakes (cents): a dealer's table must stay within them."""
         b = room.tables.bounds(event_of(event_id))
         return {g: {"min_bet": lo, "max_bet": hi} for g, (lo, hi) in b.items()}
 
     @app.put("/api/limits", tags=["tables"])
-    def set_limits(account: Me, body: Bounds) -> dict[str, Any]:
+    def set_table_bounds(account: Me, body: Bounds) -> dict[str, Any]:
         """The admin sets a game's bounds of table stakes (rule ``table_limits``)."""
         b = room.tables.set_bounds(account, body.game, body.min_bet, body.max_bet)
         return {g: {"min_bet": lo, "max_bet": hi} for g, (lo, hi) in b.items()}
