@@ -260,13 +260,18 @@ def serve_cmd(
     lease_seconds: Annotated[float, typer.Option(
         min=1.0, max=300.0, help="With --redis: how long a table's owner may go silent before another process "
                                  "takes the table over.", envvar="SYNDICATE_LEASE_SECONDS")] = 5.0,
+    event: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="The current event, the one the pages open (default: the event made at first "
+                          "start). Another event an admin creates never replaces it.", envvar="SYNDICATE_EVENT"),
+    ] = None,
 ) -> None:
     """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md, docs/deployment.md)."""
     from .room.cli import serve
     from .room.errors import RoomError
 
     try:
-        serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds)
+        serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds, event=event)
     except RoomError as e:
         raise _fail(str(e)) from None
 

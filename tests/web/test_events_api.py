@@ -29,7 +29,7 @@ def test_an_admin_opens_an_event_whose_admin_signs_in(client, cast) -> None:
     ev = r.json()
     assert ev["name"] == name and ev["admin"]["name"] == "Jean" and ev["admin"]["role"] == "admin"
     assert "password_hash" not in ev["admin"] and "a long password" not in r.text
-    assert {"id": ev["id"], "name": name} in client.get("/api/events").json()
+    assert {"id": ev["id"], "name": name, "current": False} in client.get("/api/events").json()
     h = bearer(client, ev["id"], "Jean", "a long password")
     me = client.get("/api/me", headers=h).json()["account"]
     assert me["id"] == ev["admin"]["id"] and me["role"] == "admin"

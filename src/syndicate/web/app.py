@@ -27,9 +27,9 @@ from .. import money
 from ..blackjack.rules import Rules
 from ..gcpause import keep_pauses_short
 from ..poker.history import to_phh
-from ..room.accounts import token_hash
+from ..room.accounts import DEFAULT_EVENT, token_hash
 from ..room.cardroom import CardRoom
-from ..room.errors import BadRequest, Conflict, Forbidden, RoomError, Unauthorized
+from ..room.errors import BadRequest, Conflict, Forbidden, NotFound, RoomError, Unauthorized
 from ..room.histories import shoe_history
 from ..room.ledger import MAX_FLOAT, is_bot, player_key
 from ..room.live import LiveRoom, Timers, void_unfinished
@@ -160,7 +160,7 @@ def create_app(
     migrate: bool = True, secure_cookies: bool = False, timers: Timers | None = None,
     new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
     trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
-    short_gc_pauses: bool = False,
+    short_gc_pauses: bool = False, current_event: str | None = None,
 ) -> FastAPI:
     """The card room's web app over the database at ``db_url`` (created and migrated unless
     ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
@@ -170,6 +170,9 @@ def create_app(
 
     On start, any hand a previous process left unfinished is voided and its bets returned
     (:func:`syndicate.room.live.void_unfinished`), so every table comes back ready to play.
+
+    ``current_event`` names the event the pages open (``syndicate serve --event``); without
+    it, the event made at first start. Creating another event never changes it.
 
     ``short_gc_pauses`` (``syndicate serve`` sets it: it owns the process) keeps the garbage
     collector's pauses short (:mod:`syndicate.gcpause`).
@@ -279,9 +282,29 @@ def create_app(
             raise
 
     # -- sign-in -------------------------------------------------------------------------
+    def the_current_event() -> Any:
+        evs = room.accounts.events()
+        wanted = current_event or DEFAULT_EVENT
+        for e in evs:
+            if e.name == wanted:
+                return e
+        if current_event is None and evs:  # first started under another name: the oldest event
+            return evs[0]
+        raise NotFound("current_event", f"the deployment's current event {wanted!r} does not exist")
+
     @app.get("/api/events", tags=["sign-in"])
     def events() -> list[dict[str, Any]]:
-        return [{"id": e.id, "name": e.name} for e in room.accounts.events()]
+        """Every event; ``current`` marks the one the deployment names (the pages open it)."""
+        evs = room.accounts.events()
+        cur = the_current_event().id if evs else None
+        return [{"id": e.id, "name": e.name, "current": e.id == cur} for e in evs]
+
+    @app.get("/api/events/current", tags=["sign-in"])
+    def the_event() -> dict[str, Any]:
+        """The event the deployment names as current (``syndicate serve --event``), not the
+        newest: an admin who creates another event does not take over the pages."""
+        e = the_current_event()
+        return {"id": e.id, "name": e.name}
 
     @app.post("/api/events", tags=["sign-in"], status_code=201)
     def create_event(account: Me, body: NewEvent) -> dict[str, Any]:
