@@ -15,8 +15,9 @@ from tests.room.kit import FAST_HASHER, PASSWORD, bearer, make_cast
 
 
 @pytest.fixture
-def client(database, room):
-    app = create_app(database=database, hasher=FAST_HASHER, migrate=False)
+def client(database, room, cast):
+    # The test's event is the deployment's current one: only its admins create events.
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, current_event=cast.event.name)
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 

@@ -160,6 +160,10 @@ def test_the_pages_event_is_the_deployments_not_the_newest(database, room) -> No
                         headers=bearer(client, first.event.id, "admin"))
         assert r.status_code == 201
         assert client.get("/api/events/current").json()["id"] == first.event.id
+        # The new event's admin cannot create events in turn: only the current event's admins do.
+        evil = client.post("/api/events", json={"name": "Evil night II", "admin": {"name": "M2", "password": PASSWORD}},
+                           headers=bearer(client, r.json()["id"], "Mallory"))
+        assert evil.status_code == 403 and evil.json()["error"]["rule"] == "create_event"
         current = [e for e in client.get("/api/events").json() if e["current"]]
         assert [e["id"] for e in current] == [first.event.id]
     # The pages ask the server for its current event; they never pick the newest of the list.

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import money
-from .errors import BadRequest, NotFound
-from .errors import Conflict
+from .errors import BadRequest, Conflict, NotFound
 from .ledger import (
     HOUSE_FLOAT,
     MAX_FLOAT,
@@ -17,8 +16,7 @@ from .ledger import (
     player_account,
     transfer,
 )
-from .ports import Store
-from .ports import Repo
+from .ports import Repo, Store
 from .roles import PLAYER, require
 from .values import Account, Move
 

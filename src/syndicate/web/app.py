@@ -308,8 +308,12 @@ def create_app(
 
     @app.post("/api/events", tags=["sign-in"], status_code=201)
     def create_event(account: Me, body: NewEvent) -> dict[str, Any]:
-        """A new event with its first admin account (admin only). Event names are unique
-        (409, rule ``event_name``)."""
+        """A new event with its first admin account: only an admin of the deployment's current
+        event (rule ``create_event``), so the admin of an event created here cannot create more.
+        Event names are unique (409, rule ``event_name``). A new event never becomes current."""
+        require(account.role, "create_event")
+        if account.event_id != the_current_event().id:
+            raise Forbidden("create_event", "only an admin of the current event creates events")
         ev, admin = room.accounts.open_event(account, body.name, body.admin.name, body.admin.password)
         return {"id": ev.id, "name": ev.name, "created_at": ev.created_at.isoformat(), "admin": admin.to_json()}
 
