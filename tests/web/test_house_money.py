@@ -192,11 +192,17 @@ def test_serve_refuses_an_unknown_current_event(tmp_path) -> None:
     assert e.value.rule == "current_event" and "No such night" in str(e.value)
 
 
-@pytest.mark.parametrize("who", ["Jean-Marc", "Bokuden", "Alice", "Sam", None])
+@pytest.mark.parametrize("who", ["Jean-Marc", "Bokuden", "Alice", "Sam", None, "Mallory"])
 def test_only_an_admin_creates_events(client, room, cast, who) -> None:
+    """Only an admin of the current event: not the other roles, nor the admin of another event."""
+    event = cast.event.id
+    if who == "Mallory":
+        other = room.accounts.create_event("Other " + secrets.token_hex(3))
+        room.accounts.add(other.id, "Mallory", "admin", PASSWORD)
+        event = other.id
     before = room.accounts.events()
     body = {"name": "Rogue " + secrets.token_hex(3), "admin": {"name": "x", "password": PASSWORD}}
-    r = client.post("/api/events", json=body, headers=bearer(client, cast.event.id, who) if who else {})
+    r = client.post("/api/events", json=body, headers=bearer(client, event, who) if who else {})
     assert r.status_code == (401 if who is None else 403)
     if who is not None:
         assert r.json()["error"]["rule"] == "create_event"
