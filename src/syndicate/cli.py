@@ -271,6 +271,11 @@ def serve_cmd(
     proxy: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
         "--proxy-address", help="A front proxy's address: not capped per address (the proxy caps each "
                                 "client; docs/deployment.md). Repeat for several.")] = None,
+    event: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="The current event, the one the pages open (default: the event made at first "
+                          "start). Another event an admin creates never replaces it.", envvar="SYNDICATE_EVENT"),
+    ] = None,
 ) -> None:
     """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md, docs/deployment.md)."""
     from .room.cli import serve
@@ -281,7 +286,7 @@ def serve_cmd(
 
         limits = ConnectionLimits(per_address=per_address, exempt=frozenset(proxy or ()))
         serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds,
-              connection_limits=limits)
+              connection_limits=limits, event=event)
     except RoomError as e:
         raise _fail(str(e)) from None
 

@@ -170,6 +170,7 @@ async def stuck_behind(server: FaultServer, slow: NeverReads, table_id: int, acc
 def test_a_client_that_never_reads_costs_bounded_memory_and_slows_no_one(server, room, cast) -> None:
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 50_000)
+    room.cashier.set_float(cast.admin, 5 * 100 * 500)  # the house's chips for the five bots
     tokens = sign_in(room, ev, "Bokuden", "Alice", "Bob", "Sam")
     with RoomClient(server.url, tokens["Bokuden"]) as rc:
         table = rc.open_table("Busy", overrides={"min_bet": 100, "max_bet": 500})["id"]
@@ -277,6 +278,7 @@ def test_a_client_that_never_reads_is_let_go(db_url, database, room, cast) -> No
         pytest.skip("the transport does not depend on the database: once is enough")
     server = start_server(database, limits=Limits(send_timeout=1.0))
     ev = cast.event.id
+    room.cashier.set_float(cast.admin, 3 * 100 * 500)  # the house's chips for the three bots
     tokens = sign_in(room, ev, "Bokuden", "Sam")
     with RoomClient(server.url, tokens["Bokuden"]) as rc:
         table = rc.open_table("Keepalive", overrides={"min_bet": 100, "max_bet": 500})["id"]

@@ -16,12 +16,13 @@ from syndicate.room.ledger import player_key
 from syndicate.room.roles import PERMISSIONS, ROLES, allowed
 from syndicate.web import create_app
 from syndicate.web.app import COOKIE
-from tests.room.kit import FAST_HASHER, PASSWORD, Cast, bearer, make_cast
+from tests.room.kit import FAST_HASHER, PASSWORD, Cast, bearer
 
 
 @pytest.fixture
-def client(database, room):
-    app = create_app(database=database, hasher=FAST_HASHER, migrate=False)
+def client(database, room, cast):
+    # The test's event is the deployment's current one: only its admins create events.
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, current_event=cast.event.name)
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 
@@ -123,6 +124,10 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
     if action == "manage_table":
         t = room.tables.open(cast.dealer, "Managed")
         return client.post(f"/api/tables/{t.id}/status", json={"status": "paused"}, headers=headers)
+    if action == "set_limits":
+        return client.put("/api/limits", json={"game": "poker", "min_bet": 50, "max_bet": 1_000}, headers=headers)
+    if action == "set_float":
+        return client.put("/api/float", json={"amount": 10_000}, headers=headers)
     raise AssertionError(action)
 
 
@@ -130,8 +135,7 @@ REST_ACTIONS = [a for a in PERMISSIONS if a not in ("play", "watch")]  # those t
 
 
 @pytest.mark.parametrize("action", REST_ACTIONS)
-def test_authorization_matrix(client, room, action) -> None:
-    cast = make_cast(room)
+def test_authorization_matrix(client, room, cast, action) -> None:
     names = {"admin": "admin", "pit_boss": "Jean-Marc", "dealer": "Bokuden", "player": "Alice", "spectator": "Sam"}
     for role in ROLES:
         r = _attempt(client, room, cast, action, bearer(client, cast.event.id, names[role]), role)

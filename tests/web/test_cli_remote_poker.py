@@ -66,6 +66,7 @@ class Typist:
 def test_the_terminal_plays_a_draw_table_against_bots(server, room, cast) -> None:
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    room.cashier.set_float(cast.admin, 2 * 100 * 500)  # the house's chips for the two bots
     dealer_rest = RoomClient(server.url)
     dealer_rest.sign_in(ev, "Bokuden", PASSWORD)
     table = dealer_rest.open_table("Terminal draw", game="poker", overrides={"ante": 50})

@@ -155,3 +155,51 @@ def test_first_start_prints_the_admin_password_once(tmp_path) -> None:
     with pytest.raises(BadRequest):
         admin_create(url, "Third", "short")
     db.dispose()
+
+
+def test_bot_chips_go_back_to_the_house_float_after_a_crash(db_url, room, cast, tmp_path) -> None:
+    """Bots sit with the house's chips (the admin's float). Killed with bots seated, the server
+    comes back with those chips in the float, not in bot bankrolls, every cent in the ledger,
+    and no bot on the public leaderboard."""
+    if db_url.startswith("sqlite"):
+        db_url = f"sqlite:///{tmp_path / 'bots.db'}"
+        from syndicate.room.cardroom import CardRoom
+        from syndicate.store import Database, SqlStore
+        from tests.room.kit import FAST_HASHER, make_cast
+
+        db = Database(db_url)
+        db.migrate()
+        room = CardRoom(SqlStore(db), FAST_HASHER)
+        cast = make_cast(room)
+    ev = cast.event.id
+    room.cashier.set_float(cast.admin, 2 * 100 * 500)
+    room.cashier.buy_in(cast.admin, cast.alice.id, 5_000)
+
+    async def seat_bots(url: str, table_id: int, token: str) -> None:
+        dealer = await TableClient.connect(url, table_id, token)
+        await dealer.act("add_bots", count=2)
+        await dealer.wait(lambda s: len(s["seats"]) == 2)
+        await dealer.close()
+
+    server = server_process(db_url, tmp_path / "server.log")
+    try:
+        dealer = RoomClient(server.url)
+        dealer.sign_in(ev, "Bokuden", PASSWORD)
+        table = dealer.open_table("Bots crash", overrides={"min_bet": 100, "max_bet": 500})
+        asyncio.run(seat_bots(server.url, table["id"], dealer.token or ""))
+        dealer.close()
+    finally:
+        server.kill9()
+    assert room.cashier.float_status(ev)["used"] == 100_000  # the crash left them at the table
+
+    server = server_process(db_url, tmp_path / "server.log")
+    try:
+        status = room.cashier.float_status(ev)
+        assert status == {"float": 100_000, "used": 0, "remaining": 100_000, "max": 10_000_000}
+        bots = [a for a in room.ledger.accounts(ev) if a.name.startswith("Bot ")]
+        assert bots and all(a.balance == 0 for a in bots)
+        assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
+        board = RoomClient(server.url).http.get(f"/api/events/{ev}/leaderboard").json()
+        assert [r["player"] for r in board] == ["Alice"]
+    finally:
+        server.stop()

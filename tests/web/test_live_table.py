@@ -244,10 +244,18 @@ def test_play_remote_from_the_terminal(server, room, cast) -> None:
     assert room.ledger.audit(ev) == []
 
 
+async def _until(condition, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait until ``condition()`` holds (a table's last ledger write lands after its broadcast)."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
 @pytest.mark.parametrize("game", ["blackjack", "poker"])
 def test_bots_fill_a_table(server, room, cast, game) -> None:
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 50_000)
+    room.cashier.set_float(cast.admin, 3 * 100 * 500)  # the house's chips for the three bots
     c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice", "watcher": "Sam"})
     overrides = {"min_bet": 100, "max_bet": 500} if game == "blackjack" else {}
     table = c["dealer"].open_table(f"Bots {game}", game=game, overrides=overrides)
@@ -265,6 +273,12 @@ def test_bots_fill_a_table(server, room, cast, game) -> None:
             await alice.act("add_bots", count=1)
         await dealer.act("add_bots", count=3)
         assert len((await dealer.wait(lambda s: len(s["seats"]) == 4))["seats"]) == 4
+        # The float held three bots' stakes and they have it all: a fourth is refused.
+        assert room.cashier.float_status(ev) == {"float": 150_000, "used": 150_000, "remaining": 0,
+                                                 "max": 10_000_000}
+        with pytest.raises(ActionRefused) as e:
+            await dealer.act("add_bots", count=1)
+        assert e.value.rule == "house_float" and "$0.00" in str(e.value)
         hands: set[int] = set()
         await dealer.act("auto_deal", seconds=0.3)
         while len(hands) < 4:
@@ -296,6 +310,12 @@ def test_bots_fill_a_table(server, room, cast, game) -> None:
         await watcher.wait(lambda s: len(s["seats"]) == 1, timeout=20)
         for x in (dealer, alice, watcher):
             await x.close()
+        # Whatever they won or lost, the bots' chips are back in the float, every cent in the ledger.
+        await _until(lambda: room.cashier.float_status(ev)["used"] == 0)
+        status = room.cashier.float_status(ev)
+        assert status["remaining"] == status["float"] and room.ledger.audit(ev) == []
+        bots = [x for x in room.ledger.accounts(ev) if x.name.startswith("Bot ")]
+        assert bots and all(x.balance == 0 for x in bots)
 
     asyncio.run(go())
     assert room.ledger.audit(ev) == []

@@ -171,6 +171,11 @@ class Accounts:
             repo.drop_tokens(account_id)
             return changed
 
+    def all(self, event_id: int) -> list[Account]:
+        """Every account of an event, for the room's own use (no permission check)."""
+        with self.store.transaction() as repo:
+            return repo.accounts(event_id)
+
     def list(self, actor: Account) -> list[Account]:
         require(actor.role, "list_accounts")
         with self.store.transaction() as repo:

@@ -5,9 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from .. import money
-from .errors import BadRequest, NotFound
-from .ledger import cashier_account, check_amount, player_account, transfer
-from .ports import Store
+from .errors import BadRequest, Conflict, NotFound
+from .ledger import (
+    HOUSE_FLOAT,
+    MAX_FLOAT,
+    cashier_account,
+    check_amount,
+    float_account,
+    is_bot,
+    player_account,
+    transfer,
+)
+from .ports import Repo, Store
 from .roles import PLAYER, require
 from .values import Account, Move
 
@@ -43,3 +52,43 @@ class Cashier:
                 move, memo = Move(wallet.id, cashier.id, amount), f"cash-out of {money.format(amount)} by {actor.name}"
             transfer(repo, actor.event_id, [move], action, memo, by=actor.id)
             return repo.lock_balances([wallet.id])[wallet.id].balance
+
+    # -- the house float for bots ------------------------------------------------------------
+    def float_status(self, event_id: int) -> dict[str, int]:
+        """``used``: the chips bots hold now (bankrolls and stacks); ``remaining``: what is left
+        in the float for more bots; ``float``: their sum, what the admin set."""
+        with self.store.transaction() as repo:
+            return self._float_status(repo, event_id)
+
+    @staticmethod
+    def _float_status(repo: Repo, event_id: int) -> dict[str, int]:
+        bots = {a.id for a in repo.accounts(event_id) if is_bot(a)}
+        used = remaining = 0
+        for a in repo.ledger_accounts(event_id):
+            if a.key == HOUSE_FLOAT:
+                remaining = a.balance
+            elif a.key.startswith(("player:", "stack:")) and int(a.key.rsplit(":", 1)[1]) in bots:
+                used += a.balance
+        return {"float": used + remaining, "used": used, "remaining": remaining, "max": MAX_FLOAT}
+
+    def set_float(self, actor: Account, amount: Any) -> dict[str, int]:
+        """The admin sets the event's float: the cashier's chips that bots may play with, at
+        most :data:`MAX_FLOAT`. The difference moves between the cashier and the float, in the
+        ledger; it cannot go below what the bots hold now."""
+        require(actor.role, "set_float")
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_FLOAT:
+            raise BadRequest("house_float", f"the float is a whole number of cents from 0 to "
+                             f"{money.format(MAX_FLOAT)}, got {amount!r}")
+        with self.store.transaction() as repo:
+            status = self._float_status(repo, actor.event_id)
+            if amount < status["used"]:
+                raise Conflict("house_float", f"the bots hold {money.format(status['used'])} of the float now: "
+                               "remove them first to set it lower")
+            cashier, pool = cashier_account(repo, actor.event_id), float_account(repo, actor.event_id)
+            delta = amount - status["float"]
+            memo = f"house float set to {money.format(amount)} by {actor.name}"
+            if delta > 0:
+                transfer(repo, actor.event_id, [Move(cashier.id, pool.id, delta)], "house_float", memo, by=actor.id)
+            elif delta < 0:
+                transfer(repo, actor.event_id, [Move(pool.id, cashier.id, -delta)], "house_float", memo, by=actor.id)
+            return self._float_status(repo, actor.event_id)

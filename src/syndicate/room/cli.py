@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
@@ -18,7 +19,7 @@ from argon2 import PasswordHasher
 from ..store import Database, SqlStore
 from .accounts import DEFAULT_EVENT, Accounts
 from .cardroom import CardRoom
-from .errors import RoomError
+from .errors import NotFound, RoomError
 from .roster import Roster
 from .values import Account
 
@@ -48,10 +49,11 @@ def prepare(db: str | None, *, seed_notice: bool = True, out: TextIO = sys.stdou
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
           seed_notice: bool = True, redis: str | None = None, lease_seconds: float = 5.0,
-          connection_limits: ConnectionLimits | None = None) -> None:
+          connection_limits: ConnectionLimits | None = None, event: str | None = None) -> None:
     """Run the card room server (``db``: a SQLite path or URL, default ``./syndicate.db``; or
     ``postgresql://…``). With ``redis``, one of several processes on a PostgreSQL database
-    (docs/deployment.md). Blocks until stopped."""
+    (docs/deployment.md). ``event`` names the current event, the one the pages open (default:
+    the event made at first start); it must exist. Blocks until stopped."""
     import uvicorn
 
     from ..web import create_app
@@ -63,8 +65,11 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PO
 
         check_cluster_url(normalize_url(db))  # before touching any database
     database = prepare(db, seed_notice=seed_notice)
+    if event is not None and all(e.name != event for e in Accounts(SqlStore(database)).events()):
+        database.dispose()
+        raise NotFound("current_event", f"no event named {event!r}: create it first (POST /api/events)")
     app = create_app(database=database, migrate=False, redis_url=redis, lease_seconds=lease_seconds,
-                     short_gc_pauses=True, precompute_odds=True)
+                     short_gc_pauses=True, precompute_odds=True, current_event=event)
     if app.state.voided:
         print(f"Voided {len(app.state.voided)} hand(s) left unfinished by the last run; every bet returned.",
               flush=True)
@@ -145,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     try:
         serve(args[0] if args else None, args[1] if len(args) > 1 else "127.0.0.1",
-              int(args[2]) if len(args) > 2 else DEFAULT_PORT)
+              int(args[2]) if len(args) > 2 else DEFAULT_PORT, event=os.environ.get("SYNDICATE_EVENT") or None)
     except RoomError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -20,6 +20,14 @@ from .ports import Repo, Store
 from .values import LedgerAccount, Line, Move
 
 CASHIER = "cashier"
+#: The house's chips for bots: the admin moves them from the cashier, bots sit down with them
+#: and give them back. Its kind is "player" so that, like a bankroll, it can never go below
+#: zero (in the room and in the database's CHECK): bots cannot play with more than it holds.
+HOUSE_FLOAT = "house_float"
+#: The most an admin may put in an event's float ($100,000).
+MAX_FLOAT = 10_000_000
+#: A bot's account is marked by this password hash (it can never sign in).
+BOT_HASH = "!bot: no password signs in"
 
 
 def now() -> datetime:
@@ -74,6 +82,14 @@ def transfer(
 
 def cashier_account(repo: Repo, event_id: int) -> LedgerAccount:
     return repo.ledger_account(event_id, CASHIER, "cashier", "the cashier")
+
+
+def float_account(repo: Repo, event_id: int) -> LedgerAccount:
+    return repo.ledger_account(event_id, HOUSE_FLOAT, "player", "the house float for bots")
+
+
+def is_bot(account: Any) -> bool:
+    return bool(account.password_hash == BOT_HASH)
 
 
 def player_account(repo: Repo, event_id: int, account_id: int, name: str) -> LedgerAccount:

@@ -40,7 +40,16 @@ from ..errors import RuleError
 from ..shoe import Shoe
 from .cardroom import CardRoom
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
-from .ledger import cashier_account, check_amount, now, player_account, table_account, transfer
+from .ledger import (
+    BOT_HASH,
+    check_amount,
+    float_account,
+    is_bot,
+    now,
+    player_account,
+    table_account,
+    transfer,
+)
 from .ports import Repo
 from .roles import ADMIN, PIT_BOSS, require
 from .values import Account, Move, Table
@@ -430,8 +439,8 @@ class BlackjackTable:
         def back(repo: Repo) -> None:
             wallet = player_account(repo, self.table.event_id, s.account.id, s.account.name)
             moves = [Move(s.ledger_id, wallet.id, amount)]
-            if s.bot:  # a bot's chips go straight back to the cashier they came from
-                moves.append(Move(wallet.id, cashier_account(repo, self.table.event_id).id, amount))
+            if s.bot:  # a bot's chips go straight back to the float they came from
+                moves.append(Move(wallet.id, float_account(repo, self.table.event_id).id, amount))
             transfer(repo, self.table.event_id, moves, "stand_up",
                      f"{s.account.name} leaves table {self.table.id} with {money.format(amount)}")
 
@@ -573,15 +582,18 @@ class BlackjackTable:
 
         def seat_bots(repo: Repo) -> list[tuple[int, Account, int]]:
             out = []
-            cashier = cashier_account(repo, table.event_id)
+            pool = float_account(repo, table.event_id)
+            if pool.balance < stake * count:
+                raise Conflict("house_float", f"{count} bots need {money.format(stake * count)} and the house "
+                               f"float for bots has {money.format(pool.balance)}: the admin sets the float")
             for n in free[:count]:
                 name = f"Bot {table.id}-{n}"
                 bot = repo.account_by_name(table.event_id, name) or repo.add_account(
-                    table.event_id, name, "player", "!bot: no password signs in", now())
+                    table.event_id, name, "player", BOT_HASH, now())
                 wallet = player_account(repo, table.event_id, bot.id, bot.name)
                 stack = repo.ledger_account(table.event_id, stack_key(table.id, bot.id), "player",
                                             f"{bot.name}'s stack at table {table.id}")
-                transfer(repo, table.event_id, [Move(cashier.id, wallet.id, stake), Move(wallet.id, stack.id, stake)],
+                transfer(repo, table.event_id, [Move(pool.id, wallet.id, stake), Move(wallet.id, stack.id, stake)],
                          "bot_buy_in", f"{bot.name} sits at table {table.id} seat {n}")
                 out.append((n, bot, stack.id))
             return out
@@ -963,8 +975,18 @@ def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
             player = repo.account(int(a.key[len(prefix):]))
             assert player is not None
             wallet = player_account(repo, ev, player.id, player.name)
-            transfer(repo, ev, [Move(a.id, wallet.id, a.balance)], "stand_up",
+            moves = [Move(a.id, wallet.id, a.balance)]
+            if is_bot(player):  # the house's chips, not the bot's: back to the float
+                moves.append(Move(wallet.id, float_account(repo, ev).id, a.balance))
+            transfer(repo, ev, moves, "stand_up",
                      f"{player.name}'s stack at table {table.id} back to the bankroll after a restart")
+    # A bot's bankroll holds nothing between sittings; whatever one holds now (left there by a
+    # crash, or by an older version) is the house's and goes back to the float.
+    bots = {a.id for a in repo.accounts(ev) if is_bot(a) and a.name.startswith(f"Bot {table.id}-")}
+    for a in repo.ledger_accounts(ev):
+        if a.key.startswith("player:") and int(a.key[7:]) in bots and a.balance > 0:
+            transfer(repo, ev, [Move(a.id, float_account(repo, ev).id, a.balance)], "stand_up",
+                     f"{a.name}'s chips back to the house float after a restart")
     if shoes and table.status == "closed":  # seeds come out when the table closes, not before
         reveal_table_seeds(repo, table.id)
     return voided
@@ -1013,6 +1035,12 @@ class LiveRoom:
 
     def part(self, table_id: int, conn: Connection) -> None:
         self.tables[table_id].part(conn)
+
+    def seated(self, account_id: int) -> list[int]:
+        """The tables of this process where the account holds a seat now (chips in a hand in
+        play count, whatever its stack's ledger balance says)."""
+        return [tid for tid, runner in list(self.tables.items())
+                if any(s.account.id == account_id for s in list(runner.seats.values()))]
 
     def refresh(self, table_id: int | None = None) -> None:
         """A table's row changed through the API (from any thread): its runner reads it again."""

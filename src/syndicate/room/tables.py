@@ -18,7 +18,7 @@ from ..poker.draw import DrawRules
 from .accounts import check_name
 from .errors import BadRequest, Forbidden, NotFound
 from .events import refuse_if_ended
-from .ledger import now, table_account
+from .ledger import check_amount, now, table_account
 from .ports import Store
 from .roles import DEALER, require
 from .values import Account, Table
@@ -27,6 +27,15 @@ GAMES = ("blackjack", "poker")
 STATUSES = ("open", "paused", "closed")
 MAX_OVERRIDES = 40
 MONEY_KEYS = ("min_bet", "max_bet")
+#: Every stake a table's rules set, per game: each must lie within the event's bounds.
+STAKE_KEYS: dict[str, tuple[str, ...]] = {
+    "blackjack": ("min_bet", "max_bet"),
+    "poker": ("ante", "min_bet", "max_bet", "min_raise", "max_raise", "min_ante", "max_ante"),
+}
+#: The bounds of table stakes (cents) until an event's admin widens them. Draw poker's are the
+#: house rule's ("Bet → between $0.50 and $5"); Blackjack's are $1 to $500, the default
+#: preset's minimum and five times its maximum.
+DEFAULT_BOUNDS: dict[str, tuple[int, int]] = {"blackjack": (100, 50_000), "poker": (50, 500)}
 
 UNAUTHORIZED = (
     "only an authorized dealer can open a table: \"Blackjack requires a dealer. … A list of authorized "
@@ -107,6 +116,12 @@ class Tables:
         rules, seats = table_rules(game, preset_name, overrides or {})
         with self.store.transaction() as repo:
             refuse_if_ended(repo.event(actor.event_id, lock=True))
+            lo, hi = repo.event_limits(actor.event_id).get(game, DEFAULT_BOUNDS[game])
+            for key in STAKE_KEYS[game]:
+                if not lo <= rules[key] <= hi:
+                    raise BadRequest("table_limits", f"{key} {money.format(rules[key])} is outside this event's "
+                                     f"{game} bounds, {money.format(lo)} to {money.format(hi)}: only the "
+                                     "admin widens them")
             entry = repo.roster_entry(actor.event_id, actor.name)
             if entry is None or not entry.active:
                 raise Forbidden("authorized_dealer", f"{actor.name} is not on the roster of authorized dealers; "
@@ -114,6 +129,24 @@ class Tables:
             table = repo.add_table(actor.event_id, name, game, rules, seats, actor.id, now())
             table_account(repo, actor.event_id, table.id, name)
             return table
+
+    def bounds(self, event_id: int) -> dict[str, tuple[int, int]]:
+        """Each game's bounds of table stakes in this event: (lowest, highest) cents."""
+        with self.store.transaction() as repo:
+            return {**DEFAULT_BOUNDS, **repo.event_limits(event_id)}
+
+    def set_bounds(self, actor: Account, game: str, lowest: Any, highest: Any) -> dict[str, tuple[int, int]]:
+        """The admin sets (widens or narrows) a game's bounds; open tables keep their rules."""
+        require(actor.role, "set_limits")
+        if game not in GAMES:
+            raise BadRequest("game", f"game is one of {', '.join(GAMES)}, got {game!r}")
+        lo, hi = check_amount(lowest, "min_bet"), check_amount(highest, "max_bet")
+        if lo > hi:
+            raise BadRequest("table_limits", f"the lowest stake ({money.format(lo)}) is above the highest "
+                             f"({money.format(hi)})")
+        with self.store.transaction() as repo:
+            repo.set_event_limits(actor.event_id, game, lo, hi)
+        return self.bounds(actor.event_id)
 
     def get(self, event_id: int, table_id: Any) -> Table:
         if isinstance(table_id, bool) or not isinstance(table_id, int):

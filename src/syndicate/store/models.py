@@ -229,3 +229,19 @@ class TableLeaseRow(Base):
     owner: Mapped[str] = mapped_column(String(64))
     epoch: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class EventLimitRow(Base):
+    """An event's table limits for one game, as its admin set them (issue: a dealer cannot
+    set a table's stakes beyond them). No row: the house rule's bounds
+    (:data:`syndicate.room.tables.DEFAULT_BOUNDS`)."""
+
+    __tablename__ = "event_limits"
+    __table_args__ = (
+        CheckConstraint("game IN ('blackjack','poker')", name="game"),
+        CheckConstraint("min_bet > 0 AND min_bet <= max_bet", name="bounds"),
+    )
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(10), primary_key=True)
+    min_bet: Mapped[int] = mapped_column(BigInteger)
+    max_bet: Mapped[int] = mapped_column(BigInteger)

@@ -34,6 +34,7 @@ from ..room.values import (
 from .database import Database
 from .models import (
     AccountRow,
+    EventLimitRow,
     EventRow,
     HandPlayerRow,
     HandRow,
@@ -137,6 +138,18 @@ class SqlRepo:
     def event_has_hands(self, event_id: int) -> bool:
         q = select(HandRow.id).join(TableRow, HandRow.table_id == TableRow.id).where(TableRow.event_id == event_id)
         return self.s.scalar(q.limit(1)) is not None
+
+    def event_limits(self, event_id: int) -> dict[str, tuple[int, int]]:
+        rows = self.s.scalars(select(EventLimitRow).where(EventLimitRow.event_id == event_id))
+        return {r.game: (r.min_bet, r.max_bet) for r in rows}
+
+    def set_event_limits(self, event_id: int, game: str, min_bet: int, max_bet: int) -> None:
+        row = self.s.get(EventLimitRow, (event_id, game))
+        if row is None:
+            self.s.add(EventLimitRow(event_id=event_id, game=game, min_bet=min_bet, max_bet=max_bet))
+        else:
+            row.min_bet, row.max_bet = min_bet, max_bet
+        self.s.flush()
 
     def add_account(self, event_id: int, name: str, role: str, password_hash: str, at: datetime) -> Account:
         row = AccountRow(event_id=event_id, name=name, name_key=canonical_name(name), role=role,

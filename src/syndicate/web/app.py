@@ -27,11 +27,11 @@ from .. import money
 from ..blackjack.rules import PRESETS, Rules
 from ..gcpause import keep_pauses_short
 from ..poker.history import to_phh
-from ..room.accounts import token_hash
+from ..room.accounts import DEFAULT_EVENT, token_hash
 from ..room.cardroom import CardRoom
-from ..room.errors import BadRequest, Conflict, Forbidden, RoomError, Unauthorized
+from ..room.errors import BadRequest, Conflict, Forbidden, NotFound, RoomError, Unauthorized
 from ..room.histories import shoe_history
-from ..room.ledger import player_key
+from ..room.ledger import MAX_FLOAT, is_bot, player_key
 from ..room.live import LiveRoom, Timers, void_unfinished
 from ..room.roles import DEALER, PLAYER, ROLES, allowed, require
 from ..shoe import Shoe
@@ -121,6 +121,16 @@ class NewTable(Body):
         description="rule key → value; money keys as integer cents or text such as \"$5\"")
 
 
+class HouseFloat(Body):
+    amount: Annotated[StrictInt, Field(ge=0, le=MAX_FLOAT, description="cents: the float bots may play with")]
+
+
+class Bounds(Body):
+    game: Literal["blackjack", "poker"]
+    min_bet: Cents
+    max_bet: Cents
+
+
 class TableStatus(Body):
     status: Literal["open", "paused", "closed"]
 
@@ -164,7 +174,7 @@ def create_app(
     migrate: bool = True, secure_cookies: bool = False, timers: Timers | None = None,
     new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
     trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
-    short_gc_pauses: bool = False, precompute_odds: bool = False,
+    short_gc_pauses: bool = False, precompute_odds: bool = False, current_event: str | None = None,
 ) -> FastAPI:
     """The card room's web app over the database at ``db_url`` (created and migrated unless
     ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
@@ -174,6 +184,9 @@ def create_app(
 
     On start, any hand a previous process left unfinished is voided and its bets returned
     (:func:`syndicate.room.live.void_unfinished`), so every table comes back ready to play.
+
+    ``current_event`` names the event the pages open (``syndicate serve --event``); without
+    it, the event made at first start. Creating another event never changes it.
 
     ``short_gc_pauses`` (``syndicate serve`` sets it: it owns the process) keeps the garbage
     collector's pauses short (:mod:`syndicate.gcpause`). ``precompute_odds`` (``syndicate serve``
@@ -295,15 +308,39 @@ def create_app(
         return signed_in
 
     # -- sign-in -------------------------------------------------------------------------
+    def the_current_event() -> Any:
+        evs = room.accounts.events()
+        wanted = current_event or DEFAULT_EVENT
+        for e in evs:
+            if e.name == wanted:
+                return e
+        if current_event is None and evs:  # first started under another name: the oldest event
+            return evs[0]
+        raise NotFound("current_event", f"the deployment's current event {wanted!r} does not exist")
+
     @app.get("/api/events", tags=["sign-in"])
     def events() -> list[dict[str, Any]]:
-        """Every event: its name, when its seeds are revealed and, once ended, when and by whom."""
-        return [e.to_json() for e in room.accounts.events()]
+        """Every event: its name, when its seeds are revealed and, once ended, when and by whom;
+        ``current`` marks the one the deployment names (the pages open it)."""
+        evs = room.accounts.events()
+        cur = the_current_event().id if evs else None
+        return [{**e.to_json(), "current": e.id == cur} for e in evs]
+
+    @app.get("/api/events/current", tags=["sign-in"])
+    def the_event() -> dict[str, Any]:
+        """The event the deployment names as current (``syndicate serve --event``), not the
+        newest: an admin who creates another event does not take over the pages."""
+        e = the_current_event()
+        return {"id": e.id, "name": e.name}
 
     @app.post("/api/events", tags=["sign-in"], status_code=201)
     def create_event(account: Me, body: NewEvent) -> dict[str, Any]:
-        """A new event with its first admin account (admin only). Event names are unique
-        (409, rule ``event_name``)."""
+        """A new event with its first admin account: only an admin of the deployment's current
+        event (rule ``create_event``), so the admin of an event created here cannot create more.
+        Event names are unique (409, rule ``event_name``). A new event never becomes current."""
+        require(account.role, "create_event")
+        if account.event_id != the_current_event().id:
+            raise Forbidden("create_event", "only an admin of the current event creates events")
         ev, admin = room.accounts.open_event(account, body.name, body.admin.name, body.admin.password,
                                              body.seed_reveal)
         return {**ev.to_json(), "created_at": ev.created_at.isoformat(), "admin": admin.to_json()}
@@ -366,12 +403,18 @@ def create_app(
         return room.accounts.create(account, body.name, body.role, body.password).to_json()
 
     def _check_not_in_play(target: Any) -> None:
-        """A seat or a table is held by the account, not its role: a seated player (chips at a
-        table) or the dealer of a table still open would keep them under another role."""
-        if target.role == PLAYER and any(
-                a.key.startswith("stack:") and a.key.endswith(f":{target.id}") and a.balance
-                for a in room.ledger.accounts(target.event_id)):
-            raise Conflict("in_play", f"{target.name} is seated at a table: their role changes once they have left")
+        """A seat or a table is held by the account, not its role: a seated player or the
+        dealer of a table still open would keep them under another role. A seat is read from
+        the live tables and the hands in play, not the stack's balance: a player who has bet
+        their whole stack has a stack of zero and is seated all the same."""
+        if target.role == PLAYER:
+            with room.store.transaction() as repo:
+                in_hand = repo.hands(target.event_id, status="playing", player=target.id, limit=1)
+            if live.seated(target.id) or in_hand or any(
+                    a.key.startswith("stack:") and a.key.endswith(f":{target.id}") and a.balance
+                    for a in room.ledger.accounts(target.event_id)):
+                raise Conflict("in_play", f"{target.name} is seated at a table: their role changes once they "
+                                          "have left")
         if target.role == DEALER and any(t.dealer_id == target.id for t in room.tables.lobby(target.event_id)):
             raise Conflict("in_play", f"{target.name} deals at a table still open: close it or hand it over "
                                       "(POST /api/roster/revoke with hand_over_to) first")
@@ -457,11 +500,14 @@ def create_app(
         bets, pay-outs and voids; buy-ins, cash-outs and sitting down are not winnings), with
         their chips (bankroll plus stacks at tables): public."""
         ev = event_of(event_id)
+        bots = {str(a.id) for a in room.accounts.all(ev) if is_bot(a)}
         names: dict[str, str] = {}
         chips: dict[str, int] = {}
         won: dict[str, int] = {}
         for a in room.ledger.accounts(ev):
             parts = a.key.split(":")
+            if parts[-1] in bots:  # the house's chips: bots are not in the contest
+                continue
             if parts[0] == "player":
                 owner = parts[1]
                 names[owner] = a.name
@@ -474,6 +520,30 @@ def create_app(
             chips[owner] = chips.get(owner, 0) + a.balance
         out = [{"player": names.get(o, f"account {o}"), "balance": chips[o], "won": won.get(o, 0)} for o in chips]
         return sorted(out, key=lambda r: (-r["won"], r["player"]))
+
+    # -- the house: table bounds and the bots' float --------------------------------------
+    @app.get("/api/events/{event_id}/limits", tags=["tables"])
+    def table_bounds(event_id: Id) -> dict[str, Any]:
+        """Each game's bounds of table stakes (cents): a dealer's table must stay within them."""
+        b = room.tables.bounds(event_of(event_id))
+        return {g: {"min_bet": lo, "max_bet": hi} for g, (lo, hi) in b.items()}
+
+    @app.put("/api/limits", tags=["tables"])
+    def set_table_bounds(account: Me, body: Bounds) -> dict[str, Any]:
+        """The admin sets a game's bounds of table stakes (rule ``table_limits``)."""
+        b = room.tables.set_bounds(account, body.game, body.min_bet, body.max_bet)
+        return {g: {"min_bet": lo, "max_bet": hi} for g, (lo, hi) in b.items()}
+
+    @app.get("/api/float", tags=["cashier"])
+    def house_float(account: Me) -> dict[str, int]:
+        """The bots' float: set by the admin, used (held by bots now) and remaining."""
+        require(account.role, "set_float")
+        return room.cashier.float_status(account.event_id)
+
+    @app.put("/api/float", tags=["cashier"])
+    def set_house_float(account: Me, body: HouseFloat) -> dict[str, int]:
+        """The admin sets the float: chips move between the cashier and the float, in the ledger."""
+        return room.cashier.set_float(account, body.amount)
 
     # -- tables --------------------------------------------------------------------------
     @app.get("/api/events/{event_id}/tables", tags=["tables"])

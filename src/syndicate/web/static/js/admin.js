@@ -26,6 +26,7 @@ async function main() {
     sec("evening", "The evening: charts and the end-of-night report", h("div", { id: "evening" })));
   await Promise.all([roster(), loadAccounts(), figures(), evening(document.getElementById("evening"))]);
   handSearch();
+  if (me.account.role === "admin") houseFloat();
 }
 
 async function roster() {
@@ -172,6 +173,30 @@ async function replay(hand, viewer) {
         ` — ${c.verify.messages.join(" ")}`),
       h("p", { class: "muted" }, `Commitment ${c.commitment} (${c.hands_in_shoe} hand(s) of this shoe so far)`)]));
   } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+}
+
+// The bots' float (admin only): bots sit down only with these chips (docs/server.md).
+async function houseFloat() {
+  const box = h("div", { id: "house-float" });
+  document.getElementById("main").append(sec("float", "The bots' float", box));
+  const show = async () => {
+    const f = await api("GET", "/api/float");
+    const amount = h("input", { name: "amount", inputmode: "decimal", required: true, "aria-label": "Float in dollars" });
+    const form = h("form", { class: "inline", "aria-label": "Set the bots' float" },
+      h("label", {}, "Float", amount), h("button", { type: "submit", class: "primary" }, "Set"));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      try {
+        await api("PUT", "/api/float", { amount: parseDollars(amount.value) });
+        toast("Float set");
+        await show();
+      } catch (err) { toast(err.message, true); }
+    });
+    box.replaceChildren(
+      h("p", { id: "float-figures" }, `Float ${money(f.float)}: used ${money(f.used)}, remaining ${money(f.remaining)} (at most ${money(f.max)})`),
+      form);
+  };
+  await show();
 }
 
 main().catch((e) => toast(e.message, true));

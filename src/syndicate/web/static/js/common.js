@@ -63,13 +63,17 @@ export function toast(message, bad = false) {
 }
 
 let _event = null;
-/** The event the pages are about: ?event=N, else the first the server has. */
+/** The event the pages are about: the one the deployment names as current (`syndicate serve
+ * --event`). Never the newest nor one a link names: any admin can create an event, and it must
+ * not take over every visitor's lobby and sign-in form. */
 export async function eventId() {
   if (_event) return _event;
-  const q = new URLSearchParams(location.search).get("event");
-  if (q) { _event = Number(q); return _event; }
-  const events = await api("GET", "/api/events");
-  _event = events.length ? events[events.length - 1].id : null;
+  try {
+    _event = (await api("GET", "/api/events/current")).id;
+  } catch (e) {
+    if (e.status !== 404) throw e;
+    _event = null;  // no event yet: the pages say so
+  }
   return _event;
 }
 
