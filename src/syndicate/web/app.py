@@ -399,9 +399,19 @@ def create_app(
                 raise Forbidden("view_any_ledger", "you may see only your own ledger")
         target = room.accounts.get(account.event_id, account_id)
         lines = room.ledger.explain(account.event_id, player_key(target.id))
+        balance = lines[-1].balance if lines else 0
+        # Chips on the felt are the player's too: without them the ledger and the leaderboard
+        # (bankroll plus stacks) disagree for as long as the player sits.
+        at_tables = []
+        for a in room.ledger.accounts(account.event_id):
+            parts = a.key.split(":")
+            if parts[0] == "stack" and parts[2] == str(target.id) and a.balance:
+                at_tables.append({"table_id": int(parts[1]), "name": a.name, "chips": a.balance})
         return {
             "account": target.to_json(),
-            "balance": lines[-1].balance if lines else 0,
+            "balance": balance,
+            "at_tables": at_tables,
+            "chips": balance + sum(x["chips"] for x in at_tables),
             "lines": [x.to_json() for x in lines],
         }
 

@@ -19,7 +19,7 @@ const ctx = {
 async function act(action, fields = {}) {
   try {
     await ctx.sock.act(action, fields);
-    if (["sit", "leave_seat"].includes(action)) refreshBankroll();
+    if (["sit", "leave_seat"].includes(action)) { if (buyIn) delete buyIn.dataset.typed; refreshBankroll(); }
     return true;
   } catch (e) {
     toast(`${e.message || "refused"}${e.rule ? ` (${e.rule})` : ""}`, true);
@@ -33,7 +33,24 @@ async function refreshBankroll() {
     const l = await api("GET", `/api/accounts/${ctx.me.account.id}/ledger`);
     ctx.bankroll = l.balance;
     renderTop();
+    suggestBuyIn();
   } catch { /* shown next time */ }
+}
+
+/** The chips-to-bring field outlives redraws: drawn before the bankroll loads (or while a seat
+ * still held chips), it takes the bankroll's figure when that arrives, unless the player typed. */
+let buyIn = null;
+function buyInField() {
+  if (!buyIn) {
+    buyIn = h("input", { type: "number", min: "0.01", step: "0.01", id: "buyin", "aria-label": "Chips to bring, dollars" });
+    buyIn.addEventListener("input", () => { buyIn.dataset.typed = "1"; });
+  }
+  suggestBuyIn();
+  return buyIn;
+}
+function suggestBuyIn() {
+  if (!buyIn || buyIn.dataset.typed || ctx.bankroll === null || !ctx.state) return;
+  buyIn.value = (Math.min(ctx.bankroll, 50 * ctx.state.table.max_bet) / 100).toFixed(2);
 }
 
 function game() { return ctx.state && ctx.state.table.game === "poker" ? poker : blackjack; }
@@ -90,14 +107,16 @@ function controls() {
   const me = ctx.me && ctx.me.account;
   if (me && me.role === "player" && seat === null && !watchOnly && s.table.status === "open") {
     const taken = new Set(s.seats.map((x) => x.seat));
-    const amount = h("input", { type: "number", min: "0.01", step: "0.01", id: "buyin", "aria-label": "Chips to bring, dollars",
-      value: ((Math.min(ctx.bankroll || 0, 50 * s.table.max_bet) || 0) / 100).toFixed(2) });
+    const amount = buyInField();
     box.append(h("label", { class: "field" }, "Chips to bring ($)", amount));
     for (let n = 1; n <= s.table.seats; n++) {
       if (taken.has(n)) continue;
       box.append(h("button", { type: "button", "aria-label": `Sit at seat ${n}`, onclick: () => {
         const cents = parseDollars(amount.value);
-        if (!cents) { toast("Say how many chips to bring", true); return; }
+        if (!cents) {
+          toast(ctx.bankroll === 0 ? "Your bankroll is $0.00: buy in with the cashier first" : "Say how many chips to bring", true);
+          return;
+        }
         act("sit", { seat: n, amount: cents });
       } }, `Sit at ${n}`));
     }
