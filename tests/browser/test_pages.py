@@ -173,3 +173,39 @@ def test_favicon_is_served(world) -> None:
     assert r.status == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert "<svg" in r.text()
     assert page.evaluate("document.querySelector('link[rel=icon]').href").endswith("/static/favicon.svg")
+
+
+def test_axe_finds_no_serious_violation_on_any_page(world) -> None:
+    from .axe import violations
+
+    found: dict[str, list[str]] = {}
+    for who, name in ((None, None), ("alice", "Alice"), ("dealer", "Bokuden"), ("admin", "admin")):
+        ctx = world.browser.new_context(viewport={"width": 1280, "height": 800}) if who is None else None
+        page = ctx.new_page() if ctx else world.page(who)
+        paths = {None: ["/", f"/tables/{world.tables['draw']}", f"/tables/{world.tables['blackjack']}/rules"],
+                 "alice": ["/", f"/tables/{world.tables['draw']}", f"/tables/{world.tables['blackjack']}",
+                           f"/tables/{world.tables['blackjack']}/rules"],
+                 "dealer": ["/dealer"], "admin": ["/admin"]}[who]
+        for path in paths:
+            page.goto(world.url + path)
+            page.wait_for_function("!document.querySelector('main [aria-busy=true]') && "
+                                   "!/Loading…|Connecting…/.test(document.querySelector('main').textContent)")
+            found[f"{who or 'signed out'} {path}"] = violations(page)
+        if ctx:
+            ctx.close()
+    assert not any(found.values()), {k: v for k, v in found.items() if v}
+
+
+def test_a_signed_out_table_says_what_to_do(world) -> None:
+    ctx = world.browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status == 404 else None)
+    page.goto(f"{world.url}/tables/{world.tables['draw']}")
+    expect(page.get_by_test_id("signed-out")).to_contain_text("Sign in above to watch or play")
+    expect(page.get_by_role("form", name="Sign in")).to_be_visible()
+    expect(page.get_by_role("group", name="Table")).to_be_hidden()
+    expect(page.locator("#keys")).to_be_hidden()
+    assert not failed, failed  # the favicon too
+    shot(page, "table-signed-out-phone")
+    ctx.close()

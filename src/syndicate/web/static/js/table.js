@@ -187,7 +187,15 @@ document.addEventListener("keydown", (ev) => {
 async function main() {
   ctx.me = await whoAmI();
   document.getElementById("header").replaceWith(Object.assign(headerBar("Card room", ctx.me), { id: "header" }));
-  if (!ctx.me) { showSignIn(); document.getElementById("table").replaceChildren(); return; }
+  if (!ctx.me) {
+    // The table's state goes only to signed-in sockets: say so, instead of an empty felt.
+    showSignIn();
+    document.getElementById("top").hidden = true;
+    document.getElementById("keys").hidden = true;
+    document.getElementById("table").replaceChildren(h("p", { class: "card-box", "data-testid": "signed-out" },
+      "Sign in above to watch or play at this table. No account yet? The host or a pit boss makes one for you."));
+    return;
+  }
   ctx.sock = new TableSocket(tableId, { onMessage, onStatus });
   ctx.sock.connect();
   refreshBankroll();
