@@ -53,6 +53,26 @@ function suggestBuyIn() {
   buyIn.value = (Math.min(ctx.bankroll, 50 * ctx.state.table.max_bet) / 100).toFixed(2);
 }
 
+/** What a screen reader hears: the cards dealt to you and your turn, once each, read from what
+ * the page shows (so it never says a card the page does not show). The felt itself is redrawn
+ * on every state and stays quiet (aria-live off). */
+const heard = { cards: [], turn: false };
+function announce() {
+  const box = document.getElementById("announce");
+  if (!box) return;
+  const mine = [...document.querySelectorAll("#table .seat.me [data-card]")].map((c) => c.getAttribute("aria-label"));
+  const turn = document.querySelector("#controls [data-action]") !== null;
+  const said = [];
+  const fresh = mine.slice(heard.cards.length);
+  if (mine.length < heard.cards.length || mine.slice(0, heard.cards.length).join() !== heard.cards.join()) {
+    if (mine.length) said.push(`Your cards: ${mine.join(", ")}.`);
+  } else if (fresh.length) said.push(`Dealt to you: ${fresh.join(", ")}.`);
+  if (turn && !heard.turn) said.push("Your turn.");
+  heard.cards = mine;
+  heard.turn = turn;
+  if (said.length) box.textContent = said.join(" ");
+}
+
 function game() { return ctx.state && ctx.state.table.game === "poker" ? poker : blackjack; }
 
 function mySeat() { return ctx.state && ctx.state.you ? ctx.state.you.seat : null; }
@@ -92,6 +112,7 @@ function render() {
   document.getElementById("table").replaceChildren(felt);
   document.getElementById("controls").replaceChildren(controls());
   document.getElementById("results").replaceChildren(g.renderResults(ctx) || "");
+  announce();
   hook.renders += 1;
   hook.state = s;
   if (hook.firstRenderMs === null) {
