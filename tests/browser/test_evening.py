@@ -194,6 +194,13 @@ def test_step_5_a_draw_hand_with_the_keyboard_alone(world) -> None:
     for page in players.values():
         expect(page.get_by_role("heading", name="Showdown")).to_be_visible()
     assert players["alice"].get_by_test_id("winner").all_text_contents()
+    # The seat's title on one line, its five cards in one row (at 1200 px, two seats taken).
+    alice = players["alice"]
+    tops = alice.evaluate("[...document.querySelectorAll('#table .seat.me [data-card]')].map((c) => Math.round(c.getBoundingClientRect().top))")
+    assert len(tops) == 5 and len(set(tops)) == 1, tops
+    lines = alice.evaluate("""(() => { const t = document.querySelector('#table .seat.me h3 > :first-child');
+      return t.getBoundingClientRect().height / parseFloat(getComputedStyle(t).lineHeight || 20); })()""")
+    assert lines < 1.5, lines
     shot(players["alice"], "draw")
     assert violations(players["alice"]) == []
 
@@ -206,3 +213,9 @@ def test_step_6_the_lobby_at_the_end(world) -> None:
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
     shot(page, "lobby")
     assert violations(page) == []
+    # On a phone the rows stack, and each cell still says its column.
+    page.set_viewport_size({"width": 390, "height": 844})
+    cell = page.get_by_role("table", name="Blackjack tables").locator("tbody td").first
+    assert "Table" in cell.evaluate("(td) => getComputedStyle(td, '::before').content")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "lobby-phone")
