@@ -209,3 +209,18 @@ def test_a_signed_out_table_says_what_to_do(world) -> None:
     assert not failed, failed  # the favicon too
     shot(page, "table-signed-out-phone")
     ctx.close()
+
+
+def test_a_signed_out_page_asks_who_without_an_error(world) -> None:
+    ctx = world.browser.new_context(viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(world.url + "/")
+    expect(page.get_by_role("form", name="Sign in")).to_be_visible()
+    expect(page.get_by_role("table", name="Leaderboard")).to_be_visible()
+    assert not errors, errors  # no 401 from /api/me, no 404 for the favicon
+    r = page.request.get(world.url + "/api/session")
+    assert r.status == 200 and r.json() == {"account": None, "may": []}
+    assert page.request.get(world.url + "/api/me").status == 401  # programs still get the 401
+    ctx.close()

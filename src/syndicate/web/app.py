@@ -36,7 +36,7 @@ from ..room.live import LiveRoom, Timers, void_unfinished
 from ..room.roles import DEALER, PLAYER, ROLES, allowed, require
 from ..shoe import Shoe
 from ..store import Database, SqlStore
-from .auth import COOKIE, Me, token_of
+from .auth import COOKIE, Me, token_of, who
 from .cluster import ClusterRoom, check_cluster_url
 from .live import table_socket
 from .pages import router as pages_router
@@ -305,6 +305,16 @@ def create_app(
         response = Response(status_code=204)
         response.delete_cookie(COOKIE, path="/")
         return response
+
+    @app.get("/api/session", tags=["sign-in"])
+    def current_session(request: Request) -> dict[str, Any]:
+        """Who this browser is signed in as, or ``{"account": null}``: every page asks on load,
+        and a signed-out visitor is no error (``/api/me`` answers 401 for programs)."""
+        try:
+            account = who(request)
+        except Unauthorized:
+            return {"account": None, "may": []}
+        return {"account": account.to_json(), "may": sorted(a for a in _actions() if allowed(account.role, a))}
 
     @app.get("/api/me", tags=["sign-in"])
     def me(account: Me) -> dict[str, Any]:
