@@ -36,7 +36,7 @@ from ..room.live import LiveRoom, Timers, void_unfinished
 from ..room.roles import DEALER, PLAYER, ROLES, allowed, require
 from ..shoe import Shoe
 from ..store import Database, SqlStore
-from .auth import COOKIE, Me, token_of
+from .auth import COOKIE, Me, token_of, who
 from .cluster import ClusterRoom, check_cluster_url
 from .headers import SecurityHeadersMiddleware
 from .live import table_socket
@@ -389,6 +389,16 @@ def create_app(
         response.delete_cookie(COOKIE, path="/")
         return response
 
+    @app.get("/api/session", tags=["sign-in"])
+    def current_session(request: Request) -> dict[str, Any]:
+        """Who this browser is signed in as, or ``{"account": null}``: every page asks on load,
+        and a signed-out visitor is no error (``/api/me`` answers 401 for programs)."""
+        try:
+            account = who(request)
+        except Unauthorized:
+            return {"account": None, "may": []}
+        return {"account": account.to_json(), "may": sorted(a for a in _actions() if allowed(account.role, a))}
+
     @app.get("/api/me", tags=["sign-in"])
     def me(account: Me) -> dict[str, Any]:
         return {"account": account.to_json(), "may": sorted(a for a in _actions() if allowed(account.role, a))}
@@ -488,9 +498,19 @@ def create_app(
                 raise Forbidden("view_any_ledger", "you may see only your own ledger")
         target = room.accounts.get(account.event_id, account_id)
         lines = room.ledger.explain(account.event_id, player_key(target.id))
+        balance = lines[-1].balance if lines else 0
+        # Chips on the felt are the player's too: without them the ledger and the leaderboard
+        # (bankroll plus stacks) disagree for as long as the player sits.
+        at_tables = []
+        for a in room.ledger.accounts(account.event_id):
+            parts = a.key.split(":")
+            if parts[0] == "stack" and parts[2] == str(target.id) and a.balance:
+                at_tables.append({"table_id": int(parts[1]), "name": a.name, "chips": a.balance})
         return {
             "account": target.to_json(),
-            "balance": lines[-1].balance if lines else 0,
+            "balance": balance,
+            "at_tables": at_tables,
+            "chips": balance + sum(x["chips"] for x in at_tables),
             "lines": [x.to_json() for x in lines],
         }
 

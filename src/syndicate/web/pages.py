@@ -75,6 +75,16 @@ def admin_page() -> FileResponse:
     return _page("admin")
 
 
+#: A chip in the felt's colours. Browsers ask for /favicon.ico on every page; without it each
+#: page logs a 404.
+FAVICON = (STATIC / "favicon.svg")
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> FileResponse:
+    return FileResponse(FAVICON, media_type=TYPES[".svg"], headers={"Cache-Control": "max-age=86400"})
+
+
 @router.get("/static/{path:path}", include_in_schema=False)
 def static_file(path: str) -> Response:
     """A file of the pages. Only files under ``static/`` with a known type are served."""

@@ -9,6 +9,8 @@ let me = null;
 let accounts = [];
 
 const sec = (id, title, ...body) => h("section", { class: "card-box scroll", "aria-labelledby": `${id}-h` }, h("h2", { id: `${id}-h` }, title), ...body);
+/** A panel the width of the page: the house's figures are the host's first number, never scrolled out of view. */
+const wide = (el) => { el.classList.add("wide"); return el; };
 
 async function main() {
   me = await whoAmI();
@@ -16,11 +18,11 @@ async function main() {
   const main = document.getElementById("main");
   if (!me) { main.replaceChildren(h("h2", {}, "Sign in"), signInForm(() => location.reload())); return; }
   if (!["admin", "pit_boss"].includes(me.account.role)) { main.replaceChildren(h("p", {}, "The admin pages are for the admin and pit bosses.")); return; }
-  main.replaceChildren(h("div", { class: "grid" },
+  main.replaceChildren(h("div", { class: "grid panels" },
     sec("roster", "Roster of authorized dealers", h("div", { id: "roster" })),
     sec("accounts", "Accounts", h("div", { id: "accounts" })),
     sec("cashier", "Cashier: buy-ins and cash-outs", h("div", { id: "cashier" })),
-    sec("figures", "The house's figures per table", h("div", { id: "figures" }))),
+    wide(sec("figures", "The house's figures per table", h("div", { id: "figures" })))),
     sec("ledger", "A player's ledger", h("div", { id: "ledger" })),
     sec("hands", "Hand histories", h("div", { id: "hands" })),
     sec("evening", "The evening: charts and the end-of-night report", h("div", { id: "evening" })));
@@ -49,6 +51,8 @@ async function roster() {
   const groups = r.pit_bosses.map((g) => h("div", {}, h("h3", {}, `Pit boss: ${g.pit_boss}`),
     h("ul", { "aria-label": `Dealers under ${g.pit_boss}` }, g.dealers.map((d) => h("li", {}, `${d} `,
       h("button", { type: "button", class: "danger", "aria-label": `Revoke ${d}`, onclick: async () => {
+        // Revoking closes or hands over the dealer's open tables: never on one click.
+        if (!confirm(`Revoke ${d}? Their open tables are closed or handed over to another dealer.`)) return;
         try { await api("POST", "/api/roster/revoke", { dealer: d }); toast(`${d} is revoked`); roster(); } catch (err) { toast(err.message, true); }
       } }, "Revoke")))),
     g.revoked.length ? h("p", { class: "muted" }, `Revoked: ${g.revoked.join(", ")}`) : null));
@@ -106,7 +110,13 @@ function ledgerPicker() {
   const show = async () => {
     try {
       const l = await api("GET", `/api/accounts/${who.value}/ledger`);
+      const seated = l.at_tables || [];
       out.replaceChildren(h("p", {}, `${l.account.name}: bankroll ${money(l.balance)}`),
+        h("table", { class: "data", "aria-label": `Chips of ${l.account.name}` },
+          h("tbody", {},
+            h("tr", {}, h("th", { scope: "row" }, "Bankroll"), h("td", { class: "num" }, money(l.balance))),
+            seated.map((x) => h("tr", {}, h("th", { scope: "row" }, `Chips at table ${x.table_id}`), h("td", { class: "num" }, money(x.chips)))),
+            h("tr", {}, h("th", { scope: "row" }, "Total chips (as on the leaderboard)"), h("td", { class: "num", "data-testid": "ledger-total" }, money(l.chips))))),
         h("table", { class: "data", "aria-label": `Ledger of ${l.account.name}` },
           h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "What"), h("th", {}, "Memo"), h("th", { class: "num" }, "Amount"), h("th", { class: "num" }, "Balance"))),
           h("tbody", {}, l.lines.map((x) => h("tr", {}, h("td", {}, (x.at || "").replace("T", " ").slice(0, 19)), h("td", {}, x.kind),

@@ -103,8 +103,13 @@ export function renderActions(ctx) {
   if (!rd) return out;
   const mine = rd.seats.find((x) => x.seat === seat);
   if (rd.phase === "betting" && mine) {
+    // Every state redraws the controls: a bet being typed survives another player's bet.
+    const prev = document.getElementById("bet");
+    const typed = prev && prev.dataset.typed ? prev.value : null;
     const input = h("input", { type: "number", id: "bet", min: (s.table.min_bet / 100).toFixed(2), max: (s.table.max_bet / 100).toFixed(2),
-      step: "0.01", value: ((mine.bet || s.table.min_bet) / 100).toFixed(2), "aria-label": "Bet, dollars" });
+      step: "0.01", value: typed !== null ? typed : ((mine.bet || s.table.min_bet) / 100).toFixed(2), "aria-label": "Bet, dollars" });
+    if (typed !== null) input.dataset.typed = "1";
+    input.addEventListener("input", () => { input.dataset.typed = "1"; });
     out.push(h("label", { class: "field" }, `Bet (${money(s.table.min_bet)}–${money(s.table.max_bet)})`, input),
       h("button", { type: "button", class: "primary", "data-key": "b", "aria-label": "Place bet", "aria-keyshortcuts": "B",
         onclick: () => {

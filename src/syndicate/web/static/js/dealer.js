@@ -4,6 +4,8 @@
 import { api, h, headerBar, money, parseDollars, signInForm, toast, whoAmI, eventId } from "./common.js";
 import { TableSocket } from "./socket.js";
 
+/** The games' names as every page shows them. */
+const GAMES = { blackjack: "Blackjack", poker: "Five-card draw" };
 const socks = new Map(); // table id → {sock, state}
 let me = null;
 
@@ -22,19 +24,34 @@ function openForm(presets) {
   const name = h("input", { name: "name", required: true, value: `${me.account.name}'s` });
   const game = h("select", { name: "game" }, h("option", { value: "blackjack" }, "Blackjack"), h("option", { value: "poker" }, "Five-card draw"));
   const preset = h("select", { name: "preset" }, presets.blackjack.map((p) => h("option", { value: p.name }, `${p.name}: ${p.summary}`)));
-  const minBet = h("input", { name: "min_bet", inputmode: "decimal", placeholder: "default" });
-  const maxBet = h("input", { name: "max_bet", inputmode: "decimal", placeholder: "default" });
-  const decks = h("input", { name: "decks", type: "number", min: "1", max: "8", placeholder: "default" });
-  const ante = h("input", { name: "ante", inputmode: "decimal", placeholder: money(presets.poker.ante) });
+  const minBet = h("input", { name: "min_bet", inputmode: "decimal" });
+  const maxBet = h("input", { name: "max_bet", inputmode: "decimal" });
+  const decks = h("input", { name: "decks", type: "number", min: "1", max: "8" });
+  const ante = h("input", { name: "ante", inputmode: "decimal" });
   const extra = h("input", { name: "overrides", placeholder: "key=value, key=value" });
   const msg = h("p", { role: "alert", class: "error" });
-  const bjOnly = h("span", { class: "field" }, h("label", {}, "Preset", preset), h("label", {}, "Decks", decks));
-  const pkOnly = h("label", { hidden: true }, "Ante ($)", ante);
-  game.addEventListener("change", () => { bjOnly.hidden = game.value !== "blackjack"; pkOnly.hidden = game.value !== "poker"; });
+  const bjOnly = h("span", { class: "field-group" }, h("label", { class: "field" }, "Preset", preset), h("label", { class: "field" }, "Decks", decks));
+  const pkOnly = h("label", { class: "field", hidden: true }, "Ante ($)", ante);
+  const dollars = (c) => (c / 100).toFixed(2);
+  // The form always shows the limits the table would open with: a game or preset switch puts
+  // that preset's own values back, so a Blackjack limit never rides along onto a draw table.
+  const applyPreset = () => {
+    const bj = game.value === "blackjack";
+    const rules = bj ? presets.blackjack.find((p) => p.name === preset.value).rules : presets.poker;
+    minBet.value = dollars(rules.min_bet);
+    maxBet.value = dollars(rules.max_bet);
+    decks.value = bj ? String(rules.decks) : "";
+    ante.value = bj ? "" : dollars(rules.ante);
+    bjOnly.hidden = !bj;
+    pkOnly.hidden = bj;
+  };
+  game.addEventListener("change", applyPreset);
+  preset.addEventListener("change", applyPreset);
+  applyPreset();
   const form = h("form", { class: "inline card-box", "aria-label": "Open a table" },
-    h("label", {}, "Table name", name), h("label", {}, "Game", game), bjOnly, pkOnly,
-    h("label", {}, "Minimum bet ($)", minBet), h("label", {}, "Maximum bet ($)", maxBet),
-    h("label", {}, "Other rules (key=value)", extra),
+    h("label", { class: "field" }, "Table name", name), h("label", { class: "field" }, "Game", game), bjOnly, pkOnly,
+    h("label", { class: "field" }, "Minimum bet ($)", minBet), h("label", { class: "field" }, "Maximum bet ($)", maxBet),
+    h("label", { class: "field" }, "Other rules (key=value)", extra),
     h("button", { type: "submit", class: "primary" }, "Open table"), msg);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -131,7 +148,7 @@ function tableBox(t) {
   };
   const L = (x) => `${x} at ${t.name}`;
   return h("section", { class: "card-box", "aria-label": t.name, dataset: { table: t.id } },
-    h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${t.game}, ${t.status}) ${t.summary}`)),
+    h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${GAMES[t.game] || t.game}, ${t.status}) ${t.summary}`)),
     h("p", { id: `live-${t.id}` }, liveLine(entry)),
     h("p", { id: `auto-${t.id}`, role: "status", "aria-label": L("Auto-deal") }, autoLine(entry)),
     h("div", { class: "actions", role: "group", "aria-label": L("Controls") },
@@ -148,9 +165,9 @@ function tableBox(t) {
         setAuto(n);
       } }, "Auto-deal on"),
       h("button", { type: "button", "aria-label": L("Turn auto-deal off"), onclick: () => setAuto(null) }, "Auto-deal off"),
-      bots, h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
+      h("label", { class: "field" }, "Bots to seat", bots), h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
       h("button", { type: "button", "aria-label": L("Remove bots"), onclick: () => act("remove_bots") }, "Remove bots"),
-      t.game === "poker" ? [ante, h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
+      t.game === "poker" ? [h("label", { class: "field" }, "New ante ($)", ante), h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
         const c = parseDollars(ante.value);
         if (c === null) { toast("An ante in dollars, like 1.00", true); return; }
         act("propose_ante", { amount: c });

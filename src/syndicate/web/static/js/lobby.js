@@ -34,7 +34,7 @@ function renderTables(tables, me) {
     const list = tables.filter((t) => t.game === game);
     out.push(h("h3", {}, GAMES[game]));
     if (!list.length) { out.push(h("p", { class: "muted" }, "No table open.")); continue; }
-    out.push(h("table", { class: "data stack", "aria-label": `${GAMES[game]} tables` },
+    out.push(withColumnLabels(h("table", { class: "data stack", "aria-label": `${GAMES[game]} tables` },
       h("thead", {}, h("tr", {}, ["Table", "Rules", "Stakes", "Free seats", "Dealer", "Status", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, list.map((t) => h("tr", { dataset: { table: t.id } },
         h("td", {}, t.name),
@@ -47,9 +47,17 @@ function renderTables(tables, me) {
           me && me.account.role === "player" && t.free_seats > 0 && t.status === "open"
             ? h("a", { href: `/tables/${t.id}`, "aria-label": `Join a seat at ${t.name}` }, "Join a seat") : null, " ",
           h("a", { href: `/tables/${t.id}?watch=1`, "aria-label": `Watch ${t.name}` }, "Watch"), " ",
-          h("a", { href: `/tables/${t.id}/rules`, "aria-label": `Rules and odds of ${t.name}` }, "Rules")))))));
+          h("a", { href: `/tables/${t.id}/rules`, "aria-label": `Rules and odds of ${t.name}` }, "Rules"))))))));
   }
   box.replaceChildren(...out);
+}
+
+/** On a phone the rows stack and the heading row is hidden: each cell then carries its column's
+ * name (shown by the stylesheet before the value). */
+function withColumnLabels(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const tr of table.querySelectorAll("tbody tr")) [...tr.children].forEach((td, i) => { if (names[i]) td.dataset.label = names[i]; });
+  return table;
 }
 
 function renderRoster(roster) {

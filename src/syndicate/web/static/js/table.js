@@ -19,7 +19,7 @@ const ctx = {
 async function act(action, fields = {}) {
   try {
     await ctx.sock.act(action, fields);
-    if (["sit", "leave_seat"].includes(action)) refreshBankroll();
+    if (["sit", "leave_seat"].includes(action)) { if (buyIn) delete buyIn.dataset.typed; refreshBankroll(); }
     return true;
   } catch (e) {
     toast(`${e.message || "refused"}${e.rule ? ` (${e.rule})` : ""}`, true);
@@ -33,7 +33,44 @@ async function refreshBankroll() {
     const l = await api("GET", `/api/accounts/${ctx.me.account.id}/ledger`);
     ctx.bankroll = l.balance;
     renderTop();
+    suggestBuyIn();
   } catch { /* shown next time */ }
+}
+
+/** The chips-to-bring field outlives redraws: drawn before the bankroll loads (or while a seat
+ * still held chips), it takes the bankroll's figure when that arrives, unless the player typed. */
+let buyIn = null;
+function buyInField() {
+  if (!buyIn) {
+    buyIn = h("input", { type: "number", min: "0.01", step: "0.01", id: "buyin", "aria-label": "Chips to bring, dollars" });
+    buyIn.addEventListener("input", () => { buyIn.dataset.typed = "1"; });
+  }
+  suggestBuyIn();
+  return buyIn;
+}
+function suggestBuyIn() {
+  if (!buyIn || buyIn.dataset.typed || ctx.bankroll === null || !ctx.state) return;
+  buyIn.value = (Math.min(ctx.bankroll, 50 * ctx.state.table.max_bet) / 100).toFixed(2);
+}
+
+/** What a screen reader hears: the cards dealt to you and your turn, once each, read from what
+ * the page shows (so it never says a card the page does not show). The felt itself is redrawn
+ * on every state and stays quiet (aria-live off). */
+const heard = { cards: [], turn: false };
+function announce() {
+  const box = document.getElementById("announce");
+  if (!box) return;
+  const mine = [...document.querySelectorAll("#table .seat.me [data-card]")].map((c) => c.getAttribute("aria-label"));
+  const turn = document.querySelector("#controls [data-action]") !== null;
+  const said = [];
+  const fresh = mine.slice(heard.cards.length);
+  if (mine.length < heard.cards.length || mine.slice(0, heard.cards.length).join() !== heard.cards.join()) {
+    if (mine.length) said.push(`Your cards: ${mine.join(", ")}.`);
+  } else if (fresh.length) said.push(`Dealt to you: ${fresh.join(", ")}.`);
+  if (turn && !heard.turn) said.push("Your turn.");
+  heard.cards = mine;
+  heard.turn = turn;
+  if (said.length) box.textContent = said.join(" ");
 }
 
 function game() { return ctx.state && ctx.state.table.game === "poker" ? poker : blackjack; }
@@ -75,6 +112,7 @@ function render() {
   document.getElementById("table").replaceChildren(felt);
   document.getElementById("controls").replaceChildren(controls());
   document.getElementById("results").replaceChildren(g.renderResults(ctx) || "");
+  announce();
   hook.renders += 1;
   hook.state = s;
   if (hook.firstRenderMs === null) {
@@ -90,14 +128,16 @@ function controls() {
   const me = ctx.me && ctx.me.account;
   if (me && me.role === "player" && seat === null && !watchOnly && s.table.status === "open") {
     const taken = new Set(s.seats.map((x) => x.seat));
-    const amount = h("input", { type: "number", min: "0.01", step: "0.01", id: "buyin", "aria-label": "Chips to bring, dollars",
-      value: ((Math.min(ctx.bankroll || 0, 50 * s.table.max_bet) || 0) / 100).toFixed(2) });
+    const amount = buyInField();
     box.append(h("label", { class: "field" }, "Chips to bring ($)", amount));
     for (let n = 1; n <= s.table.seats; n++) {
       if (taken.has(n)) continue;
       box.append(h("button", { type: "button", "aria-label": `Sit at seat ${n}`, onclick: () => {
         const cents = parseDollars(amount.value);
-        if (!cents) { toast("Say how many chips to bring", true); return; }
+        if (!cents) {
+          toast(ctx.bankroll === 0 ? "Your bankroll is $0.00: buy in with the cashier first" : "Say how many chips to bring", true);
+          return;
+        }
         act("sit", { seat: n, amount: cents });
       } }, `Sit at ${n}`));
     }
@@ -168,7 +208,15 @@ document.addEventListener("keydown", (ev) => {
 async function main() {
   ctx.me = await whoAmI();
   document.getElementById("header").replaceWith(Object.assign(headerBar("Card room", ctx.me), { id: "header" }));
-  if (!ctx.me) { showSignIn(); document.getElementById("table").replaceChildren(); return; }
+  if (!ctx.me) {
+    // The table's state goes only to signed-in sockets: say so, instead of an empty felt.
+    showSignIn();
+    document.getElementById("top").hidden = true;
+    document.getElementById("keys").hidden = true;
+    document.getElementById("table").replaceChildren(h("p", { class: "card-box", "data-testid": "signed-out" },
+      "Sign in above to watch or play at this table. No account yet? The host or a pit boss makes one for you."));
+    return;
+  }
   ctx.sock = new TableSocket(tableId, { onMessage, onStatus });
   ctx.sock.connect();
   refreshBankroll();
