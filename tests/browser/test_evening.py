@@ -5,7 +5,7 @@ and a whole draw hand with the keyboard alone (the screen-reader announcements c
 go), and the ledger view agrees with the leaderboard while they sit.
 
 One step per test, in order, on one server (the ``world`` fixture). Later steps (the end-of-
-night report, charts, a hand replay) go after ``test_step_6``. Screenshots: build/browser/
+night report, charts, a hand replay) are steps 7 and 8. Screenshots: build/browser/
 evening-*.png (SYNDICATE_SCREENSHOTS=docs/img refreshes the committed ones).
 """
 
@@ -219,3 +219,85 @@ def test_step_6_the_lobby_at_the_end(world) -> None:
     assert "Table" in cell.evaluate("(td) => getComputedStyle(td, '::before').content")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "lobby-phone")
+
+
+def test_step_7_the_hands_by_player_and_a_round_replayed(world) -> None:
+    """Hand search by player: each hand's players by name with their result, one hand number;
+    the Blackjack round of step 3 replayed alone (not its shoe), drawn as the table."""
+    ev, t = world.cast.event.id, world.tables["blackjack"]
+    with world.room.store.transaction() as repo:
+        (hand,) = [x for x in repo.hands(ev, t, limit=100) if x.status == "settled"]
+    admin = world.page("admin")
+    admin.goto(world.url + "/admin")
+    search = admin.get_by_role("form", name="Search hands")
+    search.get_by_label("Player").select_option(label="Alice")
+    search.get_by_role("button", name="Search").click()
+    found = admin.get_by_role("table", name="Hands found")
+    row = found.get_by_role("row").filter(has_text=f"Hand {hand.id}")
+    expect(row).to_have_count(1)
+    nets = hand.history["rounds"][0]["results"]
+    players = row.get_by_role("list", name=f"Players of hand {hand.id}")
+    for seat, name in (("1", "Alice"), ("2", "Bob")):
+        expect(players).to_contain_text(f"{name}: {_money(nets[seat])}")
+    assert "seat 1:" not in found.text_content()
+    admin.get_by_role("button", name=f"Replay hand {hand.id}").click()
+    region = admin.get_by_role("region", name=f"Replay of hand {hand.id}")
+    expect(region.get_by_role("heading", name=re.compile(f"^Hand {hand.id} "))).to_be_visible()
+    steps = len(hand.history["rounds"][0]["log"]) + 1  # and the opening frame
+    expect(region.get_by_test_id("replay-log").get_by_role("listitem")).to_have_count(steps)
+    region.get_by_role("button", name="Last step").click()
+    expect(region.get_by_test_id("replay-step")).to_contain_text(f"Step {steps} of {steps}")
+    drawn = {c.get_attribute("data-card") for c in region.get_by_test_id("replay-table").locator("[data-card]").all()}
+    assert {"8s", "8d", "5c", "6d", "6h"} <= drawn  # the first shoe's deal (conftest)
+    region.scroll_into_view_if_needed()
+    shot(admin, "replay")
+    assert violations(admin) == []
+
+
+def test_step_8_the_end_of_night_report_and_the_pictures(world) -> None:
+    """The host's pictures and the report: the charts draw, the report's totals agree with the
+    ledger audit, the CSV holds every ledger line, the printable page; a player's own chips."""
+    import csv
+    import io
+
+    from syndicate.room import report
+
+    ev = world.cast.event.id
+    rep = report.build(world.room.store, ev)
+    assert rep.agrees and rep.audit == [] and world.room.ledger.audit(ev) == []
+    admin = world.page("admin")
+    admin.goto(world.url + "/admin")
+    for chart in ("chart-house", "chart-leaders"):
+        expect(admin.get_by_test_id(chart).locator("canvas")).to_have_count(1)
+    summary = admin.get_by_test_id("report-summary")
+    expect(summary).to_contain_text("The totals agree with the ledger audit.")
+    expect(summary).to_contain_text(_money(rep.totals.house_result))
+    with admin.expect_download() as dl:
+        admin.get_by_test_id("report-csv").click()
+    rows = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
+    assert len(rows) == len(rep.entries) > 0
+    admin.locator("#evening").scroll_into_view_if_needed()
+    shot(admin, "report")
+    assert violations(admin) == []
+    printable = admin.context.new_page()
+    printable.goto(world.url + "/api/report/page")
+    expect(printable.get_by_role("heading", level=1)).to_contain_text("end-of-night report")
+    for name in ("Alice", "Bob"):
+        expect(printable.get_by_role("table").first).to_contain_text(name)
+    assert violations(printable) == []
+    printable.close()
+    alice = world.page("alice")
+    alice.goto(world.url + "/")
+    alice.get_by_role("link", name="My evening").click()
+    expect(alice.get_by_test_id("chart-mine").locator("canvas")).to_have_count(1)
+    mine = rep.players[[p.name for p in rep.players].index("Alice")].chips
+    expect(alice.get_by_test_id("my-chips")).to_contain_text(_money(mine))
+    shot(alice, "me")
+    assert violations(alice) == []
+    assert not world.notes.get("page_errors"), world.notes.get("page_errors")
+
+
+def _money(cents: int) -> str:
+    sign = "−" if cents < 0 else ""
+    c = abs(cents)
+    return f"{sign}${c // 100:,}.{c % 100:02d}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import time
 
 import pytest
@@ -174,8 +175,8 @@ def test_with_event_end_a_table_closed_with_no_runner_keeps_its_seeds_until_the_
     admin.sign_in(ev, "admin", PASSWORD)
     closing = dealer.open_table("Closing", game="poker", overrides={"ante": 50})
     with room.store.transaction() as repo:
-        repo.add_shoe(closing["id"], "a" * 64, "1" * 64, datetime.now(UTC))
-        repo.add_shoe(elsewhere.id, "b" * 64, "2" * 64, datetime.now(UTC))
+        repo.add_shoe(closing["id"], secrets.token_hex(32), secrets.token_hex(32), datetime.now(UTC))
+        repo.add_shoe(elsewhere.id, secrets.token_hex(32), secrets.token_hex(32), datetime.now(UTC))
     dealer.request("POST", f"/api/tables/{closing['id']}/status", {"status": "closed"})
     assert not any(r for _s, r in _seeds(room, closing["id"]).values())
     admin.request("POST", f"/api/events/{ev}/end")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import time
 
 from syndicate.client import RoomClient
@@ -108,8 +109,8 @@ def test_a_table_closed_with_no_runner_reveals_its_seeds_at_once(server, room, c
     closing = dealer.open_table("Closing", game="poker", overrides={"ante": 50})
     staying = dealer.open_table("Staying", game="poker", overrides={"ante": 50})
     with room.store.transaction() as repo:
-        repo.add_shoe(closing["id"], "a" * 64, "1" * 64, datetime.now(UTC))
-        repo.add_shoe(staying["id"], "b" * 64, "2" * 64, datetime.now(UTC))
+        repo.add_shoe(closing["id"], secrets.token_hex(32), secrets.token_hex(32), datetime.now(UTC))
+        repo.add_shoe(staying["id"], secrets.token_hex(32), secrets.token_hex(32), datetime.now(UTC))
     dealer.request("POST", f"/api/tables/{closing['id']}/status", {"status": "closed"})
     assert all(r for _s, r in _seeds(room, closing["id"]).values())
     assert not any(r for _s, r in _seeds(room, staying["id"]).values())
