@@ -307,3 +307,18 @@ def test_chips_are_conserved_whatever_the_cashier_does(room, cast, ops) -> None:
         assert room.ledger.explain(ev, player_key(who))[-1:][0].balance == bal if bal else True
     assert room.ledger.total(ev) == 0
     assert room.ledger.audit(ev) == []
+
+
+def test_a_pause_or_resume_read_before_the_event_ended_does_not_reopen_a_table(room, cast, monkeypatch) -> None:
+    """The status change re-reads the table under the event's lock: a dealer's pause or resume
+    that read the table before the event's end (or a close) cannot write it open again."""
+    t = room.tables.open(cast.dealer, "Racing")
+    stale = room.tables.get(cast.event.id, t.id)  # what the dealer's request read: open
+    room.events.end(cast.admin, cast.event.id)
+    monkeypatch.setattr(room.tables, "get", lambda event_id, table_id: stale)
+    for status in ("paused", "open"):
+        with pytest.raises(BadRequest) as refused:
+            room.tables.set_status(cast.dealer, t.id, status)
+        assert refused.value.rule == "closed"
+    with room.store.transaction() as repo:
+        assert repo.table(t.id).status == "closed"

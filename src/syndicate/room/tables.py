@@ -172,5 +172,13 @@ class Tables:
         if t.status == "closed":
             raise BadRequest("closed", f"table {t.id} is closed for good")
         with self.store.transaction() as repo:
+            # Again under the event's lock: a close or the event's end may have come since the
+            # read above, and a pause or resume must not reopen what they closed.
+            ev = repo.event(actor.event_id, lock=True)
+            now_t = repo.table(t.id)
+            if now_t is None or now_t.status == "closed":
+                raise BadRequest("closed", f"table {t.id} is closed for good")
+            if status != "closed":
+                refuse_if_ended(ev)
             repo.set_table_status(t.id, status)
         return dataclasses.replace(t, status=status)
