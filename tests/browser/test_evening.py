@@ -297,6 +297,32 @@ def test_step_8_the_end_of_night_report_and_the_pictures(world) -> None:
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
 
 
+
+def test_step_9_the_host_ends_the_night(world) -> None:
+    """Ending the event asks first; then every table is closed, none opens, and the page says
+    so. The ledger still audits clean."""
+    ev = world.cast.event.id
+    admin = world.page("admin")
+    admin.goto(world.url + "/admin")
+    status = admin.get_by_test_id("event-status")
+    expect(status).to_contain_text("is on")
+    admin.once("dialog", lambda d: d.dismiss())
+    admin.get_by_role("button", name="End the event").click()
+    expect(status).to_contain_text("is on")
+    assert world.room.tables.lobby(ev)  # dismissed: nothing closed
+    admin.once("dialog", lambda d: d.accept())
+    admin.get_by_role("button", name="End the event").click()
+    expect(status).to_contain_text("ended at")
+    with world.room.store.transaction() as repo:
+        assert {t.status for t in repo.tables(ev)} == {"closed"}
+    dealer = world.page("dealer")  # Nova, authorized: only the event's end stops her now
+    refused = dealer.request.post(f"{world.url}/api/tables", data={"name": "Late", "game": "blackjack"},
+                                  headers={"Origin": world.url})
+    assert refused.status == 409 and refused.json()["error"]["rule"] == "event_ended"
+    assert world.room.ledger.audit(ev) == []
+    shot(admin, "ended")
+    assert violations(admin) == []
+
 def _money(cents: int) -> str:
     sign = "−" if cents < 0 else ""
     c = abs(cents)
