@@ -188,7 +188,9 @@ def test_axe_finds_no_serious_violation_on_any_page(world) -> None:
                  "dealer": ["/dealer"], "admin": ["/admin"]}[who]
         for path in paths:
             page.goto(world.url + path)
-            page.wait_for_function("!document.querySelector('main [aria-busy=true]') && "
+            # A function, not an expression: Playwright evaluates an expression string with eval,
+            # which the pages' CSP (no 'unsafe-eval') rightly refuses.
+            page.wait_for_function("() => !document.querySelector('main [aria-busy=true]') && "
                                    "!/Loading…|Connecting…/.test(document.querySelector('main').textContent)")
             found[f"{who or 'signed out'} {path}"] = violations(page)
         if ctx:

@@ -455,6 +455,13 @@ class ClusterRoom(LiveRoom):
                     for route in list(self.routes.values()):
                         if isinstance(route, RemoteTable):
                             route.rejoin(route.owner, route.epoch)
+                    # And as an owner, send other processes' clients our tables' whole states:
+                    # their process may have subscribed again before us, so that its rejoin
+                    # found no one listening (Redis keeps no message for a later subscriber).
+                    for rc, tid in list(self._remotes.values()):
+                        runner = self.tables.get(tid)
+                        if runner is not None and not runner.fenced:
+                            runner.join_nowait(rc)
                 first = False
                 while True:
                     msg = await pubsub.get_message(timeout=1.0)
