@@ -108,6 +108,10 @@ def test_step_2_the_dealer_opens_both_games(world) -> None:
     assert set(world.tables) == {"blackjack", "poker"}
     shot(dealer, "dealer")
     assert violations(dealer) == []
+    dealer.set_viewport_size({"width": 1024, "height": 768})  # the dealer's tablet, landscape
+    assert dealer.evaluate("document.documentElement.scrollWidth") <= 1024
+    shot(dealer, "dealer-tablet")
+    dealer.set_viewport_size({"width": 1200, "height": 900})
 
 
 def test_step_3_a_blackjack_round_with_the_keyboard_alone(world) -> None:
@@ -203,6 +207,11 @@ def test_step_5_a_draw_hand_with_the_keyboard_alone(world) -> None:
     assert lines < 1.5, lines
     shot(players["alice"], "draw")
     assert violations(players["alice"]) == []
+    # At tablet size (portrait) the table still fits its width: nothing scrolls sideways.
+    alice.set_viewport_size({"width": 768, "height": 1024})
+    assert alice.evaluate("document.documentElement.scrollWidth") <= 768
+    shot(alice, "draw-tablet")
+    alice.set_viewport_size({"width": 1200, "height": 900})
 
 
 def test_step_6_the_lobby_at_the_end(world) -> None:
