@@ -147,4 +147,12 @@ def test_a_restubbed_hand_opens_its_new_positions_too() -> None:
         s = doc["hands"][0]["shoe"]
         assert s["committed"] == 52 and len(s["positions"]) > 52
         assert any(o["position"] >= 52 for o in s["openings"])  # seat 7 draws last, from the stub
-        assert pk_verify(doc).ok, pk_verify(doc).messages
+        result = pk_verify(doc)
+        assert result.ok, result.messages
+        # A stub's commitments came after the published root: the message must not say they open
+        # a committed position, only that they check against the listed ones until the seed is out.
+        stub = sum(o["position"] >= 52 for o in s["openings"])
+        message = result.messages[0]
+        assert f"the {len(s['openings']) - stub} card(s) shown here each open their committed position" in message
+        assert (f"{stub} card(s) of a re-stub (after the published root) check against the listed "
+                "position commitments only, which the seed's reveal proves") in message, message
