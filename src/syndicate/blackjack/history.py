@@ -174,10 +174,11 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             checked += n
             msgs.append(message)
             continue
-        else:  # a history from before per-position commitments, seed not yet revealed
+        else:  # no openings (stacked, or dealt before per-position commitments), nothing revealed yet
             pending += 1
             msgs.append(f"{label}: not yet verifiable: its seed is still secret and the history carries "
-                        "no openings (dealt before per-position commitments); verify again once it is revealed")
+                        "no openings (a stacked shoe, or one dealt before per-position commitments); "
+                        "verify again once it is revealed")
             continue
         shoe_ok = True
         for rnd in rounds_by_shoe.get(index, []):

@@ -294,10 +294,10 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             ok = ok and good
             messages.append(message)
             continue
-        else:  # a history from before per-position commitments, seed not yet revealed
+        else:  # no openings (stacked, or dealt before per-position commitments), nothing revealed yet
             pending += 1
-            messages.append(f"hand {n}: not yet verifiable: no revealed seed and no openings (dealt before "
-                            "per-position commitments); verify again once the seed is revealed")
+            messages.append(f"hand {n}: not yet verifiable: no revealed seed and no openings (a stacked deck, or "
+                            "one dealt before per-position commitments); verify again once the seed is revealed")
             continue
         try:
             hand = replay_hand(entry)
