@@ -147,4 +147,48 @@ def test_a_restubbed_hand_opens_its_new_positions_too() -> None:
         s = doc["hands"][0]["shoe"]
         assert s["committed"] == 52 and len(s["positions"]) > 52
         assert any(o["position"] >= 52 for o in s["openings"])  # seat 7 draws last, from the stub
-        assert pk_verify(doc).ok, pk_verify(doc).messages
+        result = pk_verify(doc)
+        assert result.ok, result.messages
+        # A stub's commitments came after the published root: the message must not say they open
+        # a committed position, only that they check against the listed ones until the seed is out.
+        stub = sum(o["position"] >= 52 for o in s["openings"])
+        message = result.messages[0]
+        assert f"the {len(s['openings']) - stub} card(s) shown here each open their committed position" in message
+        assert (f"{stub} card(s) of a re-stub (after the published root) check against the listed "
+                "position commitments only, which the seed's reveal proves") in message, message
+
+
+def test_a_blackjack_restub_is_not_claimed_to_open_a_committed_position() -> None:
+    """Seven seats dealt from one deck until it runs dry mid-round: the stub's positions (52 on)
+    came after the published root, so the message says they check against the listed position
+    commitments only, which the seed's reveal proves."""
+    rules = Rules()
+    shoe = Shoe.new(1, penetration=1.0, burn=0)
+    rounds = []
+    rng = random.Random(11)
+    while len(shoe.order) == 52:
+        assert not shoe.needs_shuffle, "the deck ended on a round's last card: no re-stub"
+        shoe.begin_round()
+        stacks = {s: 100_000 for s in range(1, 8)}
+        rd = Round(rules, shoe, stacks)
+        for s in stacks:
+            rd.bet(s, rules.min_bet)
+        rd.deal()
+        while not rd.is_terminal:
+            legal = rd.legal_actions(rd.to_act)
+            choice = next((a for a in ("no_insurance", "play_on") if a in legal), None) or (
+                "hit" if "hit" in legal and rng.random() < 0.6 else "stand")
+            getattr(rd, choice)(rd.to_act)
+        rounds.append(round_json(len(rounds) + 1, 0, stacks, rd))
+    doc = {"format": "syndicate-history", "version": 1, "game": "blackjack", "rules": rules.to_dict(),
+           "shoes": [shoe_json(shoe)], "rounds": rounds}
+    served = for_viewer(doc, shoe.escrow_hex(), house=False, seats={})
+    s = served["shoes"][0]
+    stub = sum(o["position"] >= s["committed"] for o in s["openings"])
+    assert s["committed"] == 52 and stub > 0
+    result = bj_verify(served)
+    assert result.ok, result.messages
+    message = result.messages[0]
+    assert f"each of the {len(s['openings']) - stub} card(s) shown opens its committed position" in message
+    assert (f"{stub} card(s) of a re-stub (after the published root) check against the listed "
+            "position commitments only, which the seed's reveal proves") in message, message

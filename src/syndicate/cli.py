@@ -487,7 +487,12 @@ def verify_cmd(
     if not as_json:
         for m in result.messages:
             console.print(m, highlight=False)
-        console.print("[green]verified[/]" if result.ok else "[bold red]NOT verified[/]")
+        if not result.ok:
+            console.print("[bold red]NOT verified[/]")
+        elif result.pending:  # nothing failed, but a seed is still secret: no claim either way
+            console.print(f"[yellow]not yet verifiable[/]: {result.pending} still wait for their seed")
+        else:
+            console.print("[green]verified[/]")
     if not result.ok:
         raise typer.Exit(1)
 

@@ -15,7 +15,7 @@ import hashlib
 from typing import Any
 
 from .poker import records as poker_rec
-from .shoe import Shoe, position_commitment
+from .shoe import Shoe, commitment_of, position_commitment
 
 HIDDEN = poker_rec.HIDDEN
 
@@ -127,7 +127,7 @@ def _poker(doc: dict[str, Any], seed_hex: str | None, house: bool, seats: dict[i
         if not house and not revealed:
             _redact_poker(entry, visible, viewer)
             s["stacked"] = None  # a stacked order is every card: the house's alone
-        if seed_hex is None:
+        if seed_hex is None or is_legacy(s, seed_hex):
             continue
         # The server's own copy of the deck (re-stubs included) makes the openings.
         shoe = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).shoe
@@ -147,7 +147,7 @@ def _blackjack(doc: dict[str, Any], seed_hex: str | None, house: bool) -> None:
             for r in rnd["log"]:
                 if r["type"] == "card" and not r["face_up"] and not turned:
                     r["card"] = None  # the hole card was never shown
-    if sj is None or seed_hex is None:
+    if sj is None or seed_hex is None or is_legacy(sj, seed_hex):
         return
     shoe = Shoe.from_seed(seed_hex, sj["decks"], sj["penetration"], sj["burn"])
     for rnd in doc["rounds"]:  # dealing again reproduces any re-stub
@@ -155,6 +155,18 @@ def _blackjack(doc: dict[str, Any], seed_hex: str | None, house: bool) -> None:
         for _ in blackjack_positions(rnd):
             shoe.draw()
     _publish(sj, shoe, visible)
+
+
+def is_legacy(s: dict[str, Any], seed_hex: str | None) -> bool:
+    """A shoe dealt before per-position commitments: its published commitment is SHA-256 of
+    the seed itself, so it has no openings and proves itself only by its seed's reveal
+    (docs/fairness.md, "Histories from before per-position commitments")."""
+    if s.get("positions") is not None or not seed_hex:
+        return False
+    try:
+        return commitment_of(bytes.fromhex(seed_hex)) == s.get("commitment")
+    except ValueError:
+        return False
 
 
 def _publish(s: dict[str, Any], shoe: Shoe, visible: list[int]) -> None:

@@ -475,6 +475,8 @@ def test_admin_hand_search_replay_and_fairness(world) -> None:
     # its order is its reveal, so it checks only once finished. A draw hand's deck is seeded:
     # every card of it opens its committed position when the hand ends, seed still secret.
     expect(admin.get_by_test_id("fairness")).to_contain_text("not yet verifiable")
+    # The verdict itself, not only the messages after it: nothing failed, nothing is claimed.
+    expect(admin.get_by_test_id("fairness").locator("strong")).to_have_text(re.compile("^not yet verifiable"))
     search.get_by_label("Table number").fill(str(world.tables["poker"]))
     search.get_by_role("button", name="Search").click()
     expect(found).to_contain_text("poker")

@@ -48,9 +48,11 @@ class VerifyResult:
     ok: bool
     messages: list[str]
     cards_checked: int = 0
+    pending: int = 0  # shoes that cannot be checked yet: no openings, seed still secret (not a failure)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "cards_checked": self.cards_checked, "messages": self.messages}
+        return {"ok": self.ok, "cards_checked": self.cards_checked, "pending": self.pending,
+                "messages": self.messages}
 
 
 def replay(doc: dict[str, Any]) -> ReplayResult:
@@ -111,9 +113,29 @@ def _verify_openings(label: str, sj: dict[str, Any], rounds: list[dict[str, Any]
     problems = check_openings(sj, seen)
     if problems:
         return False, f"{label}: " + "; ".join(problems), 0
-    return True, (f"{label}: commitment {sj['commitment'][:16]}… matches; each of the {len(seen)} card(s) "
-                  "shown opens its committed position (the whole shuffle checks when the seed is "
-                  "revealed: when the table closes, or when the event ends if it reveals seeds then)"), len(seen)
+    under, stub = _split_restub(sj, seen)
+    message = (f"{label}: commitment {sj['commitment'][:16]}… matches; each of the {under} card(s) "
+               "shown opens its committed position")
+    if stub:
+        message += (f"; {stub} card(s) of a re-stub (after the published root) check against the listed "
+                    "position commitments only, which the seed's reveal proves")
+    return True, message + (" (the whole shuffle checks when the seed is revealed: when the table "
+                            "closes, or when the event ends if it reveals seeds then)"), len(seen)
+
+
+def _split_restub(s: dict[str, Any], seen: list[tuple[int, str]]) -> tuple[int, int]:
+    """How many of ``seen`` lie under the published root, and how many in a re-stub after it:
+    a re-stub's position commitments did not exist when the root was published, so nothing
+    but the seed binds them (docs/fairness.md)."""
+    committed = s["committed"]
+    stub = sum(p >= committed for p, _c in seen)
+    return len(seen) - stub, stub
+
+
+def _legacy(s: dict[str, Any], seed_hex: str) -> bool:
+    from ..fairness import is_legacy
+
+    return is_legacy(s, seed_hex)
 
 
 def verify(doc: dict[str, Any]) -> VerifyResult:
@@ -121,6 +143,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
     msgs: list[str] = []
     ok = True
     checked = 0
+    pending = 0
     rounds_by_shoe: dict[int, list[dict[str, Any]]] = {}
     for rnd in doc["rounds"]:
         rounds_by_shoe.setdefault(rnd["shoe"], []).append(rnd)
@@ -133,7 +156,9 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
                 msgs.append(f"{label}: SHA-256 of the revealed seed does not match the seed hash")
                 continue
             shoe = Shoe.from_seed(seed, sj["decks"], sj["penetration"], sj["burn"])
-            if shoe.commitment != sj["commitment"]:
+            if _legacy(sj, seed):
+                pass  # dealt before per-position commitments: SHA-256(seed) is the commitment
+            elif shoe.commitment != sj["commitment"]:
                 ok = False
                 msgs.append(f"{label}: the revealed seed's position commitments do not make the commitment")
                 continue
@@ -149,9 +174,10 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             checked += n
             msgs.append(message)
             continue
-        else:
-            ok = False
-            msgs.append(f"{label}: its seed is still secret and the history carries no openings; "
+        else:  # no openings (stacked, or dealt before per-position commitments), nothing revealed yet
+            pending += 1
+            msgs.append(f"{label}: not yet verifiable: its seed is still secret and the history carries "
+                        "no openings (a stacked shoe, or one dealt before per-position commitments); "
                         "verify again once it is revealed")
             continue
         shoe_ok = True
@@ -184,7 +210,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
         ok = ok and shoe_ok
         if shoe_ok:
             msgs.append(f"{label}: commitment {sj['commitment'][:16]}… matches; every card dealt came from it")
-    return VerifyResult(ok, msgs, checked)
+    return VerifyResult(ok, msgs, checked, pending)
 
 
 def describe(r: Any) -> str:

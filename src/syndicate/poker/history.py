@@ -68,9 +68,10 @@ class ReplayResult:
 class VerifyResult:
     ok: bool
     messages: list[str]
+    pending: int = 0  # hands that cannot be checked yet: no openings, seed still secret (not a failure)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "messages": self.messages}
+        return {"ok": self.ok, "pending": self.pending, "messages": self.messages}
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -248,16 +249,23 @@ def _verify_openings(entry: dict[str, Any]) -> tuple[bool, str]:
     problems = check_openings(entry["shoe"], seen)
     if problems:
         return False, f"hand {n}: " + "; ".join(problems)
-    return True, (f"hand {n}: ok, the {len(seen)} card(s) shown here each open their committed "
-                  "position; the rest of the deck checks when the seed is revealed (the table closes)")
+    stub = sum(p >= entry["shoe"]["committed"] for p, _c in seen)
+    message = f"hand {n}: ok, the {len(seen) - stub} card(s) shown here each open their committed position"
+    if stub:  # a re-stub's commitments came after the root: only the seed binds them
+        message += (f"; {stub} card(s) of a re-stub (after the published root) check against the listed "
+                    "position commitments only, which the seed's reveal proves")
+    return True, message + "; the rest of the deck checks when the seed is revealed (the table closes)"
 
 
 def verify(doc: dict[str, Any]) -> VerifyResult:
     """Check the fairness of every hand: SHA-256(seed) equals the commitment published before
     the deal, the deck is the documented shuffle of that seed, and every card dealt (the
     deal, the draw, any re-stub) is the one the committed order and the rules produce."""
+    from ..fairness import is_legacy
+
     messages: list[str] = []
     ok = True
+    pending = 0
     for entry in _check_doc(doc):
         n = entry.get("number")
         s = entry["shoe"]
@@ -267,7 +275,9 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
                 ok = False
                 messages.append(f"hand {n}: SHA-256(seed) does not match the seed hash")
                 continue
-            if Shoe.from_seed(seed, s.get("decks", 1), 1.0, 0).commitment != s["commitment"]:
+            if is_legacy(s, s["seed"]):
+                pass  # dealt before per-position commitments: SHA-256(seed) is the commitment
+            elif Shoe.from_seed(seed, s.get("decks", 1), 1.0, 0).commitment != s["commitment"]:
                 ok = False
                 messages.append(f"hand {n}: the seed's position commitments do not make the commitment")
                 continue
@@ -284,9 +294,10 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             ok = ok and good
             messages.append(message)
             continue
-        else:
-            ok = False
-            messages.append(f"hand {n}: no revealed seed and no openings: cannot verify")
+        else:  # no openings (stacked, or dealt before per-position commitments), nothing revealed yet
+            pending += 1
+            messages.append(f"hand {n}: not yet verifiable: no revealed seed and no openings (a stacked deck, or "
+                            "one dealt before per-position commitments); verify again once the seed is revealed")
             continue
         try:
             hand = replay_hand(entry)
@@ -311,7 +322,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             messages.append(f"hand {n}: the recorded log differs from the replay")
             continue
         messages.append(f"hand {n}: ok, {len(dealt)} cards dealt, all from the committed order")
-    return VerifyResult(ok, messages)
+    return VerifyResult(ok, messages, pending)
 
 
 def _recorded_cards(entry: dict[str, Any]) -> list[str]:

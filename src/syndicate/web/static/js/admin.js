@@ -177,9 +177,10 @@ async function replay(hand, viewer) {
     viewer.replaceChildren(replayViewer(doc, hand, [
       h("p", { "data-testid": "replay-match" }, c.replay.matches ? "The engine reproduces this hand exactly." : `The replay differs: ${c.replay.problems.join("; ")}`),
       h("p", { "data-testid": "fairness" }, "Fairness check: ",
-        h("strong", {}, c.verify.ok ? "verified: every card shown opens its committed position"
-          : c.verify.messages.some((m) => /still secret|not finished/.test(m)) ? "not yet verifiable (no openings yet: the seed is revealed when the table closes)"
-            : "FAILED"),
+        h("strong", {}, !c.verify.ok ? "FAILED"
+          // No openings (a stacked shoe, or one dealt before per-position commitments): no claim until the reveal.
+          : c.verify.pending ? "not yet verifiable (no openings: it checks once its seed or order is revealed)"
+            : "verified: every card shown opens its committed position"),
         ` — ${c.verify.messages.join(" ")}`),
       h("p", { class: "muted" }, `Commitment ${c.commitment} (${c.hands_in_shoe} hand(s) of this shoe so far)`)]));
   } catch (err) { toast(`${err.message} (${err.rule})`, true); }
