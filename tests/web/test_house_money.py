@@ -210,46 +210,6 @@ def test_only_an_admin_creates_events(client, room, cast, who) -> None:
 
 
 # -- bots in the report, and bots' names ------------------------------------------------------
-def test_the_report_counts_bots_as_the_house_float(server, room, cast, database) -> None:
-    from typer.testing import CliRunner
-
-    from syndicate.cli import app as cli_app
-    from syndicate.room import report
-    from syndicate.room.ledger import is_bot, table_account, transfer
-    from syndicate.room.values import Move
-
-    ev = cast.event.id
-    dealer = RoomClient(server.url)
-    dealer.sign_in(ev, "Bokuden", PASSWORD)
-    table = dealer.open_table("Bots' night", game="poker")["id"]
-    room.cashier.set_float(cast.admin, 100_000)
-
-    async def go() -> None:
-        d = await TableClient.connect(server.url, table, dealer.token or "")
-        await d.act("add_bots", count=2)
-        await d.close()
-
-    asyncio.run(go())
-    bots = [a for a in room.accounts.all(ev) if is_bot(a)]
-    assert len(bots) == 2
-    # A bot loses $12.34 to the house at the table, as a settled bet would move it.
-    with room.store.transaction() as repo:
-        stack = repo.ledger_account(ev, stack_key(table, bots[0].id), "player", "stack")
-        house = table_account(repo, ev, table, "Bots' night")
-        transfer(repo, ev, [Move(stack.id, house.id, 1234)], "bet", "a bot's lost bet")
-    r = report.build(room.store, ev)
-    assert r.agrees, r.totals
-    assert r.totals.house_result == 1234 and r.totals.float_result == -1234 and r.totals.players_net == 0
-    names = {b.name for b in bots}
-    assert not names & {p.name for p in r.players} and not names & {w.name for w in r.winners}
-    leaders = report.chips_series(room.store, ev)
-    assert not names & {s["label"] for s in leaders["series"]}
-    out = CliRunner().invoke(cli_app, ["report", "--db", database.url, "--event", cast.event.name])
-    assert out.exit_code == 0, out.output
-    assert "The totals agree." in out.output and "-$12.34" in out.output
-    dealer.close()
-
-
 @pytest.mark.parametrize("name", ["Bot 1-2", "bot 1-2 ", "ＢＯＴ 3-14"])
 def test_a_bots_name_is_refused_for_an_account(room, cast, name) -> None:
     with pytest.raises(Conflict) as e:
