@@ -211,3 +211,37 @@ def test_only_an_admin_creates_events(client, room, cast, who) -> None:
     if who is not None:
         assert r.json()["error"]["rule"] == "create_event"
     assert room.accounts.events() == before
+
+
+# -- bots in the report, and bots' names ------------------------------------------------------
+@pytest.mark.parametrize("name", ["Bot 1-2", "bot 1-2 ", "ＢＯＴ 3-14"])
+def test_a_bots_name_is_refused_for_an_account(room, cast, name) -> None:
+    with pytest.raises(Conflict) as e:
+        room.accounts.create(cast.admin, name, "player", PASSWORD)
+    assert e.value.rule == "bot_name" and "reserved for the house's bots" in str(e.value)
+    assert all(a.name.strip().casefold() != name.strip().casefold() for a in room.accounts.all(cast.event.id))
+
+
+def test_a_persons_account_with_a_bots_name_never_takes_a_bots_seat(server, room, cast) -> None:
+    from syndicate.room.ledger import now
+
+    ev = cast.event.id
+    dealer = RoomClient(server.url)
+    dealer.sign_in(ev, "Bokuden", PASSWORD)
+    table = dealer.open_table("Old names", game="poker")["id"]
+    with room.store.transaction() as repo:  # as made before such names were reserved
+        person = repo.add_account(ev, f"Bot {table}-1", "player", FAST_HASHER.hash(PASSWORD), now())
+    room.cashier.set_float(cast.admin, 100_000)
+
+    async def go() -> None:
+        d = await TableClient.connect(server.url, table, dealer.token or "")
+        with pytest.raises(Exception) as e:
+            await d.act("add_bots", count=1)
+        assert getattr(e.value, "rule", None) == "bot_name"
+        await d.close()
+
+    asyncio.run(go())
+    assert room.cashier.float_status(ev)["remaining"] == 100_000
+    with room.store.transaction() as repo:
+        assert all(a.balance == 0 for a in repo.ledger_accounts(ev) if a.key.endswith(f":{person.id}"))
+    dealer.close()

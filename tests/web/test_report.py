@@ -214,3 +214,40 @@ def test_the_hand_search_names_the_players(server, room, cast) -> None:
     [hand] = s["admin"].hands(table=s["table"]["id"])
     assert hand["players"] == [{"seat": 1, "name": "Alice", "net": 1_000}, {"seat": 2, "name": "Bob", "net": -500}]
     assert s["Alice"].hands(player=cast.alice.id)[0]["players"][0]["name"] == "Alice"
+
+
+def test_the_report_counts_bots_as_the_house_float(server, room, cast, database) -> None:
+    from syndicate.room.ledger import is_bot, table_account, transfer
+    from syndicate.room.live import stack_key
+    from syndicate.room.values import Move
+
+    ev = cast.event.id
+    dealer = RoomClient(server.url)
+    dealer.sign_in(ev, "Bokuden", PASSWORD)
+    table = dealer.open_table("Bots' night", game="poker")["id"]
+    room.cashier.set_float(cast.admin, 100_000)
+
+    async def go() -> None:
+        d = await TableClient.connect(server.url, table, dealer.token or "")
+        await d.act("add_bots", count=2)
+        await d.close()
+
+    asyncio.run(go())
+    bots = [a for a in room.accounts.all(ev) if is_bot(a)]
+    assert len(bots) == 2
+    # A bot loses $12.34 to the house at the table, as a settled bet would move it.
+    with room.store.transaction() as repo:
+        stack = repo.ledger_account(ev, stack_key(table, bots[0].id), "player", "stack")
+        house = table_account(repo, ev, table, "Bots' night")
+        transfer(repo, ev, [Move(stack.id, house.id, 1234)], "bet", "a bot's lost bet")
+    r = report.build(room.store, ev)
+    assert r.agrees, r.totals
+    assert r.totals.house_result == 1234 and r.totals.float_result == -1234 and r.totals.players_net == 0
+    names = {b.name for b in bots}
+    assert not names & {p.name for p in r.players} and not names & {w.name for w in r.winners}
+    leaders = report.chips_series(room.store, ev)
+    assert not names & {s["label"] for s in leaders["series"]}
+    out = CliRunner().invoke(cli_app, ["report", "--db", database.url, "--event", cast.event.name])
+    assert out.exit_code == 0, out.output
+    assert "The totals agree." in out.output and "-$12.34" in out.output
+    dealer.close()

@@ -62,6 +62,17 @@ def name_taken(name: str, holder: str | None = None) -> Conflict:
                             f"spaces at either end: {name!r} is taken{by}")
 
 
+BOT_NAME = re.compile(r"^bot \d+-\d+$")
+
+
+def check_not_bot_name(name: str) -> None:
+    """Bots sit under ``Bot <table>-<seat>``: a person's account with such a name would be taken
+    for a bot's seat, so those names are reserved (rule ``bot_name``, 409)."""
+    if BOT_NAME.match(canonical_name(name)):
+        raise Conflict("bot_name", f"names of the form 'Bot <table>-<seat>' are reserved for the house's bots: "
+                                   f"{name!r} cannot be an account's name")
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -99,6 +110,7 @@ class Accounts:
         require(actor.role, "create_event")
         check_name(name, "name")
         admin_name = account_name(admin_name, "admin.name")
+        check_not_bot_name(admin_name)
         _check_password(admin_password, "admin.password")
         check_seed_reveal(seed_reveal)
         hashed = self.hasher.hash(admin_password)
@@ -135,6 +147,7 @@ class Accounts:
         """Create an account without asking who is asking: for ``syndicate admin create`` and
         for :meth:`create`, which checks the role first."""
         name = account_name(name)
+        check_not_bot_name(name)
         if role not in ROLES:
             raise BadRequest("role", f"role must be one of {', '.join(ROLES)}, got {role!r}")
         _check_password(password)

@@ -571,8 +571,10 @@ class BlackjackTable:
 
     # -- bots ----------------------------------------------------------------------------
     async def _add_bots(self, count: Any) -> bool:
-        """Fill free seats with bots. Their chips come from the cashier like anyone's (a bot's
-        bankroll is a ledger account of its own) and go back to it when they are removed."""
+        """Fill free seats with bots. Their chips come from the event's house float (through a
+        bot's bankroll, a ledger account of its own) and go back to the float when they leave.
+        Only an account marked as a bot (:func:`is_bot`) is reused as a bot's seat: a person's
+        account under a bot's name (made before such names were reserved) is refused."""
         free = [n for n in range(1, self._seat_count() + 1) if n not in self.seats
                 and not (self.round is not None and not self.round.is_terminal and n in self._round_stacks())]
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(free):
@@ -588,8 +590,11 @@ class BlackjackTable:
                                f"float for bots has {money.format(pool.balance)}: the admin sets the float")
             for n in free[:count]:
                 name = f"Bot {table.id}-{n}"
-                bot = repo.account_by_name(table.event_id, name) or repo.add_account(
-                    table.event_id, name, "player", BOT_HASH, now())
+                bot = repo.account_by_name(table.event_id, name)
+                if bot is not None and not is_bot(bot):
+                    raise Conflict("bot_name", f"{bot.name!r} is a person's account, not a bot: it cannot take "
+                                   "a bot's seat or the float's chips (rename or remove it first)")
+                bot = bot or repo.add_account(table.event_id, name, "player", BOT_HASH, now())
                 wallet = player_account(repo, table.event_id, bot.id, bot.name)
                 stack = repo.ledger_account(table.event_id, stack_key(table.id, bot.id), "player",
                                             f"{bot.name}'s stack at table {table.id}")
@@ -604,7 +609,8 @@ class BlackjackTable:
         return True
 
     async def _remove_bots(self) -> bool:
-        """Bots leave (after the round in play, like anyone) and their chips go back to the cashier."""
+        """Bots leave (after the round in play, like anyone) and their chips go back to the house
+        float they came from."""
         bots = [n for n, s in self.seats.items() if s.bot]
         if not bots:
             raise Conflict("no_bots", "there are no bots at this table")

@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import money
 from .errors import NotFound
-from .ledger import CASHIER, Ledger
+from .ledger import CASHIER, HOUSE_FLOAT, Ledger, is_bot
 from .ports import Store
 from .values import Entry, LedgerAccount
 
@@ -75,6 +75,7 @@ class Totals:
     chips_held: int  # by every player, bankrolls and stacks
     players_net: int  # the sum of the players' nets
     house_result: int  # the sum of the tables' balances
+    float_result: int  # the bots' float: its balance plus the chips bots hold, less what the admin put in
     cashier: int  # the cashier's balance: cash-outs less buy-ins
     ledger_total: int  # the sum of every balance: 0
     hands: int
@@ -99,7 +100,7 @@ class Report:
         """The players' nets are minus the house's result, the ledger sums to zero and the
         audit found nothing."""
         t = self.totals
-        return not self.audit and t.ledger_total == 0 and t.players_net == -t.house_result
+        return not self.audit and t.ledger_total == 0 and t.players_net == -(t.house_result + t.float_result)
 
     def to_json(self, *, with_entries: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -136,6 +137,8 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         dealt = repo.hand_players(event_id)
     audit = Ledger(store).audit(event_id)
     names = {a.id: a.name for a in accounts}
+    # Bots play the house's float, not chips of their own: what they win or lose is the house's.
+    bots = {a.id for a in accounts if is_bot(a)}
     status = {h.id: h.status for h in hands}
 
     players: dict[int, dict[str, int]] = {}
@@ -145,16 +148,23 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
 
     for a in ledger_accounts:
         pid = owner(a.key)
-        if pid is not None:
+        if pid is not None and pid not in bots:
             line(pid)["chips"] += a.balance
+    float_in = 0
     for e in entries:
         src, dst = owner(e.source_key), owner(e.dest_key)
+        if e.source_key == CASHIER and e.dest_key == HOUSE_FLOAT:
+            float_in += e.amount
+        elif e.source_key == HOUSE_FLOAT and e.dest_key == CASHIER:
+            float_in -= e.amount
+        if dst in bots or src in bots:
+            continue
         if e.source_key == CASHIER and dst is not None:
             line(dst)["buy_ins"] += e.amount
         elif e.dest_key == CASHIER and src is not None:
             line(src)["cash_outs"] += e.amount
     for hand_id, account_id, _seat in dealt:
-        if status.get(hand_id) == "settled":
+        if status.get(hand_id) == "settled" and account_id not in bots:
             line(account_id)["hands"] += 1
     player_lines = sorted(
         (PlayerLine(pid, names.get(pid, f"account {pid}"), p["buy_ins"], p["cash_outs"], p["chips"],
@@ -176,10 +186,13 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
                            for d, ts in by_dealer.items()), key=lambda d: d.dealer)
 
     cashier = balances.get(CASHIER, 0)
+    float_held = balances.get(HOUSE_FLOAT, 0) + sum(
+        a.balance for a in ledger_accounts if (pid := owner(a.key)) is not None and pid in bots)
     totals = Totals(
         buy_ins=sum(p.buy_ins for p in player_lines), cash_outs=sum(p.cash_outs for p in player_lines),
         chips_held=sum(p.chips for p in player_lines), players_net=sum(p.net for p in player_lines),
-        house_result=sum(a.balance for a in ledger_accounts if a.kind == "table"), cashier=cashier,
+        house_result=sum(a.balance for a in ledger_accounts if a.kind == "table"),
+        float_result=float_held - float_in, cashier=cashier,
         ledger_total=sum(a.balance for a in ledger_accounts),
         hands=sum(t.hands for t in table_lines), voided=sum(t.voided for t in table_lines))
     winners = [p for p in player_lines if p.net > 0][:3]
@@ -239,8 +252,10 @@ def chips_series(store: Store, event_id: int, players: list[int] | None = None, 
     with store.transaction() as repo:
         ledger_accounts = repo.ledger_accounts(event_id)
         entries = repo.event_entries(event_id)
-        names = {a.id: a.name for a in repo.accounts(event_id)}
-    keys = _player_keys(ledger_accounts)
+        accounts = repo.accounts(event_id)
+    names = {a.id: a.name for a in accounts}
+    bots = {a.id for a in accounts if is_bot(a)}
+    keys = {k: p for k, p in _player_keys(ledger_accounts).items() if p not in bots}
     if players is None:
         chips: dict[int, int] = {}
         for a in ledger_accounts:
@@ -293,7 +308,7 @@ def text(report: Report) -> str:
         out.append(f"{d.dealer[:20]:<20} {d.tables:>6} {d.hands:>6} {_m(d.house_result):>11}")
     out += ["", "Winners: " + (", ".join(f"{w.name} {_m(w.net)}" for w in report.winners) or "none")]
     out += ["", f"House result {_m(t.house_result)}; the players' nets sum to {_m(t.players_net)}; "
-                f"every balance sums to {_m(t.ledger_total)} ({len(report.entries)} ledger lines).",
+                f"the bots' float {_m(t.float_result)}; every balance sums to {_m(t.ledger_total)} ({len(report.entries)} ledger lines).",
             "Ledger audit (syndicate admin check): " + ("; ".join(report.audit) or "ledger sound"),
             "The totals agree." if report.agrees else "THE TOTALS DO NOT AGREE."]
     return "\n".join(out) + "\n"
@@ -360,7 +375,8 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
     parts.append(_table("Dealers", ["Dealer", "Tables", "Hands", "House result"],
                         [[d.dealer, d.tables, d.hands, _m(d.house_result)] for d in report.dealers], {1, 2, 3}))
     parts.append(f'<p class="agree">House result {_m(t.house_result)}; the players\' nets sum to '
-                 f"{_m(t.players_net)}; every balance sums to {_m(t.ledger_total)}. Ledger audit: "
+                 f"{_m(t.players_net)}; the bots' float {_m(t.float_result)}; every balance sums to "
+                 f"{_m(t.ledger_total)}. Ledger audit: "
                  f"{html.escape('; '.join(report.audit) or 'ledger sound')}. "
                  f"{'The totals agree.' if report.agrees else 'THE TOTALS DO NOT AGREE.'}</p>")
     parts.append("</main></body></html>")
