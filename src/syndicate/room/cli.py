@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 DEFAULT_PORT = 8000
 
 
-def prepare(db: str | None, *, seed_notice: bool = True, out: TextIO = sys.stdout,
+def prepare(db: str | None, *, seed_notice: bool = True, out: TextIO | None = None,
             hasher: PasswordHasher | None = None) -> Database:
     """Open and migrate the database; on first start create the default event and its admin
     (printing the password once) and, unless told not to, the notice's roster."""
@@ -43,7 +43,7 @@ def prepare(db: str | None, *, seed_notice: bool = True, out: TextIO = sys.stdou
     if password is not None:
         print(f"First start: event {event.name!r} (id {event.id}) created with an admin account.\n"
               f"  name: admin\n  password: {password}\n"
-              "This password is shown once; sign in and keep it safe.", file=out, flush=True)
+              "This password is shown once; sign in and keep it safe.", file=out or sys.stdout, flush=True)
     return database
 
 
