@@ -24,6 +24,7 @@ from syndicate.room.live import stack_key
 from tests.room.kit import PASSWORD
 
 from .conftest import HOLE, IMG
+from .steps import sign_in
 
 RESULTS = IMG / "browser-results.json"
 
@@ -31,17 +32,6 @@ RESULTS = IMG / "browser-results.json"
 def shot(page, name: str) -> None:
     IMG.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(IMG / f"browser-{name}.png"))
-
-
-def sign_in(world, who: str, name: str, path: str = "/") -> object:
-    page = world.page(who)
-    page.goto(world.url + path)
-    form = page.get_by_role("form", name="Sign in")
-    form.get_by_label("Name").fill(name)
-    form.get_by_label("Password").fill(PASSWORD)
-    form.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-    return page
 
 
 UNNAMED = """() => [...document.querySelectorAll("button, a[href], input, select, textarea")].filter((el) =>

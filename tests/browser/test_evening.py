@@ -21,23 +21,12 @@ from tests.room.kit import PASSWORD
 
 from .axe import violations
 from .conftest import IMG
+from .steps import dollars, sign_in
 
 
 def shot(page, name: str) -> None:
     IMG.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(IMG / f"evening-{name}.png"), full_page=True)
-
-
-def sign_in(world, who: str, name: str, path: str = "/") -> object:
-    page = world.page(who)
-    page.goto(world.url + path)
-    form = page.get_by_role("form", name="Sign in")
-    form.get_by_label("Name").fill(name)
-    form.get_by_label("Password").fill(PASSWORD)
-    form.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-    return page
-
 
 FOCUSED = """() => { const e = document.activeElement; if (!e || e === document.body) return "";
   return e.getAttribute("aria-label") || (e.labels && e.labels[0] && e.labels[0].textContent) || e.textContent.trim(); }"""
@@ -247,7 +236,7 @@ def test_step_7_the_hands_by_player_and_a_round_replayed(world) -> None:
     nets = hand.history["rounds"][0]["results"]
     players = row.get_by_role("list", name=f"Players of hand {hand.id}")
     for seat, name in (("1", "Alice"), ("2", "Bob")):
-        expect(players).to_contain_text(f"{name}: {_money(nets[seat])}")
+        expect(players).to_contain_text(f"{name}: {dollars(nets[seat])}")
     assert "seat 1:" not in found.text_content()
     admin.get_by_role("button", name=f"Replay hand {hand.id}").click()
     region = admin.get_by_role("region", name=f"Replay of hand {hand.id}")
@@ -280,7 +269,7 @@ def test_step_8_the_end_of_night_report_and_the_pictures(world) -> None:
         expect(admin.get_by_test_id(chart).locator("canvas")).to_have_count(1)
     summary = admin.get_by_test_id("report-summary")
     expect(summary).to_contain_text("The totals agree with the ledger audit.")
-    expect(summary).to_contain_text(_money(rep.totals.house_result))
+    expect(summary).to_contain_text(dollars(rep.totals.house_result))
     with admin.expect_download() as dl:
         admin.get_by_test_id("report-csv").click()
     rows = list(csv.DictReader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
@@ -300,7 +289,7 @@ def test_step_8_the_end_of_night_report_and_the_pictures(world) -> None:
     alice.get_by_role("link", name="My evening").click()
     expect(alice.get_by_test_id("chart-mine").locator("canvas")).to_have_count(1)
     mine = rep.players[[p.name for p in rep.players].index("Alice")].chips
-    expect(alice.get_by_test_id("my-chips")).to_contain_text(_money(mine))
+    expect(alice.get_by_test_id("my-chips")).to_contain_text(dollars(mine))
     shot(alice, "me")
     assert violations(alice) == []
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
@@ -331,8 +320,3 @@ def test_step_9_the_host_ends_the_night(world) -> None:
     assert world.room.ledger.audit(ev) == []
     shot(admin, "ended")
     assert violations(admin) == []
-
-def _money(cents: int) -> str:
-    sign = "−" if cents < 0 else ""
-    c = abs(cents)
-    return f"{sign}${c // 100:,}.{c % 100:02d}"

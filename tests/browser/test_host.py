@@ -23,6 +23,7 @@ from syndicate.room import report
 from tests.room.kit import PASSWORD
 
 from .conftest import IMG
+from .steps import dollars, sign_in_page
 
 PHONE = {"width": 390, "height": 844}
 
@@ -30,16 +31,6 @@ PHONE = {"width": 390, "height": 844}
 def shot(page, name: str) -> None:
     IMG.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(IMG / f"browser-host-{name}.png"), full_page=True)
-
-
-def sign_in(page, url: str, name: str, path: str) -> None:
-    page.goto(url + path)
-    form = page.get_by_role("form", name="Sign in")
-    form.get_by_label("Name").fill(name)
-    form.get_by_label("Password").fill(PASSWORD)
-    form.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-
 
 async def stand_rounds(url: str, table_id: int, tokens: dict[str, str], rounds: int) -> None:
     dealer = await TableClient.connect(url, table_id, tokens["Bokuden"])
@@ -87,7 +78,7 @@ def test_the_hosts_views(world) -> None:
     first = hands[0]
 
     admin = world.page("admin")
-    sign_in(admin, url, "admin", "/admin")
+    sign_in_page(admin, url, "admin", "/admin")
     # the search lists each hand's players by name with their result, and one hand number
     search = admin.get_by_role("form", name="Search hands")
     search.get_by_label("Table number").fill(str(table["id"]))
@@ -99,8 +90,8 @@ def test_the_hosts_views(world) -> None:
     players = row.get_by_role("list", name=f"Players of hand {first.id}")
     nets = first.history["rounds"][0]["results"]
     alice_net, bob_net = nets["1"], nets["2"]
-    expect(players).to_contain_text(f"Alice: {money(alice_net)}")
-    expect(players).to_contain_text(f"Bob: {money(bob_net)}")
+    expect(players).to_contain_text(f"Alice: {dollars(alice_net)}")
+    expect(players).to_contain_text(f"Bob: {dollars(bob_net)}")
     assert "seat 1:" not in found.text_content()
 
     # the replay: this round's steps only (not the shoe's), the table drawn, the log beside it
@@ -144,7 +135,7 @@ def test_the_hosts_views(world) -> None:
     expect(leaders.locator("canvas")).to_have_count(1)
     assert int(leaders.get_attribute("data-series")) >= 2
     expect(admin.get_by_test_id("report-summary")).to_contain_text("The totals agree with the ledger audit.")
-    expect(admin.get_by_test_id("report-summary")).to_contain_text(money(rep.totals.house_result))
+    expect(admin.get_by_test_id("report-summary")).to_contain_text(dollars(rep.totals.house_result))
     admin.locator("#evening").scroll_into_view_if_needed()
     shot(admin, "evening-desktop")
     admin.locator("#evening").screenshot(path=str(IMG / "browser-host-evening.png"))
@@ -174,24 +165,17 @@ def test_the_hosts_views(world) -> None:
 
     # a player's own chips, on /me
     alice = world.page("alice-host")
-    sign_in(alice, url, "Alice", "/")
+    sign_in_page(alice, url, "Alice", "/")
     alice.get_by_role("link", name="My evening").click()
     expect(alice).to_have_url(url + "/me")
     mine = alice.get_by_test_id("chart-mine")
     expect(mine.locator("canvas")).to_have_count(1)
     assert int(mine.get_attribute("data-points")) >= 4
     chips = rep.players[[p.name for p in rep.players].index("Alice")].chips
-    expect(alice.get_by_test_id("my-chips")).to_contain_text(money(chips))
+    expect(alice.get_by_test_id("my-chips")).to_contain_text(dollars(chips))
     alice.set_viewport_size(PHONE)
     shot(alice, "me-phone")
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
-
-
-def money(cents: int) -> str:
-    sign = "−" if cents < 0 else ""
-    c = abs(cents)
-    return f"{sign}${c // 100:,}.{c % 100:02d}"
-
 
 def test_the_replay_draws_a_draw_hand_and_only_what_the_history_shows(world) -> None:
     """A draw hand's frames follow its log to the showdown; a card the history does not hold

@@ -10,9 +10,9 @@ import re
 from playwright.sync_api import expect
 
 from syndicate.room.ledger import player_key
-from tests.room.kit import PASSWORD
 
 from .conftest import IMG
+from .steps import sign_in
 
 SIZES = {"phone": (390, 844), "tablet": (768, 1024), "desktop": (1280, 800), "wide": (1600, 900)}
 
@@ -20,17 +20,6 @@ SIZES = {"phone": (390, 844), "tablet": (768, 1024), "desktop": (1280, 800), "wi
 def shot(page, name: str) -> None:
     IMG.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(IMG / f"pages-{name}.png"), full_page=True)
-
-
-def sign_in(world, who: str, name: str, path: str = "/") -> object:
-    page = world.page(who)
-    page.goto(world.url + path)
-    form = page.get_by_role("form", name="Sign in")
-    form.get_by_label("Name").fill(name)
-    form.get_by_label("Password").fill(PASSWORD)
-    form.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
-    return page
 
 
 def boxes_apart(page, selector: str) -> list[str]:
