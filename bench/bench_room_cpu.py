@@ -24,10 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from argon2 import PasswordHasher
 
 from syndicate.room.cardroom import CardRoom
+from syndicate.room.cashier import MAX_FLOAT
 from syndicate.room.cli import prepare
 from syndicate.room.live import LiveRoom, Timers
 from syndicate.store import SqlStore
-from syndicate.web.live import _encode
+from syndicate.web.live import encode
 
 
 class Watcher:
@@ -35,7 +36,7 @@ class Watcher:
         self.account = account
 
     def send(self, message: dict) -> None:
-        _encode(message)
+        encode(message)
 
 
 async def run(tables: int, seconds: float) -> None:
@@ -43,12 +44,16 @@ async def run(tables: int, seconds: float) -> None:
     room = CardRoom(SqlStore(db), PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
     ev = room.accounts.events()[0]
     admin = room.accounts.add(ev.id, "admin2", "admin", "password123")
+    # Bots play only from the admin's float (at most MAX_FLOAT): a bot takes 100 maximum bets,
+    # so the tables bet up to $10 (the amounts do not change the work per table change).
+    max_bet = 1_000
+    room.cashier.set_float(admin, min(MAX_FLOAT, tables * 5 * 100 * max_bet))
     live = LiveRoom(room, timers=Timers(turn=None))
     runners = []
     for t in range(tables):
         dealer = room.accounts.add(ev.id, f"dealer{t}", "dealer", "password123")
         room.roster.authorize(admin, dealer.name, "Boss")
-        table = room.tables.open(dealer, f"T{t}", "blackjack", None, {"min_bet": 100, "max_bet": 10_000})
+        table = room.tables.open(dealer, f"T{t}", "blackjack", None, {"min_bet": 100, "max_bet": max_bet})
         runner = await live.table(table)
         await runner.join(Watcher(dealer))
         for w in range(4):
