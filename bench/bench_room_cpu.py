@@ -25,10 +25,11 @@ from argon2 import PasswordHasher
 
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.cashier import MAX_FLOAT
-from syndicate.room.cli import prepare
-from syndicate.room.live import LiveRoom, Timers
+from syndicate.room.clock import Timers
+from syndicate.room.live import LiveRoom
+from syndicate.room.messages import encode
+from syndicate.server import prepare
 from syndicate.store import SqlStore
-from syndicate.web.live import encode
 
 
 class Watcher:

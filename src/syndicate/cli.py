@@ -110,7 +110,7 @@ def play_cmd(
         if name is None:
             raise _fail("--server needs --name (your account)")
         from .client import ApiError
-        from .room.cli import play_remote
+        from .remote_play import play_remote
         from .room.errors import RoomError
 
         password = typer.prompt("Password", hide_input=True)
@@ -278,8 +278,8 @@ def serve_cmd(
     ] = None,
 ) -> None:
     """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md, docs/deployment.md)."""
-    from .room.cli import serve
     from .room.errors import RoomError
+    from .server import serve
 
     try:
         from .web.connections import ConnectionLimits
@@ -303,8 +303,8 @@ def admin_create_cmd(
     event: Annotated[str, typer.Option(help="The event (created if new).")] = "Casino night",
 ) -> None:
     """Create an admin account for an event."""
-    from .room.cli import admin_create
     from .room.errors import RoomError
+    from .server import admin_create
 
     try:
         account = admin_create(db, name, password, event)
@@ -319,7 +319,7 @@ def admin_check_cmd(
 ) -> None:
     """Check the ledger of every event: each stored balance equals the sum of its entries and
     the balances sum to zero (after restoring a backup, say). Exit status 1 on a problem."""
-    from .room.cli import ledger_check
+    from .server import ledger_check
 
     problems = ledger_check(db)
     for event, found in problems.items():
@@ -341,8 +341,8 @@ def report_cmd(
     """The end-of-night report: per player buy-ins, cash-outs, net and hands; per table and
     dealer hands dealt and the house's result; the winners; its totals checked against the
     ledger audit of `syndicate admin check` (docs/report.md). Exit status 1 if they disagree."""
-    from .room.cli import event_report
     from .room.errors import RoomError
+    from .server import event_report
 
     try:
         out, agrees = event_report(db, event, fmt)

@@ -16,7 +16,7 @@ import re
 from playwright.sync_api import expect
 
 from syndicate.room.ledger import player_key
-from syndicate.room.live import stack_key
+from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD
 
 from .axe import violations

@@ -12,9 +12,9 @@ import time
 from typing import Any
 
 from syndicate.client import ActionRefused, RoomClient, TableClient, basic_strategy
+from syndicate.room.cluster import VERSION_STRIDE
 from syndicate.room.ledger import player_key
-from syndicate.room.live import stack_key
-from syndicate.web.cluster import VERSION_STRIDE
+from syndicate.room.seating import stack_key
 from tests.cluster.conftest import LEASE, Node
 from tests.room.kit import PASSWORD, hand_in_play
 

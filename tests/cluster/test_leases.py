@@ -165,9 +165,10 @@ def test_a_closed_table_no_process_holds_is_revealed_by_whoever_closes_it(room, 
     """ClusterRoom.closed: a closed table nobody holds has no hand in play, so the closing
     process reveals its seeds at once (taking the lease for it and giving it straight back);
     a table another process holds keeps them for its owner, who reveals them after its hand."""
-    from syndicate.web.cluster import ClusterRoom
+    from syndicate.room.cluster import ClusterRoom
+    from syndicate.store.bus import RedisBus
 
-    live = ClusterRoom(room, REDIS, node="closer", lease_seconds=5)  # never started: no Redis needed
+    live = ClusterRoom(room, RedisBus(REDIS), namespace="closer", node="closer", lease_seconds=5)  # never started: no Redis needed
     free, held = _table(room, cast), _table(room, cast)
     t0 = now()
     with room.store.transaction() as repo:
@@ -186,10 +187,11 @@ def test_a_closed_table_no_process_holds_is_revealed_by_whoever_closes_it(room, 
 
 
 def test_with_event_end_the_unowned_reveal_waits_for_the_event_end(room, cast) -> None:  # noqa: F811
-    from syndicate.web.cluster import ClusterRoom
+    from syndicate.room.cluster import ClusterRoom
+    from syndicate.store.bus import RedisBus
 
     room.events.set_seed_reveal(cast.admin, cast.event.id, "event_end")
-    live = ClusterRoom(room, REDIS, node="closer", lease_seconds=5)
+    live = ClusterRoom(room, RedisBus(REDIS), namespace="closer", node="closer", lease_seconds=5)
     closed_first, open_until_end = _table(room, cast), _table(room, cast)
     with room.store.transaction() as repo:
         repo.add_shoe(closed_first, "e" * 64, "5" * 64, now())

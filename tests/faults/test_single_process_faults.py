@@ -29,7 +29,7 @@ from websockets.uri import parse_uri
 from syndicate.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.accounts import LIFETIME, token_hash
 from syndicate.room.ledger import now, player_key
-from syndicate.room.live import stack_key
+from syndicate.room.seating import stack_key
 from syndicate.web.live import OUTBOX
 from syndicate.web.security import Limits
 from tests.faults.conftest import FaultServer, start_server

@@ -1,6 +1,6 @@
 import pytest
 
-from syndicate.room.live import Timers
+from syndicate.room.clock import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, LiveServer, cast, database, db_url, pg_url, room  # noqa: F401

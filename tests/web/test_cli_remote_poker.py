@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from syndicate.client import ActionRefused, RoomClient, TableClient
-from syndicate.room.cli import _play_draw, parse_draw_command, play_remote, render_draw
+from syndicate.remote_play import _play_draw, parse_draw_command, play_remote, render_draw
 from syndicate.room.ledger import player_key
-from syndicate.room.live import stack_key
+from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD
 
 SEAT = 5

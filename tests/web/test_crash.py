@@ -14,14 +14,14 @@ import pytest
 
 from syndicate.client import RoomClient, TableClient
 from syndicate.history import verify
-from syndicate.room.cli import admin_create, prepare
 from syndicate.room.ledger import player_key
-from syndicate.room.live import stack_key
+from syndicate.room.seating import stack_key
+from syndicate.server import admin_create, prepare
 from tests.room.kit import PASSWORD, ServerProcess, hand_in_play
 
 
 def server_process(db_url: str, log: Path) -> ServerProcess:
-    return ServerProcess([sys.executable, "-m", "syndicate.room.cli", db_url, "127.0.0.1", "{port}"], log)
+    return ServerProcess([sys.executable, "-m", "syndicate.server", db_url, "127.0.0.1", "{port}"], log)
 
 
 async def _into_a_hand(url: str, table_id: int, tokens: dict[str, str]) -> int:

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from syndicate.client import RoomClient, TableClient
 from syndicate.room.errors import BadRequest, Conflict, Forbidden, NotFound
 from syndicate.room.ledger import HOUSE_FLOAT, MAX_FLOAT
-from syndicate.room.live import stack_key
+from syndicate.room.seating import stack_key
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, PASSWORD, bearer, make_cast
 
@@ -189,7 +189,7 @@ def test_without_a_name_the_current_event_is_the_one_made_first(database, room) 
 
 
 def test_serve_refuses_an_unknown_current_event(tmp_path) -> None:
-    from syndicate.room.cli import serve
+    from syndicate.server import serve
 
     with pytest.raises(NotFound) as e:
         serve(f"sqlite:///{tmp_path / 'x.db'}", event="No such night")

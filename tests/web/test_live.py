@@ -19,7 +19,7 @@ import pytest
 from syndicate.blackjack.history import replay, verify
 from syndicate.client import ActionRefused, RoomClient, TableClient, random_play
 from syndicate.room.ledger import player_key
-from syndicate.room.live import stack_key
+from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD, LiveServer
 
 ROUNDS = {"sqlite": 200, "postgresql": 120}  # the first shoe is finished well before the end

@@ -20,7 +20,7 @@ import pytest
 from syndicate.client import ActionRefused, RoomClient, TableClient
 from syndicate.poker.history import replay, verify
 from syndicate.room.ledger import player_key
-from syndicate.room.live import stack_key
+from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD
 
 HANDS = {"sqlite": 80, "postgresql": 40}

@@ -9,8 +9,9 @@ import contextlib
 import pytest
 
 from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.room.clock import Timers
 from syndicate.room.ledger import player_key
-from syndicate.room.live import Timers, stack_key
+from syndicate.room.seating import stack_key
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
 
@@ -204,7 +205,7 @@ def test_rounds_on_a_timer(server, room, cast) -> None:
 
 
 def test_play_remote_from_the_terminal(server, room, cast) -> None:
-    from syndicate.room.cli import play_remote
+    from syndicate.remote_play import play_remote
 
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)

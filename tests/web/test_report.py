@@ -16,7 +16,7 @@ from syndicate.cards import parse
 from syndicate.cli import app as cli_app
 from syndicate.client import ApiError, RoomClient, TableClient
 from syndicate.room import report
-from syndicate.room.live import Timers
+from syndicate.room.clock import Timers
 from syndicate.shoe import Shoe
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
@@ -218,7 +218,7 @@ def test_the_hand_search_names_the_players(server, room, cast) -> None:
 
 def test_the_report_counts_bots_as_the_house_float(server, room, cast, database) -> None:
     from syndicate.room.ledger import is_bot, table_account, transfer
-    from syndicate.room.live import stack_key
+    from syndicate.room.seating import stack_key
     from syndicate.room.values import Move
 
     ev = cast.event.id

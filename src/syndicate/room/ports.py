@@ -1,4 +1,6 @@
-"""The interfaces the room needs from storage (implemented by :mod:`syndicate.store.repo`).
+"""The interfaces the room needs from storage (implemented by :mod:`syndicate.store.repo`)
+and, with several server processes, from the message bus between them (implemented by
+:mod:`syndicate.store.bus` over Redis).
 
 A :class:`Store` opens transactions; a :class:`Repo` is what one transaction can read and
 write. A service method does its whole job in one transaction, so a refusal half-way changes
@@ -7,7 +9,7 @@ nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
@@ -102,3 +104,23 @@ class Repo(Protocol):
 
 class Store(Protocol):
     def transaction(self) -> AbstractContextManager[Repo]: ...
+
+
+class Subscription(Protocol):
+    """This process's channels on the bus. A lost connection raises from :meth:`get_message`:
+    the caller subscribes again (messages sent meanwhile are lost; the caller resyncs)."""
+
+    def subscribe(self, *channels: str) -> Awaitable[None]: ...
+    def get_message(self, timeout: float) -> Awaitable[bytes | None]: ...  # None: nothing came in time
+    def aclose(self) -> Awaitable[None]: ...
+
+
+class Bus(Protocol):
+    """Messages between the processes of one card room (:mod:`syndicate.room.cluster`): it
+    carries them, keeps none; the database is the truth."""
+
+    def subscription(self) -> Subscription: ...
+    def publish(self, messages: Sequence[tuple[str, str]]) -> Awaitable[list[int]]:
+        """Publish (channel, text) pairs in order, in one round trip: each one's number of
+        listeners (0: nobody heard it)."""
+    def aclose(self) -> Awaitable[None]: ...

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hashlib
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
@@ -29,15 +30,18 @@ from ..gcpause import keep_pauses_short
 from ..poker.history import to_phh
 from ..room.accounts import DEFAULT_EVENT, token_hash
 from ..room.cardroom import CardRoom
+from ..room.clock import Timers
+from ..room.cluster import ClusterRoom, check_cluster_url
 from ..room.errors import BadRequest, Conflict, Forbidden, NotFound, RoomError, Unauthorized
 from ..room.histories import shoe_history
 from ..room.ledger import MAX_FLOAT, is_bot, player_key
-from ..room.live import LiveRoom, Timers, void_unfinished
+from ..room.live import LiveRoom
+from ..room.recovery import void_unfinished
 from ..room.roles import DEALER, PLAYER, ROLES, allowed, require
 from ..shoe import Shoe
 from ..store import Database, SqlStore
+from ..store.bus import RedisBus
 from .auth import COOKIE, Me, token_of, who
-from .cluster import ClusterRoom, check_cluster_url
 from .headers import SecurityHeadersMiddleware
 from .live import table_socket
 from .pages import OddsService
@@ -183,7 +187,7 @@ def create_app(
     are other origins whose pages may use the session cookie (the server's own always may).
 
     On start, any hand a previous process left unfinished is voided and its bets returned
-    (:func:`syndicate.room.live.void_unfinished`), so every table comes back ready to play.
+    (:func:`syndicate.room.recovery.void_unfinished`), so every table comes back ready to play.
 
     ``current_event`` names the event the pages open (``syndicate serve --event``); without
     it, the event made at first start. Creating another event never changes it.
@@ -194,7 +198,7 @@ def create_app(
     rules page answers at once (:class:`syndicate.web.pages.OddsService`).
 
     With ``redis_url`` the server is one of several processes on one PostgreSQL database
-    (:mod:`syndicate.web.cluster`, docs/deployment.md): nothing is voided on start; a table's
+    (:mod:`syndicate.room.cluster`, docs/deployment.md): nothing is voided on start; a table's
     unfinished hand is voided when a process takes the table over after its owner stopped.
     """
     db = database or Database(db_url)
@@ -208,7 +212,10 @@ def create_app(
     else:
         check_cluster_url(db.url)
         voided = []
-        live = ClusterRoom(room, redis_url, timers=timers, new_shoe=new_shoe, lease_seconds=lease_seconds)
+        # Each database is one cluster: processes on another database share no channel with these.
+        namespace = hashlib.sha256(str(db.url).encode()).hexdigest()[:12]
+        live = ClusterRoom(room, RedisBus(redis_url), namespace=namespace, timers=timers, new_shoe=new_shoe,
+                           lease_seconds=lease_seconds)
     limits = limits or Limits()
     trusted = frozenset(o.rstrip("/").lower() for o in trusted_origins)
     sign_ins = (SharedSignInLimiter(limits, redis_url, live.prefix) if isinstance(live, ClusterRoom)

@@ -3,7 +3,7 @@ docs/protocol.schema.json).
 
 One socket per client per table. The first message says who the client is (a bearer token, or
 the session cookie sent with the handshake); everything after goes to the table's single
-writer (:class:`syndicate.room.live.BlackjackTable`). Outgoing messages wait in a bounded
+writer (:class:`syndicate.room.actor.TableActor`). Outgoing messages wait in a bounded
 queue per connection so that a slow client never holds up the table: one that falls too far
 behind is disconnected and resyncs on reconnect.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections import OrderedDict, deque
+from collections import deque
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -21,7 +21,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
 from ..room.errors import Forbidden, RoomError
-from ..room.live import PROTOCOL_VERSION, LiveRoom, refusal
+from ..room.live import LiveRoom
+from ..room.messages import PROTOCOL_VERSION, encode, refusal
 from ..room.roles import require
 from ..room.values import Account
 from .connections import CLIENT_LOG, where
@@ -84,50 +85,6 @@ class SocketConnection:
             # A client that stopped reading (its TCP window shut) blocks the send: after
             # ``send_timeout`` it is let go (the socket's handler ends and leaves the table).
             await asyncio.wait_for(self.ws.send_text(encode(msg)), self.send_timeout)
-
-
-_encoded: OrderedDict[int, tuple[object, str]] = OrderedDict()
-
-
-def _cached(obj: object) -> str | None:
-    hit = _encoded.get(id(obj))
-    return hit[1] if hit is not None and hit[0] is obj else None
-
-
-def _remember(obj: object, text: str) -> str:
-    _encoded[id(obj)] = (obj, text)
-    while len(_encoded) > 512:
-        _encoded.popitem(last=False)
-    return text
-
-
-class Encoded(dict[str, Any]):
-    """A message already encoded (by a table's owner in another process): only its ``type``
-    is read here, for the outbox's replacement of superseded states."""
-
-    def __init__(self, kind: str, text: str) -> None:
-        super().__init__(type=kind)
-        self.text = text
-
-
-def encode(msg: dict[str, Any]) -> str:
-    """JSON text of a message, encoded once however many watchers it goes to. The table sends
-    the same object to all watchers, and the same ``log`` list inside every player's state of
-    one change, so both are encoded once (the cache keeps each object alive, so its id is not
-    reused while it is cached)."""
-    if isinstance(msg, Encoded):
-        return msg.text
-    text = _cached(msg)
-    if text is not None:
-        return text
-    log = msg.get("log")
-    if isinstance(log, list) and log:
-        log_text = _cached(log) or _remember(log, json.dumps(log, separators=(",", ":")))
-        head = json.dumps({k: v for k, v in msg.items() if k != "log"}, separators=(",", ":"))
-        text = f'{head[:-1]},"log":{log_text}}}'
-    else:
-        text = json.dumps(msg, separators=(",", ":"))
-    return _remember(msg, text)
 
 
 def _err(rule: str, message: str) -> dict[str, Any]:

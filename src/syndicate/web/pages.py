@@ -137,7 +137,7 @@ async def lobby(request: Request, event_id: Id) -> list[dict[str, Any]]:
         d = t.to_json()
         d.update(dealer=dealer, summary=_summary(t), seated=players, free_seats=t.seats - len(seated),
                  min_bet=t.rules.get("min_bet"), max_bet=t.rules.get("max_bet"),
-                 playing=bool(runner is not None and runner.round is not None and not runner.round.is_terminal))
+                 playing=bool(runner is not None and runner.game.in_play))
         out.append(d)
     return out
 

@@ -17,7 +17,7 @@ PostgreSQL is the truth, so nothing is lost if Redis restarts; the processes rec
 every remote client is sent a full state again.
 
 When an owner dies, its leases expire; the first process to see that takes each table over
-(:func:`syndicate.room.live.void_table`: the hand in play is voided, every bet returned and
+(:func:`syndicate.room.recovery.void_table`: the hand in play is voided, every bet returned and
 every stack cashed back, the rule of a restart), and the table's clients, which reconnect to
 any process, get its state again. A table's versions go on rising across owners: an owner
 starts at ``epoch * VERSION_STRIDE``.
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -43,15 +42,17 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from ..blackjack.rules import Rules
-from ..room.cardroom import CardRoom
-from ..room.errors import Conflict
-from ..room.ledger import now
-from ..room.live import BlackjackTable, Connection, LiveRoom, Timers, refusal, running, void_table
-from ..room.ports import Repo
-from ..room.values import Account, Lease, Table
-from ..shoe import Shoe
-from .live import Encoded, encode
+from .actor import Connection, TableActor
+from .cardroom import CardRoom
+from .clock import Timers
+from .errors import Conflict
+from .games import NewShoe
+from .ledger import now
+from .live import LiveRoom
+from .messages import Encoded, encode, refusal, running
+from .ports import Bus, Repo
+from .recovery import void_table
+from .values import Account, Lease, Table
 
 log = logging.getLogger(__name__)
 
@@ -126,16 +127,15 @@ class RemoteTable:
 class ClusterRoom(LiveRoom):
     """:class:`LiveRoom` for one of several processes (see the module's docstring)."""
 
-    def __init__(self, room: CardRoom, redis_url: str, *, timers: Timers | None = None,
-                 new_shoe: Callable[[Rules], Shoe] | None = None, lease_seconds: float = 5.0,
-                 node: str | None = None, namespace: str | None = None) -> None:
+    def __init__(self, room: CardRoom, bus: Bus, *, namespace: str, timers: Timers | None = None,
+                 new_shoe: NewShoe | None = None, lease_seconds: float = 5.0, node: str | None = None) -> None:
+        """``bus`` carries messages between the processes (Redis: :mod:`syndicate.store.bus`);
+        ``namespace`` keeps apart the clusters that share one (each database is one cluster)."""
         super().__init__(room, timers=timers, new_shoe=new_shoe)
-        self.redis_url = redis_url
+        self.bus = bus
         self.lease = timedelta(seconds=lease_seconds)
         self.node = node or node_name()
-        db_url = str(getattr(getattr(room.store, "db", None), "url", ""))
-        ns = namespace or hashlib.sha256(db_url.encode()).hexdigest()[:12]
-        self.prefix = f"syndicate:{ns}"
+        self.prefix = f"syndicate:{namespace}"
         self.routes: dict[int, Any] = {}  # table id -> its local runner, or a RemoteTable
         self.epochs: dict[int, int] = {}  # tables this process owns -> the epoch it took
         self.revoke: Callable[[dict[str, Any]], None] | None = None  # set by the app: its Sessions
@@ -148,20 +148,10 @@ class ClusterRoom(LiveRoom):
         self._pending: asyncio.Queue[tuple[str, str, Callable[[], None] | None]] = asyncio.Queue()
         self._wake = asyncio.Event()  # look at the leases now, not at the next tick
         self._tasks: list[asyncio.Task[None]] = []
-        self._redis: Any = None
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def start(self) -> None:
-        import redis.asyncio as aioredis
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
-
         self._loop = asyncio.get_running_loop()
-        # No retries inside the client: a lost connection surfaces at once, so the listener
-        # knows to resync its clients and the publisher does not hold every table's messages
-        # back while it waits.
-        self._redis = aioredis.Redis.from_url(self.redis_url, socket_timeout=5, socket_connect_timeout=2,
-                                              health_check_interval=10, retry=Retry(NoBackoff(), 0))
         ready = asyncio.Event()
         self._tasks = [asyncio.create_task(self._listen(ready), name="cluster-listen"),
                        asyncio.create_task(self._publisher(), name="cluster-publish"),
@@ -184,16 +174,15 @@ class ClusterRoom(LiveRoom):
 
         with contextlib.suppress(Exception):  # others may take the tables at once, not after the lease
             await self._tx(release)
-        if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.aclose()
+        with contextlib.suppress(Exception):
+            await self.bus.aclose()
 
     # -- the routes of sockets -----------------------------------------------------------------
     async def table(self, table: Table) -> Any:
         self._loop = asyncio.get_running_loop()
         async with self._lock:
             route = self.routes.get(table.id)
-            if route is None or (isinstance(route, BlackjackTable) and route.fenced):
+            if route is None or (isinstance(route, TableActor) and route.fenced):
                 route = await self._route(table.id, take=True)
         if route is None:
             raise Conflict("table_moving", "this table is changing servers: try again in a moment")
@@ -251,7 +240,7 @@ class ClusterRoom(LiveRoom):
         next), so this process reveals them here, under the table's lease: taking it waits for
         any write still in flight under an expired owner's epoch and fences that owner off, and
         a closed table never deals again, so giving the lease straight back is safe."""
-        if isinstance(self.routes.get(table_id), BlackjackTable):
+        if isinstance(self.routes.get(table_id), TableActor):
             return  # ours: our runner reveals them after its hand in play
         at = now()
         with self.room.store.transaction() as repo:
@@ -295,7 +284,7 @@ class ClusterRoom(LiveRoom):
                 self._conns.pop(cid, None)
 
     # -- taking tables over ----------------------------------------------------------------------
-    async def _take(self, table_id: int, *, on_demand: bool) -> BlackjackTable | None:
+    async def _take(self, table_id: int, *, on_demand: bool) -> TableActor | None:
         """Take the table's lease if it is free or expired, void what its last owner left
         unfinished, and run it here; None if another process holds it (or, unless
         ``on_demand``, the table is closed)."""
@@ -331,7 +320,7 @@ class ClusterRoom(LiveRoom):
                 runner.join_nowait(conn)
         return runner
 
-    def _on_fenced(self, runner: BlackjackTable) -> None:
+    def _on_fenced(self, runner: TableActor) -> None:
         self._tasks.append(asyncio.get_running_loop().create_task(self._lost(runner.table.id)))
 
     async def _lost(self, table_id: int) -> None:
@@ -387,7 +376,7 @@ class ClusterRoom(LiveRoom):
             route = self.routes.get(tid)
             if lease.expires_at < at and (lease.table_status != "closed" or isinstance(route, RemoteTable)):
                 async with self._lock:
-                    if not isinstance(self.routes.get(tid), BlackjackTable):
+                    if not isinstance(self.routes.get(tid), TableActor):
                         await self._take(tid, on_demand=isinstance(route, RemoteTable))
             elif isinstance(route, RemoteTable) and (route.owner, route.epoch) != (lease.owner, lease.epoch):
                 route.rejoin(lease.owner, lease.epoch)
@@ -430,10 +419,7 @@ class ClusterRoom(LiveRoom):
             while not self._pending.empty() and len(batch) < 512:
                 batch.append(self._pending.get_nowait())
             try:
-                pipe = self._redis.pipeline(transaction=False)
-                for channel, payload, _ in batch:
-                    pipe.publish(channel, payload)
-                heard = await pipe.execute()
+                heard = await self.bus.publish([(channel, payload) for channel, payload, _ in batch])
             except Exception as e:  # Redis away: tell who waits for an answer; resync comes on reconnect
                 log.warning("cluster: publishing failed (%s); %d message(s) lost", e, len(batch))
                 heard = [0] * len(batch)
@@ -446,7 +432,7 @@ class ClusterRoom(LiveRoom):
         every owner for a full state of each remote client (messages may have been lost)."""
         first = True
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.bus.subscription()
             try:
                 await pubsub.subscribe(self._node_channel(self.node), f"{self.prefix}:all")
                 ready.set()
@@ -464,10 +450,10 @@ class ClusterRoom(LiveRoom):
                             runner.join_nowait(rc)
                 first = False
                 while True:
-                    msg = await pubsub.get_message(timeout=1.0)
-                    if msg is not None:
+                    data = await pubsub.get_message(timeout=1.0)
+                    if data is not None:
                         try:
-                            await self._receive(msg["data"])
+                            await self._receive(data)
                         except Exception:
                             log.exception("cluster: a message could not be handled")
             except asyncio.CancelledError:

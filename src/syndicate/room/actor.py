@@ -1,0 +1,640 @@
+"""The table actor: the one writer of one live table, whatever its game.
+
+A :class:`TableActor` is an asyncio task that owns a table's state: the seats and their stacks,
+the clocks and the game in play (a :class:`~syndicate.room.game.Game` adapter, which knows the
+rules). Everything that changes the table (a client's action, a clock, a status change from
+the REST side) goes through its queue, so actions are applied one at a time in the order they
+arrive (boardgame.io's "master"). Each applied change:
+
+1. is checked by the engine (``verify_x``) before anything moves: a refusal changes nothing;
+2. is mirrored into the ledger in the same database transaction that stores the hand's log
+   (every bet, double, split, insurance, ante, payout and forfeit is a ledger entry, tagged
+   with the hand), so the database is always the truth about chips;
+3. bumps the table's ``version`` and sends every connected client its own view: a hidden card
+   is in no message until it is shown.
+
+Actions carry a client-generated ``id``: a retried id gets the first answer again and is not
+applied twice. An action may carry the ``version`` it was decided on; if the table has moved on
+since, it is refused as stale. Seats and the ledger accounts behind them:
+:mod:`syndicate.room.seating`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Protocol
+
+from ..errors import RuleError
+from .cardroom import CardRoom
+from .clock import Clock, Timers, check_window
+from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
+from .game import Game
+from .ledger import check_amount, now, table_account, transfer
+from .messages import PROTOCOL_VERSION, UNAVAILABLE, error, refusal, running
+from .ports import Repo
+from .recovery import reveal_table_seeds
+from .roles import ADMIN, PIT_BOSS, require
+from .seating import BOT_STAKE, Seat, seat_bots, sit_down, stand_up
+from .values import Account, Move, Table
+from .writer import Writer
+
+log = logging.getLogger(__name__)
+
+TABLE_ACTIONS = ("sit", "leave_seat", "sit_in")
+#: The dealer's actions at any table; a game adds its own (:attr:`Game.dealer_actions`).
+DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots")
+SEEN_IDS = 2048  # action ids remembered per table for retries
+
+
+class Connection(Protocol):
+    """A client as the table sees it. ``send`` must not block: the transport queues."""
+
+    account: Account
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+@dataclass
+class _Command:
+    kind: str  # "action", "join", "part", "timeout", "auto", "bot", "refresh", "stop"
+    conn: Connection | None = None
+    message: dict[str, Any] = field(default_factory=dict)
+    done: asyncio.Future[Any] | None = None
+
+
+class TableActor:
+    """The one writer of one live table (see the module's docstring)."""
+
+    def __init__(self, room: CardRoom, table: Table, game: Callable[[Callable[[], dict[int, int]]], Game], *,
+                 timers: Timers | None = None, writer: Writer | None = None) -> None:
+        """``game`` makes the table's game adapter, given the seated players it deals to."""
+        self.room = room
+        self.table = table
+        self._writer = writer
+        self.seats: dict[int, Seat] = {}
+        self.game = game(self._players)
+        self.clock = Clock(timers or Timers())
+        self.version = 0
+        self.clients: dict[Connection, None] = {}  # insertion-ordered set
+        self.hand_id: int | None = None
+        self.hand_number = 0
+        self._start_stacks: dict[int, int] = {}
+        self._seen: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
+        self._queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._table_account = 0
+        self._memo: dict[str, Any] | None = None  # views shared by the messages of one broadcast
+        self._kept_commitment: str | None = None  # the shoe whose seed is in the database
+        #: Several processes (:mod:`syndicate.room.cluster`): checks, in each write's transaction,
+        #: that this process still holds the table's lease (raises Fenced); ``on_fenced`` is told
+        #: when one failed.
+        self.fence: Callable[[Repo], None] | None = None
+        self.on_fenced: Callable[[TableActor], None] | None = None
+        self.fenced = False
+
+    def _players(self) -> dict[int, int]:
+        """Who a new hand is dealt to: every seat not sitting out or leaving, with its chips."""
+        return {n: s.stack for n, s in self.seats.items() if not s.sitting_out and not s.leaving}
+
+    # -- the task ------------------------------------------------------------------------
+    async def start(self) -> None:
+        def load(repo: Repo) -> tuple[int, int]:
+            acct = table_account(repo, self.table.event_id, self.table.id, self.table.name)
+            return acct.id, repo.last_hand_number(self.table.id)
+
+        self._table_account, self.hand_number = await self._db(load)
+        self._task = asyncio.create_task(self._run(), name=f"table-{self.table.id}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            await self._queue.put(_Command("stop"))
+            await self._task
+
+    def submit(self, conn: Connection, message: dict[str, Any]) -> None:
+        self._queue.put_nowait(_Command("action", conn, message))
+
+    @property
+    def stopped(self) -> bool:
+        """The task ended: stopped, or it met a server error (the hand in play is voided on the
+        next start, like after a crash)."""
+        return self._task is not None and self._task.done()
+
+    async def join(self, conn: Connection) -> None:
+        running(self)
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Command("join", conn, done=done))
+        await done
+
+    def join_nowait(self, conn: Connection) -> None:
+        """:meth:`join` without waiting for the welcome to be sent."""
+        self._queue.put_nowait(_Command("join", conn))
+
+    def part(self, conn: Connection) -> None:
+        self._queue.put_nowait(_Command("part", conn))
+
+    def refresh(self) -> None:
+        """The table's status may have changed elsewhere (paused, closed, dealer revoked)."""
+        self._queue.put_nowait(_Command("refresh"))
+
+    async def call(self, account: Account, message: dict[str, Any]) -> dict[str, Any]:
+        """Apply one action and wait for the answer (for in-process callers: bots, tests)."""
+        box: list[dict[str, Any]] = []
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Any] = loop.create_future()
+
+        class _Once:
+            def __init__(self) -> None:
+                self.account = account
+
+            def send(self, m: dict[str, Any]) -> None:
+                if m.get("type") in ("ack", "error") and not done.done():
+                    box.append(m)
+                    done.set_result(None)
+
+        self._queue.put_nowait(_Command("action", _Once(), message))
+        await done
+        return box[0]
+
+    async def _run(self) -> None:
+        while True:
+            cmd = await self._queue.get()
+            try:
+                if cmd.kind == "stop":
+                    return
+                if cmd.kind == "action":
+                    await self._action(cmd.conn, cmd.message)  # type: ignore[arg-type]
+                elif cmd.kind == "join":
+                    self.clients[cmd.conn] = None  # type: ignore[index]
+                    self._send_state(cmd.conn, "welcome")  # type: ignore[arg-type]
+                elif cmd.kind == "part":
+                    self.clients.pop(cmd.conn, None)  # type: ignore[arg-type]
+                elif cmd.kind == "timeout":
+                    await self._timeout(cmd.message["turn"])
+                elif cmd.kind == "auto":
+                    await self._auto_step()
+                elif cmd.kind == "bot":
+                    await self._bot_step()
+                elif cmd.kind == "refresh":
+                    await self._refresh()
+            except Fenced:  # another process took the table over: this copy of it is stale
+                log.warning("table %s: taken over by another process; stopping here", self.table.id)
+                self.fenced = True
+                if cmd.kind == "action" and cmd.conn is not None:
+                    cmd.conn.send(refusal(cmd.message, "table_moved", "another server took this table over: "
+                                          "nothing was applied; its state comes next, then resend", self.version))
+                self.clock.stop()
+                if self.on_fenced is not None:
+                    self.on_fenced(self)
+                return
+            except Exception:  # a bug or the database gone: stop this table, keep the server
+                log.exception("table %s stopped", self.table.id)
+                for c in list(self.clients):
+                    c.send({"type": "error", "id": None, "rule": "table_unavailable", "message": UNAVAILABLE})
+                raise
+            finally:
+                if cmd.done is not None and not cmd.done.done():
+                    cmd.done.set_result(None)
+
+    # -- actions -------------------------------------------------------------------------
+    async def _action(self, conn: Connection, msg: dict[str, Any]) -> None:
+        action_id = msg.get("id")
+        if not isinstance(action_id, str) or not 1 <= len(action_id) <= 64:
+            conn.send(error(None, "id", "every action carries an id: a string of 1 to 64 characters", self.version))
+            return
+        key = (conn.account.id, action_id)
+        if key in self._seen:
+            conn.send(self._seen[key])  # a retry: the same answer, applied once
+            return
+        changed = False
+        try:
+            version = msg.get("version")
+            if version is not None and version != self.version:
+                raise Conflict("stale_version", f"the table is at version {self.version}, the action was "
+                                                f"decided at version {version}: look again and resend")
+            changed = await self._apply(conn.account, msg)
+            reply = {"type": "ack", "id": action_id, "version": self.version}
+        except (RoomError, RuleError) as e:
+            reply = error(action_id, e.rule, e.message, self.version)
+        self._seen[key] = reply
+        while len(self._seen) > SEEN_IDS:
+            self._seen.popitem(last=False)
+        conn.send(reply)
+        if changed:
+            self._broadcast()
+            self._wake_bots()
+
+    async def _apply(self, account: Account, msg: dict[str, Any]) -> bool:
+        action = msg.get("action")
+        game = self.game
+        dealer_actions = DEALER_ACTIONS[:1] + game.dealer_actions + DEALER_ACTIONS[1:]
+        known = TABLE_ACTIONS + dealer_actions + game.seat_actions
+        if action not in known:
+            raise BadRequest("action", f"unknown action {action!r}; known: {', '.join(known)}")
+        if action == "sit":
+            return await self._sit(account, msg.get("seat"), msg.get("amount"))
+        if action == "leave_seat":
+            return await self._leave(self._seat_of(account))
+        if action == "sit_in":
+            s = self.seats[self._seat_of(account)]
+            s.sitting_out, s.timeouts = False, 0
+            self.version += 1
+            return True
+        if action in dealer_actions:
+            self._require_dealer(account)
+            if action == "start_round":
+                return await self._start_round()
+            if action == "auto_deal":
+                return self._set_auto(msg.get("seconds"))
+            if action == "add_bots":
+                return await self._add_bots(msg.get("count"))
+            if action == "remove_bots":
+                return await self._remove_bots()
+            if game.dealer_action(action, msg):
+                await self._after(f"{action}, hand {self.hand_number}")
+            else:
+                self.version += 1
+            return True
+        seat = self._seat_of(account)
+        claimed = msg.get("seat", seat)
+        if claimed != seat:
+            raise Forbidden("own_seat", f"you play seat {seat} only, not {claimed!r}")
+        if not game.seat_action(seat, action, msg):  # the engine verifies first: a refusal changes nothing
+            self.version += 1  # the table changed, not the hand (an ante accepted)
+            return True
+        if action != "bet":  # a decision made in time: the run of timeouts is broken
+            self.seats[seat].timeouts = 0
+        await self._after(f"{account.name} at seat {seat}: {action}")
+        return True
+
+    def _require_dealer(self, account: Account) -> None:
+        if account.id != self.table.dealer_id and account.role not in (ADMIN, PIT_BOSS):
+            raise Forbidden("table_dealer", "only this table's dealer (or a pit boss, or the admin) deals here")
+
+    def _seat_of(self, account: Account) -> int:
+        for n, s in self.seats.items():
+            if s.account.id == account.id:
+                return n
+        require(account.role, "play")
+        raise Conflict("not_seated", "take a seat first")
+
+    def _held_in_hand(self, seat: int) -> bool:
+        """A seat just left whose chips are still in the hand in play: free from the next one."""
+        return self.game.in_play and seat in self.game.hand_stacks()
+
+    # -- seats -----------------------------------------------------------------------------
+    async def _sit(self, account: Account, seat: Any, amount: Any) -> bool:
+        require(account.role, "play")
+        if self.table.status != "open":
+            raise Conflict("table_status", f"the table is {self.table.status}")
+        seats = self.game.seat_count
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
+            raise BadRequest("seat", f"seats here are 1 to {seats}")
+        if any(s.account.id == account.id for s in self.seats.values()):
+            raise Conflict("seated", "you already have a seat at this table")
+        if seat in self.seats:
+            raise Conflict("seat_taken", f"seat {seat} is taken")
+        if self._held_in_hand(seat):
+            raise Conflict("seat_taken", f"seat {seat} was just left in this round: free from the next one")
+        check_amount(amount)
+        ledger_id = await self._db(partial(sit_down, table=self.table, account=account, seat=seat, amount=amount))
+        self.seats[seat] = Seat(account, ledger_id, amount)
+        self.version += 1
+        return True
+
+    async def _leave(self, seat: int) -> bool:
+        """Before the deal a player's bet comes back and they go at once; with chips in the hand
+        they go once it is over (Blackjack: "a player who leaves at this stage will forfeit his
+        bet"; draw: they fold when their turn comes)."""
+        s = self.seats[seat]
+        if self.game.in_play:
+            how = self.game.leave(seat)
+            if how.changed or how.at_stake:
+                s.leaving = True  # the stack goes back to the bankroll when the hand is over
+                if how.changed:
+                    await self._after(f"{s.account.name} leaves seat {seat}")
+                else:
+                    self.version += 1
+                if not how.at_stake and seat in self.seats:  # nothing of theirs is at stake
+                    await self._cash_out_seat(seat)
+                    self.version += 1
+                elif self.game.to_act == seat:
+                    await self._leaver_moves(seat)
+                return True
+        await self._cash_out_seat(seat)
+        self.version += 1
+        return True
+
+    async def _leaver_moves(self, seat: int) -> None:
+        move = self.game.leaver_move(seat)
+        await self._after(f"seat {seat} left the table: {move}")
+
+    async def _cash_out_seat(self, seat: int) -> None:
+        s = self.seats.pop(seat)
+        if s.stack > 0:
+            await self._db(partial(stand_up, table=self.table, seat=s))
+
+    # -- hands -------------------------------------------------------------------------------
+    async def _start_round(self) -> bool:
+        word = self.game.hand_word
+        if self.game.in_play:
+            raise Conflict("round_in_play", f"the current {word} is not over")
+        if self.table.status != "open":
+            raise Conflict("table_status", f"the table is {self.table.status}: no new {word}s")
+        memo = self.game.start_hand(self.hand_number + 1)
+        self._start_stacks = self.game.start_stacks()
+        self.hand_id = None
+        self.hand_number += 1
+        self.version += 1
+        if memo is not None:
+            await self._after(memo)
+        return True
+
+    async def _after(self, memo: str) -> None:
+        """Mirror the engine's stacks into the ledger and store the hand, in one transaction."""
+        game = self.game
+        moves = []
+        engine = game.hand_stacks()
+        for n, stack in engine.items():
+            s = self.seats.get(n)
+            if s is None:  # left before the deal and already cashed out: nothing at stake
+                continue
+            delta = stack - s.stack
+            if delta < 0:
+                moves.append(Move(s.ledger_id, self._table_account, -delta))
+            elif delta > 0:
+                moves.append(Move(self._table_account, s.ledger_id, delta))
+        history = game.history(self.table.id, self.hand_number, self._start_stacks)
+        settled = not game.in_play
+        shoe = game.shoe
+        commitment = shoe.commitment
+        # A new shoe's seed is kept (secret) with the first write of its first hand, before any
+        # of its cards reaches a client: a shoe a crash cuts short can be revealed afterwards.
+        escrow = shoe.escrow_hex() if commitment != self._kept_commitment else None
+        players = [(n, self.seats[n].account.id) for n in sorted(self._start_stacks) if n in self.seats]
+
+        def write(repo: Repo) -> int:
+            hand_id = self.hand_id
+            if escrow:
+                repo.add_shoe(self.table.id, commitment, escrow, now())
+            stored = hand_id is not None
+            if hand_id is None:  # the hand's first write stores its history as it stands
+                hand_id = repo.add_hand(self.table.id, self.hand_number, game.name, commitment, history, now(),
+                                        players)
+            if moves:
+                transfer(repo, self.table.event_id, moves, game.name, memo, hand_id=hand_id)
+            if stored or settled:
+                repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
+            return hand_id
+
+        self.hand_id = await self._db(write)
+        self._kept_commitment = commitment
+        for n, stack in engine.items():
+            if n in self.seats:
+                self.seats[n].stack = stack
+        self.version += 1
+        if settled:
+            await self._round_over()
+        else:
+            self._arm_turn_timer()
+
+    async def _round_over(self) -> None:
+        self.game.hand_over()
+        self.clock.stop_turn()
+        self._arm_auto()
+        for n in [n for n, s in self.seats.items() if s.leaving]:
+            await self._cash_out_seat(n)
+        if self.table.status == "closed":  # a status change reaches the table as a "refresh"
+            await self._close_out()
+
+    async def _refresh(self) -> None:
+        """The table's row changed (paused, closed, its dealer revoked): read it again. Every
+        such change is made through the API, which then queues this command, so the table need
+        not read its row before each round."""
+        before = self.table
+        table = await self._db(lambda repo: repo.table(self.table.id))
+        if table is not None:
+            self.table = table
+        if self.table.status == "closed" and not self.game.in_play:
+            await self._close_out()
+            self._broadcast()
+        elif self.table != before:  # paused, resumed, or handed over to another dealer
+            self.version += 1
+            self._broadcast()
+
+    async def _close_out(self) -> None:
+        """The table is closed: every stack goes back to its bankroll, the shoe is finished."""
+        for n in list(self.seats):
+            await self._cash_out_seat(n)
+        self.game.close()
+        # The documented moment of the reveal: every seed of this table is published, and the
+        # whole of each shuffle can be checked.
+        await self._db(lambda repo: reveal_table_seeds(repo, self.table.id))
+        self.version += 1
+
+    # -- bots ----------------------------------------------------------------------------
+    async def _add_bots(self, count: Any) -> bool:
+        """Fill free seats with bots. Their chips come from the event's house float (through a
+        bot's bankroll, a ledger account of its own) and go back to the float when they leave."""
+        free = [n for n in range(1, self.game.seat_count + 1) if n not in self.seats and not self._held_in_hand(n)]
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(free):
+            raise BadRequest("count", f"count is a number of bots from 1 to {len(free)} (the free seats)")
+        stake = BOT_STAKE * self.game.bot_unit
+        for n, bot, ledger_id in await self._db(partial(seat_bots, table=self.table, seats=free[:count],
+                                                        stake=stake)):
+            self.seats[n] = Seat(bot, ledger_id, stake, bot=True)
+        self.version += 1
+        return True
+
+    async def _remove_bots(self) -> bool:
+        """Bots leave (after the round in play, like anyone) and their chips go back to the house
+        float they came from."""
+        bots = [n for n, s in self.seats.items() if s.bot]
+        if not bots:
+            raise Conflict("no_bots", "there are no bots at this table")
+        for n in bots:
+            await self._leave(n)
+        self.version += 1
+        return True
+
+    def _bots(self) -> frozenset[int]:
+        return frozenset(n for n, s in self.seats.items() if s.bot and not s.leaving)
+
+    def _wake_bots(self) -> None:
+        bots = self._bots()
+        if bots and self.game.bot_pending(bots) is not None:
+            self._queue.put_nowait(_Command("bot"))
+
+    async def _bot_step(self) -> None:
+        seat = self.game.bot_pending(self._bots())
+        if seat is None:
+            return
+        try:
+            memo = self.game.bot_move(seat)
+        except RuleError:  # a bot's mistake must not stop the table: the passive choice instead
+            memo = self.game.timeout_move(seat)
+        await self._after(f"{self.seats[seat].account.name}: {memo}")
+        self._broadcast()
+        self._wake_bots()
+
+    # -- clocks --------------------------------------------------------------------------
+    def _turn(self) -> tuple[int, int]:
+        """Which decision the table waits for: the hand and the length of its log. Unlike the
+        version, it does not move when someone sits down or a status changes, so those do not
+        cancel the clock of the player to act."""
+        return (self.hand_number, self.game.turn())
+
+    def _arm_turn_timer(self) -> None:
+        seat = self.game.to_act if self.game.in_play else None
+        if seat is None:
+            self.clock.stop_turn()
+            return
+        command = _Command("timeout", message={"turn": self._turn()})
+        s = self.seats.get(seat)
+        if s is not None and s.leaving:  # they left: their move is made at once
+            self.clock.stop_turn()
+            self._queue.put_nowait(command)
+            return
+        self.clock.start_turn(lambda: self._queue.put_nowait(command))
+
+    async def _timeout(self, turn: tuple[int, int]) -> None:
+        """The player to act let the clock run out: the passive choice is made for them (stand,
+        no insurance, no surrender; check, stand pat, fold). After ``sit_out_after`` in a row
+        they sit out. A player who left has their move made the same way, at once."""
+        seat = self.game.to_act if self.game.in_play else None
+        if turn != self._turn() or seat is None:
+            return
+        s = self.seats[seat]
+        if s.leaving:
+            await self._leaver_moves(seat)
+        else:
+            choice = self.game.timeout_move(seat)
+            s.timeouts += 1
+            if s.timeouts >= self.clock.timers.sit_out_after:
+                s.sitting_out = True
+            await self._after(f"seat {seat} timed out: {choice}")
+        self._broadcast()
+        self._wake_bots()
+
+    def _set_auto(self, seconds: Any) -> bool:
+        """The dealer lets rounds run themselves: a new round opens whenever the last one is
+        over, and is dealt ``seconds`` later if anyone bet. ``None`` stops it."""
+        self.clock.set_auto(check_window(seconds), self._auto_fire)
+        self.version += 1
+        return True
+
+    def _auto_fire(self) -> None:
+        self._queue.put_nowait(_Command("auto"))
+
+    def _arm_auto(self) -> None:
+        self.clock.arm_auto(self._auto_fire)
+
+    async def _auto_step(self) -> None:
+        self.clock.auto_fired()
+        if self.clock.auto_seconds is None:
+            return
+        game = self.game
+        try:
+            if not game.in_play:
+                await self._start_round()
+            elif game.betting_window():
+                if game.close_window():
+                    await self._after(f"deal, hand {self.hand_number}")
+                    if game.in_play:
+                        self._broadcast()
+                        self._wake_bots()
+                        return  # the round plays on; the next one opens when it is over
+            else:
+                return
+        except RoomError:
+            pass  # nobody seated, or the table paused: look again after the next window
+        self._broadcast()
+        self._wake_bots()
+        self._arm_auto()
+
+    # -- views ---------------------------------------------------------------------------
+    def _viewer(self, account: Account) -> tuple[int | str, int | None]:
+        """Whose eyes: a seat dealt into the round, the dealer, or a spectator; and the seat."""
+        seat = next((n for n, s in self.seats.items() if s.account.id == account.id), None)
+        if account.id == self.table.dealer_id:
+            return "dealer", seat
+        if seat is not None and self.game.has_hand and seat in self.game.hand_stacks():
+            return seat, seat
+        return "spectator", seat
+
+    def view(self, account: Account, *, welcome: bool = False) -> dict[str, Any]:
+        """What ``account`` may see now. The table's full rules come with the welcome only."""
+        viewer, seat = self._viewer(account)
+        return self._view(viewer, account.id, seat, welcome)
+
+    def _view(self, viewer: int | str, account_id: int | None, seat: int | None, welcome: bool) -> dict[str, Any]:
+        game = self.game
+        rules = game.rules
+        table: dict[str, Any] = {
+            "id": self.table.id, "name": self.table.name, "game": game.name, "status": self.table.status,
+            "dealer_id": self.table.dealer_id, "min_bet": rules.min_bet, "max_bet": rules.max_bet,
+            "seats": game.seat_count, "auto_deal": self.clock.auto_seconds}
+        if welcome:
+            table["rules"] = rules.to_dict()
+        table.update(game.table_view())
+        shown = game.has_hand
+        return {
+            "table": table,
+            "seats": [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
+                       "sitting_out": s.sitting_out} for n, s in sorted(self.seats.items())],
+            "you": {"account": account_id, "seat": seat},
+            "hand": self.hand_number if shown else None,
+            "clock": self.clock.view(game.to_act) if game.in_play else None,
+            "round": game.round_view(viewer, self._memo) if shown else None,
+            "log": game.log_view(viewer, self._memo) if shown else [],
+        }
+
+    def _send_state(self, conn: Connection, kind: str = "state") -> None:
+        conn.send({"type": kind, "protocol": PROTOCOL_VERSION, "version": self.version,
+                   **self.view(conn.account, welcome=kind == "welcome")})
+
+    def _broadcast(self) -> None:
+        """Every client its own view. Viewers who see the same thing (every spectator; the
+        dealer) share one message object, so the transport can encode it once."""
+        shared: dict[int | str, dict[str, Any]] = {}
+        self._memo = {}
+        try:
+            for conn in list(self.clients):
+                viewer, seat = self._viewer(conn.account)
+                if viewer == "spectator" and seat is None:
+                    msg = shared.get("spectator")
+                    if msg is None:
+                        # "you" is the same for every watcher (they learnt who they are in the welcome)
+                        msg = shared["spectator"] = self._state_message("spectator", None, None)
+                    conn.send(msg)
+                else:
+                    conn.send(self._state_message(viewer, conn.account.id, seat))
+        finally:
+            self._memo = None
+
+    def _state_message(self, viewer: int | str, account_id: int | None, seat: int | None) -> dict[str, Any]:
+        return {"type": "state", "protocol": PROTOCOL_VERSION, "version": self.version,
+                **self._view(viewer, account_id, seat, False)}
+
+    # -- the database, off the event loop ------------------------------------------------
+    async def _db(self, work: Callable[[Repo], Any]) -> Any:
+        fence = self.fence
+        if fence is not None:
+            unfenced = work
+
+            def work(repo: Repo) -> Any:
+                fence(repo)
+                return unfenced(repo)
+
+        if self._writer is not None:
+            return await self._writer.run(work)
+
+        def run() -> Any:
+            with self.room.store.transaction() as repo:
+                return work(repo)
+
+        return await asyncio.to_thread(run)

@@ -1,0 +1,95 @@
+"""A live table's clocks: the turn clock of the player to act, and the auto-deal window.
+
+Neither changes the table itself: when one runs out it puts a command on the table's queue
+(``fire``), so what it triggers is applied in order with everything else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadRequest
+
+MAX_AUTO_SECONDS = 600
+
+
+@dataclass
+class Timers:
+    """Seconds; ``None`` switches a timer off."""
+
+    turn: float | None = 30.0
+    #: After this many timeouts in a row a player sits out (their seat is left out of rounds).
+    sit_out_after: int = 3
+
+
+def check_window(seconds: Any) -> float | None:
+    """An auto-deal betting window as the dealer sent it: seconds, or None to stop."""
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds <= MAX_AUTO_SECONDS):
+        raise BadRequest("seconds", f"seconds is a betting window from 0 to {MAX_AUTO_SECONDS}, or null to stop")
+    return seconds
+
+
+class Clock:
+    def __init__(self, timers: Timers) -> None:
+        self.timers = timers
+        self._turn: asyncio.TimerHandle | None = None
+        self._deadline: float | None = None  # the event loop's time when the turn clock runs out
+        self._auto: asyncio.TimerHandle | None = None
+        #: the betting window when rounds run themselves (``None``: the dealer deals)
+        self.auto_seconds: float | None = None
+
+    # -- the turn clock ------------------------------------------------------------------------
+    def start_turn(self, fire: Callable[[], None]) -> None:
+        """A player is to act: ``fire`` when their time is up (unless the clock is off)."""
+        self.stop_turn()
+        if self.timers.turn is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._turn = loop.call_later(self.timers.turn, fire)
+        self._deadline = loop.time() + self.timers.turn
+
+    def stop_turn(self) -> None:
+        self._deadline = None
+        if self._turn is not None:
+            self._turn.cancel()
+            self._turn = None
+
+    def view(self, seat: int | None) -> dict[str, Any] | None:
+        """The turn clock of ``seat`` (the player to act) as a client shows it: whose turn, its
+        length and the seconds left."""
+        if self._deadline is None or seat is None:
+            return None
+        left = max(0.0, self._deadline - asyncio.get_running_loop().time())
+        return {"seat": seat, "seconds": self.timers.turn, "left": round(left, 1)}
+
+    # -- the auto-deal window ---------------------------------------------------------------------
+    def set_auto(self, seconds: float | None, fire: Callable[[], None]) -> None:
+        """Rounds run themselves with a betting window of ``seconds`` (None stops that); the
+        first window opens at once."""
+        self.auto_seconds = seconds
+        self.stop_auto()
+        if seconds is not None:
+            self.arm_auto(fire, 0)
+
+    def arm_auto(self, fire: Callable[[], None], delay: float | None = None) -> None:
+        if self.auto_seconds is None:
+            return
+        self.stop_auto()
+        self._auto = asyncio.get_running_loop().call_later(
+            self.auto_seconds if delay is None else delay, fire)
+
+    def auto_fired(self) -> None:
+        self._auto = None
+
+    def stop_auto(self) -> None:
+        if self._auto is not None:
+            self._auto.cancel()
+            self._auto = None
+
+    def stop(self) -> None:
+        self.stop_turn()
+        self.stop_auto()

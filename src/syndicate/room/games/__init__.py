@@ -1,0 +1,33 @@
+"""The games a live table can run, each an adapter behind :class:`syndicate.room.game.Game`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...blackjack.rules import Rules
+from ...poker.draw import DrawRules
+from ...shoe import Shoe
+from ..game import Game, Players
+from ..values import Table
+from .blackjack import BlackjackGame
+from .draw import DrawGame
+
+NewShoe = Callable[[Rules], Shoe]
+
+
+def _blackjack(table: Table, players: Players, new_shoe: NewShoe | None) -> Game:
+    return BlackjackGame(Rules.from_dict(table.rules), players, new_shoe)
+
+
+def _draw(table: Table, players: Players, new_shoe: NewShoe | None) -> Game:
+    return DrawGame(DrawRules.from_dict(table.rules), players)
+
+
+#: Each game by the name a table row carries.
+GAMES: dict[str, Callable[[Table, Players, NewShoe | None], Game]] = {"blackjack": _blackjack, "poker": _draw}
+
+
+def game_for(table: Table, players: Players, new_shoe: NewShoe | None = None) -> Game:
+    """The adapter for ``table``'s game. ``new_shoe`` makes a Blackjack table's shoes (tests
+    stack them); a draw table deals each hand from a fresh one-deck shoe."""
+    return GAMES[table.game](table, players, new_shoe)

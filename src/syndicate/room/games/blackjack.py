@@ -1,0 +1,221 @@
+"""Blackjack at a live table: the adapter between the table actor and :class:`Round`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...blackjack import basic
+from ...blackjack.engine import Round
+from ...blackjack.rules import Rules
+from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
+from ...shoe import Shoe
+from ..errors import Conflict
+from ..game import Leaving, Players, hand_in_play
+
+#: What a player who lets the turn timer run out does: the passive choice.
+PASSIVE = ("stand", "no_insurance", "play_on")
+
+
+def standard_shoe(rules: Rules) -> Shoe:
+    """A freshly shuffled shoe for ``rules`` from the OS's CSPRNG."""
+    return Shoe.new(rules.decks, rules.penetration, 1 if rules.burn_card else 0)
+
+
+class BlackjackGame:
+    """Rounds dealt from a shoe that lasts until its cut card: one :class:`Round` per hand."""
+
+    name: str = "blackjack"
+    hand_word: str = "round"
+    seat_actions: tuple[str, ...] = ("bet", "hit", "stand", "double", "split", "surrender", "insurance", "no_insurance",
+                    "even_money", "play_on")
+    dealer_actions: tuple[str, ...] = ("deal",)
+
+    def __init__(self, rules: Rules, players: Players, new_shoe: Callable[[Rules], Shoe] | None = None) -> None:
+        self.rules = rules
+        self._players = players
+        self._new_shoe = new_shoe or standard_shoe
+        self._shoe: Shoe | None = None
+        self.round: Round | None = None
+        self._start: dict[int, int] = {}
+
+    @property
+    def seat_count(self) -> int:
+        return int(self.rules.seats)
+
+    @property
+    def bot_unit(self) -> int:
+        return int(self.rules.max_bet)
+
+    # -- the hand ---------------------------------------------------------------------------
+    @property
+    def has_hand(self) -> bool:
+        return self.round is not None
+
+    @property
+    def in_play(self) -> bool:
+        return self.round is not None and not self.round.is_terminal
+
+    @property
+    def to_act(self) -> int | None:
+        return self.round.to_act if self.round is not None else None
+
+    def turn(self) -> int:
+        return len(self.round.log) if self.round is not None else -1
+
+    def start_hand(self, number: int) -> str | None:
+        stacks = self._players()
+        if not stacks:
+            raise Conflict("no_players", "no one is seated")
+        finished = None
+        if self._shoe is None or self._shoe.needs_shuffle:
+            finished, self._shoe = self._shoe, self._new_shoe(self.rules)
+        self.round = Round(self.rules, self._shoe, stacks)
+        self._start = dict(stacks)
+        if finished is not None:
+            # No more cards from it. Its seed stays secret until the table closes
+            # (docs/fairness.md): the cards shown are checked by their openings.
+            finished.reveal()
+        return None  # no chips move until the bets
+
+    def hand_stacks(self) -> dict[int, int]:
+        return {n: s.stack for n, s in self.round.seats.items()} if self.round is not None else {}
+
+    def start_stacks(self) -> dict[int, int]:
+        return dict(self._start)
+
+    def seat_action(self, seat: int, action: str, message: dict[str, Any]) -> bool:
+        hand_in_play(self)
+        rd = self.round
+        assert rd is not None
+        if seat not in rd.seats:
+            raise Conflict("not_dealt_in", "you sat down after this round started: wait for the next one")
+        amount = message.get("amount")
+        if action in ("bet", "double", "insurance"):
+            args: tuple[Any, ...] = (seat, amount) if action == "bet" or amount is not None else (seat,)
+        else:
+            args = (seat,)
+        getattr(rd, action)(*args)  # the engine verifies first: a refusal raises and changes nothing
+        return True
+
+    def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
+        hand_in_play(self)
+        assert self.round is not None
+        self.round.deal()
+        return True
+
+    def leave(self, seat: int) -> Leaving:
+        rd = self.round
+        if rd is None or seat not in rd.seats or rd.seats[seat].left:
+            return Leaving(at_stake=False, changed=False)
+        betting = rd.phase == "betting"
+        rd.leave(seat)  # before the deal the bet comes back; after it, "will forfeit his bet"
+        return Leaving(at_stake=not betting, changed=True)
+
+    def leaver_move(self, seat: int) -> str:
+        return self.timeout_move(seat)  # never needed: a seat that left is out of the round
+
+    def timeout_move(self, seat: int) -> str:
+        rd = self.round
+        assert rd is not None
+        legal = rd.legal_actions(seat)
+        choice = next(a for a in PASSIVE if a in legal)
+        getattr(rd, choice)(seat)
+        return choice
+
+    def bot_pending(self, bots: frozenset[int]) -> int | None:
+        rd = self.round
+        if rd is None or rd.is_terminal:
+            return None
+        if rd.phase == "betting":
+            for n, seat in rd.seats.items():
+                if n in bots and not seat.left and seat.bet == 0 and seat.stack >= self.rules.min_bet:
+                    return int(n)
+            return None
+        actor = rd.to_act
+        return actor if actor in bots else None
+
+    def bot_move(self, seat: int) -> str:
+        rd = self.round
+        assert rd is not None
+        if rd.phase == "betting":
+            rd.bet(seat, self.rules.min_bet)
+            return "bet"
+        legal = rd.legal_actions(seat)
+        if rd.phase == "insurance":
+            choice = "even_money" if "even_money" in legal else "no_insurance"
+        elif rd.phase == "early_surrender":
+            choice = "play_on"
+        else:
+            hand, up = rd.current_hand, rd.up_card
+            assert hand is not None and up is not None  # a player is to act: their hand, the dealer's card
+            choice = basic.decide(self.rules, hand.cards, up, legal)
+            if choice not in legal:
+                choice = "stand" if "stand" in legal else legal[0]
+        getattr(rd, choice)(seat)
+        return choice
+
+    def betting_window(self) -> bool:
+        return self.in_play and self.round is not None and self.round.phase == "betting"
+
+    def close_window(self) -> bool:
+        rd = self.round
+        if rd is None or not rd.can_deal():
+            return False
+        rd.deal()
+        return True
+
+    def hand_over(self) -> None:
+        pass  # the shoe carries on to the next round
+
+    def close(self) -> None:
+        if self._shoe is not None:
+            self._shoe.reveal()
+
+    # -- storage ------------------------------------------------------------------------------
+    def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:
+        assert self.round is not None and self._shoe is not None
+        return {
+            "format": HISTORY_FORMAT, "version": HISTORY_VERSION, "game": "blackjack",
+            "rules": self.rules.to_dict(), "table": table_id, "hand": number,
+            "shoes": [shoe_json(self._shoe)],
+            "rounds": [round_json(number, 0, start_stacks, self.round)],
+        }
+
+    @property
+    def shoe(self) -> Shoe:
+        assert self._shoe is not None
+        return self._shoe
+
+    # -- views ----------------------------------------------------------------------------------
+    def table_view(self) -> dict[str, Any]:
+        return {}
+
+    def round_view(self, viewer: int | str, memo: dict[str, Any] | None) -> dict[str, Any]:
+        """``Round.view(viewer)``. During a broadcast it is built once and each seat's copy
+        differs only in ``viewer`` and ``legal_actions``: at Blackjack every player's cards are
+        face up and the hole card is hidden from everyone alike, so there is nothing else a
+        seat sees that another does not."""
+        rd = self.round
+        assert rd is not None
+        if memo is None:
+            return rd.view(viewer)
+        base = memo.get("round")
+        if base is None:
+            base = memo["round"] = rd.view("spectator")
+        if viewer == "spectator":
+            return base  # type: ignore[no-any-return]
+        legal = rd.legal_actions(viewer) if isinstance(viewer, int) and viewer in rd.seats else []
+        return {**base, "viewer": viewer, "legal_actions": legal}
+
+    def log_view(self, viewer: int | str, memo: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """``Round.log_view(viewer)``: the same list for every viewer at Blackjack (see above),
+        so during a broadcast one list serves every message and is encoded once."""
+        rd = self.round
+        assert rd is not None
+        if memo is None:
+            return rd.log_view(viewer)
+        log = memo.get("log")
+        if log is None:
+            log = memo["log"] = rd.log_view("spectator")
+        return log  # type: ignore[no-any-return]

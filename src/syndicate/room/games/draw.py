@@ -1,0 +1,216 @@
+"""Five-card draw at a live table: the adapter between the table actor and a
+:class:`~syndicate.poker.table.DrawTable` (button, antes agreed by all, the odd chips carried to
+the next pot), dealing each hand from a fresh one-deck shoe. Its seed is revealed when the table
+closes; when a hand ends, each card shown is checked by its opening (docs/fairness.md).
+
+In the ledger the table's account holds the pot while a hand is played and the carried
+remainder between hands; there is no house edge, so after each hand that account holds exactly
+the carry.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from ...poker import bots as poker_bots
+from ...poker.draw import DrawHand, DrawRules
+from ...poker.history import to_history
+from ...poker.table import HOST_DEALER, DrawTable
+from ...shoe import Shoe
+from ..errors import BadRequest, Conflict
+from ..game import Leaving, Players, hand_in_play
+
+MAX_DISCARDS = 5
+#: The passive choices, in order: for a player whose clock ran out.
+PASSIVE = ("check", "stand_pat", "fold")
+
+
+class DrawGame:
+    """Hands of five-card draw at one table, with the ante agreed by every seated player."""
+
+    name: str = "poker"
+    hand_word: str = "hand"
+    seat_actions: tuple[str, ...] = ("check", "bet", "call", "raise", "fold", "draw", "stand_pat", "accept_ante", "refuse_ante")
+    dealer_actions: tuple[str, ...] = ("propose_ante",)
+
+    def __init__(self, rules: DrawRules, players: Players) -> None:
+        self.rules = rules
+        self._players = players
+        self.draw_table: DrawTable | None = None
+        self.round: DrawHand | None = None
+        self._rng: random.Random | None = None
+
+    @property
+    def seat_count(self) -> int:
+        return int(self.rules.max_players)
+
+    @property
+    def bot_unit(self) -> int:
+        return int(self.rules.max_bet)
+
+    def _playing(self) -> dict[int, int]:
+        return {n: stack for n, stack in self._players().items() if stack > 0}
+
+    def _sync_seats(self) -> DrawTable:
+        """Between hands the draw table's seats are whoever sits here with chips."""
+        stacks = self._playing()
+        if self.draw_table is None:
+            if len(stacks) < self.rules.min_players:
+                raise Conflict("no_players", f"a hand needs at least {self.rules.min_players} players with chips")
+            self.draw_table = DrawTable(stacks, self.rules, host=HOST_DEALER)
+        elif not self.draw_table.in_hand:
+            self.draw_table.finish()
+            self.draw_table.seats = dict(stacks)
+        return self.draw_table
+
+    # -- the hand ---------------------------------------------------------------------------
+    @property
+    def has_hand(self) -> bool:
+        return self.round is not None
+
+    @property
+    def in_play(self) -> bool:
+        return self.round is not None and not self.round.is_terminal
+
+    @property
+    def to_act(self) -> int | None:
+        return self.round.to_act if self.round is not None else None
+
+    def turn(self) -> int:
+        return len(self.round.log) if self.round is not None else -1
+
+    def start_hand(self, number: int) -> str | None:
+        if len(self._playing()) < self.rules.min_players:
+            raise Conflict("no_players", f"a hand needs at least {self.rules.min_players} players with chips")
+        table = self._sync_seats()
+        # A fresh one-deck shoe per hand from the OS's CSPRNG; its seed is kept until the table
+        # closes (see history()).
+        self.round = table.start_hand(Shoe.new(1, penetration=1.0, burn=0))
+        self.round.number = number
+        return f"hand {number} dealt, antes in"
+
+    def hand_stacks(self) -> dict[int, int]:
+        return dict(self.round.stacks) if self.round is not None else {}
+
+    def start_stacks(self) -> dict[int, int]:
+        return dict(self.round.start_stacks) if self.round is not None else {}
+
+    def seat_action(self, seat: int, action: str, message: dict[str, Any]) -> bool:
+        if action in ("accept_ante", "refuse_ante"):
+            table = self._sync_seats()
+            if action == "accept_ante":
+                table.accept_ante(seat)
+            else:  # the change needs everyone: one refusal withdraws it, the ante stays
+                table.verify_accept_ante(seat)
+                table.withdraw_ante_proposal()
+            self.rules = table.rules
+            return False
+        hand_in_play(self)
+        hand = self.round
+        assert hand is not None
+        if seat not in hand.stacks:
+            raise Conflict("not_dealt_in", "you sat down after this hand started: wait for the next one")
+        if action in ("bet", "raise"):
+            amount = message.get("amount")
+            hand.bet(seat, amount) if action == "bet" else hand.raise_(seat, amount)  # type: ignore[arg-type]
+        elif action == "draw":
+            discards = message.get("discards")
+            if not isinstance(discards, list) or len(discards) > MAX_DISCARDS or not all(
+                    isinstance(c, str) and len(c) <= 3 for c in discards):
+                raise BadRequest("discards", "discards is a list of up to 5 of your cards, such as [\"7h\", \"Kd\"]")
+            hand.draw(seat, discards)
+        else:
+            getattr(hand, action)(seat)
+        return True
+
+    def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
+        # propose_ante: it applies once every seated player has accepted.
+        table = self._sync_seats()
+        amount: Any = message.get("amount")  # the engine checks it
+        table.propose_ante(HOST_DEALER, amount)
+        self.rules = table.rules
+        return False
+
+    def leave(self, seat: int) -> Leaving:
+        """Mid-hand a leaving player folds when their turn comes (at once if it is theirs); the
+        stack goes back to the bankroll when the hand is over."""
+        hand = self.round
+        at_stake = hand is not None and seat in hand.stacks and seat not in hand.folded
+        return Leaving(at_stake=at_stake, changed=False)
+
+    def leaver_move(self, seat: int) -> str:
+        hand = self.round
+        assert hand is not None
+        hand.fold(seat) if "fold" in hand.legal_actions(seat) else hand.stand_pat(seat)
+        return "folds"
+
+    def timeout_move(self, seat: int) -> str:
+        hand = self.round
+        assert hand is not None
+        legal = hand.legal_actions(seat)
+        choice = next(a for a in PASSIVE if a in legal)
+        getattr(hand, choice)(seat)
+        return choice
+
+    def bot_pending(self, bots: frozenset[int]) -> int | None:
+        hand = self.round
+        if hand is None or hand.is_terminal:
+            return None
+        actor = hand.to_act
+        return actor if actor in bots else None
+
+    def bot_move(self, seat: int) -> str:
+        if self._rng is None:
+            self._rng = random.Random(secrets.randbits(64))
+        assert self.round is not None
+        record = poker_bots.act(self.round, seat, self._rng)
+        return str(record.type)
+
+    def betting_window(self) -> bool:
+        return False  # the antes are in as the hand is dealt: no window to wait for
+
+    def close_window(self) -> bool:
+        return False
+
+    def hand_over(self) -> None:
+        if self.draw_table is not None:
+            self.draw_table.finish()  # the carry and the button move on
+
+    def close(self) -> None:
+        pass  # each hand's shoe was finished with its hand
+
+    # -- storage ------------------------------------------------------------------------------
+    def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:
+        """The hand as a one-hand history in the poker format (docs/hand-history-poker.md)."""
+        assert self.round is not None
+        doc = to_history(self.round)
+        doc["table"] = table_id
+        for entry in doc["hands"]:  # the engine finished the deck, but its seed waits for the table to close
+            entry["shoe"]["seed"] = None
+        return doc
+
+    @property
+    def shoe(self) -> Shoe:
+        assert self.round is not None
+        return self.round.shoe
+
+    # -- views ----------------------------------------------------------------------------------
+    def table_view(self) -> dict[str, Any]:
+        """The ante in force and any ante proposal waiting for acceptances
+        (``{"amount", "waiting_for": [seats]}``, else null)."""
+        dt = self.draw_table
+        return {
+            "ante": int(dt.rules.ante if dt is not None else self.rules.ante),
+            "ante_proposal": ({"amount": dt.proposal, "waiting_for": dt.waiting_for}
+                              if dt is not None and dt.proposal is not None else None),
+        }
+
+    def round_view(self, viewer: int | str, memo: dict[str, Any] | None) -> dict[str, Any]:
+        assert self.round is not None
+        return self.round.view(viewer)  # each seat sees its own cards
+
+    def log_view(self, viewer: int | str, memo: dict[str, Any] | None) -> list[dict[str, Any]]:
+        assert self.round is not None
+        return self.round.log_view(viewer)

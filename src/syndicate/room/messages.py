@@ -1,0 +1,86 @@
+"""The messages a live table sends its clients (docs/protocol.md): what an error or a refusal
+looks like, and each message's JSON text, encoded once however many clients it goes to.
+
+They live in the card room, not the transport, because a table's owner in one process encodes
+the messages for the clients of another (:mod:`syndicate.room.cluster`): the text is made where
+the message is, and a socket only writes it out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from typing import Any
+
+from .errors import Conflict
+
+PROTOCOL_VERSION = 1
+#: What a table that stopped on a server error tells its clients (rule ``table_unavailable``).
+UNAVAILABLE = "this table stopped on a server error; it comes back on restart"
+
+
+def error(action_id: str | None, rule: str, message: str, version: int) -> dict[str, Any]:
+    """The answer to an action the table refused, at the table's ``version``."""
+    return {"type": "error", "id": action_id, "rule": rule, "message": message, "version": version}
+
+
+def refusal(message: dict[str, Any], rule: str, text: str, version: int | None = None) -> dict[str, Any]:
+    """The error answering a client's ``message`` that was not applied: with the message's id
+    when it had a string one (so the client knows which action it answers)."""
+    action_id = message.get("id")
+    out: dict[str, Any] = {"type": "error", "id": action_id if isinstance(action_id, str) else None,
+                           "rule": rule, "message": text}
+    if version is not None:
+        out["version"] = version
+    return out
+
+
+def running(route: Any) -> Any:
+    """``route`` (a table's runner), unless it stopped on a server error (Conflict)."""
+    if route.stopped:
+        raise Conflict("table_unavailable", UNAVAILABLE)
+    return route
+
+
+_encoded: OrderedDict[int, tuple[object, str]] = OrderedDict()
+
+
+def _cached(obj: object) -> str | None:
+    hit = _encoded.get(id(obj))
+    return hit[1] if hit is not None and hit[0] is obj else None
+
+
+def _remember(obj: object, text: str) -> str:
+    _encoded[id(obj)] = (obj, text)
+    while len(_encoded) > 512:
+        _encoded.popitem(last=False)
+    return text
+
+
+class Encoded(dict[str, Any]):
+    """A message already encoded (by a table's owner in another process): only its ``type``
+    is read here, for the outbox's replacement of superseded states."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(type=kind)
+        self.text = text
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """JSON text of a message, encoded once however many watchers it goes to. The table sends
+    the same object to all watchers, and the same ``log`` list inside every player's state of
+    one change, so both are encoded once (the cache keeps each object alive, so its id is not
+    reused while it is cached)."""
+    if isinstance(msg, Encoded):
+        return msg.text
+    text = _cached(msg)
+    if text is not None:
+        return text
+    log = msg.get("log")
+    if isinstance(log, list) and log:
+        log_text = _cached(log) or _remember(log, json.dumps(log, separators=(",", ":")))
+        head = json.dumps({k: v for k, v in msg.items() if k != "log"}, separators=(",", ":"))
+        text = f'{head[:-1]},"log":{log_text}}}'
+    else:
+        text = json.dumps(msg, separators=(",", ":"))
+    return _remember(msg, text)

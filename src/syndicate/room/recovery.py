@@ -1,0 +1,105 @@
+"""After a crash or a takeover: an unfinished hand is void, every bet returned; and when a
+closed table's shoes' seeds are revealed (docs/server.md, docs/fairness.md).
+"""
+
+from __future__ import annotations
+
+from .cardroom import CardRoom
+from .ledger import float_account, is_bot, now, player_account, table_account, transfer
+from .ports import Repo
+from .values import Move, Table
+
+
+def void_unfinished(room: CardRoom) -> list[int]:
+    """After a crash: every hand still ``playing`` is voided and every bet on it returned, and
+    every stack left at a table goes back to its player's bankroll. Returns the voided hands.
+
+    The rule (docs/server.md): the database is the truth, and an interrupted hand is void. Its
+    ledger transactions are undone by one reversing transaction per hand (the original entries
+    stay, so the statement shows both), then the stacks are cashed back; no chip is created or
+    lost, and every table is ready for a new round. (Several processes on one database void
+    table by table instead, as they take each table over: :func:`void_table`.)
+    """
+    voided: list[int] = []
+    with room.store.transaction() as repo:
+        for ev in repo.events():
+            for table in repo.tables(ev.id):
+                voided += void_table(repo, table, shoes=False)
+        # A shoe the last run left unfinished is abandoned (its table starts a new one), but its
+        # seed is still revealed only when its table closes: it would tell the unshown cards of
+        # the hands dealt from it, voided or not, while their players are still at the table.
+        closed = {t.id for ev in repo.events() for t in repo.tables(ev.id) if seeds_due(repo, t)}
+        for shoe_table, commitment, seed in repo.unrevealed_shoes():
+            if shoe_table in closed:
+                repo.reveal_seed(commitment, seed)
+    return voided
+
+
+def seeds_due(repo: Repo, table: Table) -> bool:
+    """Has the documented moment of this closed table's reveal come (docs/fairness.md)? At its
+    close by default; with the event's ``seed_reveal`` at ``event_end``, only once the event
+    has ended (a player's cards stay unprovable-by-seed until every table of the night is done)."""
+    if table.status != "closed":
+        return False
+    ev = repo.event(table.event_id)
+    return ev is None or ev.seed_reveal != "event_end" or ev.ended_at is not None
+
+
+def reveal_table_seeds(repo: Repo, table_id: int) -> None:
+    """The table is closed: publish the seed of every shoe it dealt (docs/fairness.md), if the
+    event's setting says the moment has come. The caller is the one process that may deal this
+    table (its runner, after its hand in play) or knows no hand is in play there."""
+    table = repo.table(table_id)
+    if table is None or not seeds_due(repo, table):
+        return
+    for shoe_table, commitment, seed in repo.unrevealed_shoes():
+        if shoe_table == table_id:
+            repo.reveal_seed(commitment, seed)
+
+
+def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
+    """:func:`void_unfinished` for one table, in the caller's transaction: its unfinished hand
+    is voided (every bet returned), its stacks go back to their bankrolls and (``shoes``), if the
+    table is closed, its unrevealed shoes are revealed. Returns the voided hands."""
+    voided: list[int] = []
+    ev = table.event_id
+    for hand in repo.hands(ev, table.id, status="playing", limit=10_000):
+        net = repo.hand_net(hand.id)
+        house = table_account(repo, ev, table.id, table.name).id
+        moves = []
+        for acct_id, delta in sorted(net.items()):
+            if acct_id == house:
+                continue
+            if delta < 0:
+                moves.append(Move(house, acct_id, -delta))
+            else:
+                moves.append(Move(acct_id, house, delta))
+        if moves:
+            transfer(repo, ev, moves, "void", f"hand {hand.number} at table {table.id} voided after a "
+                     "restart: every bet returned", hand_id=hand.id)
+        doc = dict(hand.history)
+        doc["voided"] = True
+        repo.update_hand(hand.id, "voided", doc, now())
+        voided.append(hand.id)
+    prefix = f"stack:{table.id}:"
+    for a in repo.ledger_accounts(ev):
+        if a.key.startswith(prefix) and a.balance > 0:
+            player = repo.account(int(a.key[len(prefix):]))
+            assert player is not None
+            wallet = player_account(repo, ev, player.id, player.name)
+            moves = [Move(a.id, wallet.id, a.balance)]
+            if is_bot(player):  # the house's chips, not the bot's: back to the float
+                moves.append(Move(wallet.id, float_account(repo, ev).id, a.balance))
+            transfer(repo, ev, moves, "stand_up",
+                     f"{player.name}'s stack at table {table.id} back to the bankroll after a restart")
+    # A bot's bankroll holds nothing between sittings; whatever one holds now (left there by a
+    # crash, or by an older version) is the house's and goes back to the float.
+    bots = {a.id for a in repo.accounts(ev) if is_bot(a) and a.name.startswith(f"Bot {table.id}-")}
+    for a in repo.ledger_accounts(ev):
+        if a.key.startswith("player:") and int(a.key[7:]) in bots and a.balance > 0:
+            transfer(repo, ev, [Move(a.id, float_account(repo, ev).id, a.balance)], "stand_up",
+                     f"{a.name}'s chips back to the house float after a restart")
+    if shoes and table.status == "closed":  # seeds come out when the table closes, not before
+        reveal_table_seeds(repo, table.id)
+    return voided
+

@@ -1,0 +1,86 @@
+"""Seats at a live table and the chips behind them, in the ledger.
+
+A player sits down with chips from their bankroll (ledger account ``player:<id>``), which go to
+their stack at this table (``stack:<table>:<id>``). The engine's seat stack and that ledger
+balance are equal at every moment. Bets go from the stack to the table's account
+(``table:<id>``, the house's float) and pay-outs come back from it. A bot's chips come from the
+event's house float and go back to it.
+
+The functions here are one transaction's database work (they run on the table's writer); the
+table actor changes its memory only once they have committed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import money
+from .errors import Conflict
+from .ledger import BOT_HASH, float_account, is_bot, now, player_account, transfer
+from .ports import Repo
+from .values import Account, Move, Table
+
+BOT_STAKE = 100  # a bot sits down with this many maximum bets (Blackjack) or antes (poker)
+
+
+@dataclass
+class Seat:
+    account: Account
+    ledger_id: int  # the stack's ledger account
+    stack: int  # mirrors the ledger balance
+    leaving: bool = False
+    timeouts: int = 0
+    sitting_out: bool = False
+    bot: bool = False
+
+
+def stack_key(table_id: int, account_id: int) -> str:
+    return f"stack:{table_id}:{account_id}"
+
+
+def sit_down(repo: Repo, table: Table, account: Account, seat: int, amount: int) -> int:
+    """Chips from the player's bankroll to a new stack at the table; the stack's ledger id."""
+    ev = table.event_id
+    wallet = player_account(repo, ev, account.id, account.name)
+    stack = repo.ledger_account(ev, stack_key(table.id, account.id), "player",
+                                f"{account.name}'s stack at table {table.id}")
+    transfer(repo, ev, [Move(wallet.id, stack.id, amount)], "sit_down",
+             f"{account.name} sits at table {table.id} seat {seat} with {money.format(amount)}", by=account.id)
+    return stack.id
+
+
+def stand_up(repo: Repo, table: Table, seat: Seat) -> None:
+    """The seat's stack back to the bankroll (a bot's straight on to the float it came from)."""
+    amount = seat.stack
+    wallet = player_account(repo, table.event_id, seat.account.id, seat.account.name)
+    moves = [Move(seat.ledger_id, wallet.id, amount)]
+    if seat.bot:
+        moves.append(Move(wallet.id, float_account(repo, table.event_id).id, amount))
+    transfer(repo, table.event_id, moves, "stand_up",
+             f"{seat.account.name} leaves table {table.id} with {money.format(amount)}")
+
+
+def seat_bots(repo: Repo, table: Table, seats: list[int], stake: int) -> list[tuple[int, Account, int]]:
+    """A bot in each of ``seats`` with ``stake`` from the house float: (seat, bot, stack's ledger
+    id) each. Only an account marked as a bot (:func:`is_bot`) is reused as a bot's seat: a
+    person's account under a bot's name (made before such names were reserved) is refused."""
+    out = []
+    pool = float_account(repo, table.event_id)
+    count = len(seats)
+    if pool.balance < stake * count:
+        raise Conflict("house_float", f"{count} bots need {money.format(stake * count)} and the house "
+                       f"float for bots has {money.format(pool.balance)}: the admin sets the float")
+    for n in seats:
+        name = f"Bot {table.id}-{n}"
+        bot = repo.account_by_name(table.event_id, name)
+        if bot is not None and not is_bot(bot):
+            raise Conflict("bot_name", f"{bot.name!r} is a person's account, not a bot: it cannot take "
+                           "a bot's seat or the float's chips (rename or remove it first)")
+        bot = bot or repo.add_account(table.event_id, name, "player", BOT_HASH, now())
+        wallet = player_account(repo, table.event_id, bot.id, bot.name)
+        stack = repo.ledger_account(table.event_id, stack_key(table.id, bot.id), "player",
+                                    f"{bot.name}'s stack at table {table.id}")
+        transfer(repo, table.event_id, [Move(pool.id, wallet.id, stake), Move(wallet.id, stack.id, stake)],
+                 "bot_buy_in", f"{bot.name} sits at table {table.id} seat {n}")
+        out.append((n, bot, stack.id))
+    return out
