@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .blackjack import history as blackjack_history
+from .poker import history as poker_history
+
 FORMAT = "syndicate-history"
 
 
@@ -27,26 +30,8 @@ def load(path: str | Path) -> dict[str, Any]:
     return doc
 
 
-def replay_json(
-    game: str, rounds: int, matches: bool, results: dict[int, int], steps: list[str], problems: list[str]
-) -> dict[str, Any]:
-    """The JSON that `syndicate replay --json` prints, the same for every game."""
-    return {
-        "game": game,
-        "rounds": rounds,
-        "matches": matches,
-        "results": {str(k): v for k, v in sorted(results.items())},
-        "steps": steps,
-        "problems": problems,
-    }
-
-
 def _module(doc: dict[str, Any]) -> Any:
-    if doc["game"] == "blackjack":
-        from .blackjack import history
-    else:
-        from .poker import history  # type: ignore[no-redef]
-    return history
+    return blackjack_history if doc["game"] == "blackjack" else poker_history
 
 
 def replay(doc: dict[str, Any]) -> Any:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import money
-from ..history import replay_json
+from ..replays import replay_json
 from ..shoe import Shoe, commitment_of
 from . import records as rec
 from .engine import Round

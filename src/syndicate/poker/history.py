@@ -18,6 +18,7 @@ from typing import Any
 from .. import money
 from ..cards import decks, text
 from ..errors import RuleError
+from ..replays import replay_json
 from ..shoe import Shoe, ShoeError, commitment_of, shuffled
 from . import records as rec
 from .draw import DrawHand, DrawRules
@@ -59,8 +60,6 @@ class ReplayResult:
         return [] if self.reproduced else self.messages
 
     def to_json(self) -> dict[str, Any]:
-        from ..history import replay_json
-
         return replay_json("poker", self.hands, self.reproduced, self.net, self.steps, self.problems)
 
 

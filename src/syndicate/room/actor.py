@@ -17,6 +17,11 @@ Actions carry a client-generated ``id``: a retried id gets the first answer agai
 applied twice. An action may carry the ``version`` it was decided on; if the table has moved on
 since, it is refused as stale. Seats and the ledger accounts behind them:
 :mod:`syndicate.room.seating`.
+
+This file is longer than the room's others (about 600 lines) on purpose. Everything in it reads
+and writes the one state of the table's one writer, in the order the queue gives. What needs
+none of that state is elsewhere: the clocks (``clock.py``), the seats' ledger work
+(``seating.py``) and the games (``game.py``, ``games/``).
 """
 
 from __future__ import annotations

@@ -27,6 +27,9 @@ Messages between processes. Each process listens on two channels: ``<prefix>:nod
 ``action``, ``part`` from a client's process to the owner; ``moved`` back; ``refresh`` and
 ``revoke`` to all) or, from an owner, ``D`` and lines ``<conn>\\t<type>\\t<JSON text>``: a
 message to each of that process's clients, already encoded.
+
+The file is a little over the room's usual length: leases, routes, takeover and the messages
+between processes are one protocol, and they share its state (the routes, the epochs held).
 """
 
 from __future__ import annotations

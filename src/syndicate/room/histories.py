@@ -1,10 +1,20 @@
-"""Finished hands as downloadable histories, as each viewer may have them."""
+"""Finished hands as downloadable histories, as each viewer may have them.
+
+A stored history is the house's copy: every card. What anyone else is served is
+:func:`for_viewer` of it: while the seed is secret, a card goes only to its holder, unless it
+was shown at the table (a showdown hand, the Ace shown with a four-card draw, every Blackjack
+card but a hole card never turned). Each card served comes with its *opening* (position, card,
+salt), checked by :func:`syndicate.fairness.check_openings` (docs/fairness.md).
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from ..fairness import for_viewer
+from ..fairness import HIDDEN, blackjack_positions, is_legacy, poker_positions
+from ..poker.history import replay_hand
+from ..shoe import Shoe
 from .errors import NotFound
 from .ports import Store
 from .roles import ADMIN
@@ -52,3 +62,94 @@ def house_history(store: Store, event_id: int, hand_id: int) -> dict[str, Any]:
     if seed is not None and "hands" in doc:
         doc["hands"] = [{**e, "shoe": {**e["shoe"], "seed": seed}} for e in doc["hands"]]
     return doc
+
+
+# -- the served copy ---------------------------------------------------------------------------
+def for_viewer(doc: dict[str, Any], seed_hex: str | None, *, house: bool, seats: dict[int, int]) -> dict[str, Any]:
+    """``doc`` (the stored house copy of a shoe's history) as one viewer may have it.
+
+    ``seed_hex`` is the shoe's escrowed seed, used here only to make openings and position
+    commitments (never copied into the result unless the stored doc already holds it, that
+    is, it was revealed). ``house``: the admin, who sees every card. ``seats``: hand number ->
+    the viewer's seat in that hand (a poker player sees their own cards).
+    """
+    out = copy.deepcopy(doc)
+    if "rounds" in out:
+        _blackjack(out, seed_hex, house)
+    else:
+        _poker(out, seed_hex, house, seats)
+    return out
+
+
+def _poker(doc: dict[str, Any], seed_hex: str | None, house: bool, seats: dict[int, int]) -> None:
+    for entry in doc["hands"]:
+        s = entry["shoe"]
+        revealed = bool(s.get("seed"))
+        viewer: int | str = seats.get(entry.get("number", 0), "spectator")
+        visible = {p for p, seat, _c, shown in poker_positions(entry)
+                   if house or revealed or shown or seat == viewer}
+        original = copy.deepcopy(entry)
+        if not house and not revealed:
+            _redact_poker(entry, visible, viewer)
+            s["stacked"] = None  # a stacked order is every card: the house's alone
+        if seed_hex is None or is_legacy(s, seed_hex):
+            continue
+        # The server's own copy of the deck (re-stubs included) makes the openings.
+        shoe = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).shoe
+        _publish(s, shoe, sorted(visible))
+
+
+def _blackjack(doc: dict[str, Any], seed_hex: str | None, house: bool) -> None:
+    sj = doc["shoes"][0] if doc.get("shoes") else None
+    revealed = bool(sj and (sj.get("seed") or sj.get("order")))
+    visible: list[int] = []
+    for rnd in doc["rounds"]:
+        for p, _card, shown in blackjack_positions(rnd):
+            if house or revealed or shown:
+                visible.append(p)
+        if not house and not revealed:
+            turned = any(r["type"] == "reveal" for r in rnd["log"])
+            for r in rnd["log"]:
+                if r["type"] == "card" and not r["face_up"] and not turned:
+                    r["card"] = None  # the hole card was never shown
+    if sj is None or seed_hex is None or is_legacy(sj, seed_hex):
+        return
+    shoe = Shoe.from_seed(seed_hex, sj["decks"], sj["penetration"], sj["burn"])
+    for rnd in doc["rounds"]:  # dealing again reproduces any re-stub
+        shoe.begin_round()
+        for _ in blackjack_positions(rnd):
+            shoe.draw()
+    _publish(sj, shoe, visible)
+
+
+def _redact_poker(entry: dict[str, Any], visible: set[int], viewer: int | str) -> None:
+    """Every card of the log a viewer may not see becomes ``"??"``: by position, so a hand
+    shown down shows in its deal record too, while its discards stay hidden."""
+    pos = entry["shoe"].get("start", 0)
+    deals = [d for d in entry["log"] if d["type"] == "deal"]
+    cards = {id(d): list(d["cards"]) for d in deals}
+    for k in range(5):
+        for d in deals:
+            if pos not in visible:
+                cards[id(d)][k] = HIDDEN
+            pos += 1
+    for d in deals:
+        d["cards"] = cards[id(d)]
+    for d in entry["log"]:
+        if d["type"] == "draw":
+            received = []
+            for c in d["received"]:
+                received.append(c if pos in visible else HIDDEN)
+                pos += 1
+            d["received"] = received
+            if d["seat"] != viewer:  # mucked face down: only their holder saw them
+                d["discards"] = [HIDDEN] * len(d["discards"])
+
+
+def _publish(s: dict[str, Any], shoe: Shoe, visible: list[int]) -> None:
+    if shoe.commitment != s["commitment"]:  # the escrow is not this shoe's seed: serve no proof
+        raise ValueError("the escrowed seed does not make the published commitment")
+    s["seed_hash"] = shoe.seed_hash
+    s["committed"] = shoe.committed
+    s["positions"] = shoe.positions()
+    s["openings"] = [shoe.opening(p) for p in sorted(set(visible))]
