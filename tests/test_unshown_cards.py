@@ -10,10 +10,11 @@ from syndicate.blackjack.engine import Round
 from syndicate.blackjack.history import verify as bj_verify
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
-from syndicate.fairness import for_viewer, poker_positions
+from syndicate.fairness import poker_positions
 from syndicate.poker.draw import DrawHand, DrawRules
 from syndicate.poker.history import to_history, to_phh
 from syndicate.poker.history import verify as pk_verify
+from syndicate.room.histories import for_viewer
 from syndicate.shoe import Shoe
 
 
