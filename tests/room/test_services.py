@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from syndicate.room.accounts import Accounts
 from syndicate.room.errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
-from syndicate.room.ledger import CASHIER, player_key
+from syndicate.room.ledger import CASHIER, player_account, player_key, table_account, transfer
 from syndicate.room.roles import PERMISSIONS, ROLES, allowed, require
 from syndicate.room.roster import NOTICE
+from syndicate.room.values import Move
 from tests.room.kit import PASSWORD
 
 
@@ -322,3 +323,57 @@ def test_a_pause_or_resume_read_before_the_event_ended_does_not_reopen_a_table(r
         assert refused.value.rule == "closed"
     with room.store.transaction() as repo:
         assert repo.table(t.id).status == "closed"
+
+
+# -- what the routes ask of the room ---------------------------------------------------------
+def _sit_and_play(room, cast, table_id: int, bet: int, won: int) -> None:
+    """Alice sits at ``table_id`` with 2,000 and one hand costs her ``bet`` and pays ``won``: the
+    ledger lines the live table posts (sit_down, then the game's kind), without a live table."""
+    ev = cast.event.id
+    with room.store.transaction() as repo:
+        wallet = player_account(repo, ev, cast.alice.id, "Alice")
+        stack = repo.ledger_account(ev, f"stack:{table_id}:{cast.alice.id}", "player", "Alice's stack")
+        table = table_account(repo, ev, table_id, "T")
+        transfer(repo, ev, [Move(wallet.id, stack.id, 2_000)], "sit_down", "Alice sits")
+        transfer(repo, ev, [Move(stack.id, table.id, bet)], "blackjack", "bet")
+        if won:
+            transfer(repo, ev, [Move(table.id, stack.id, won)], "blackjack", "pay-out")
+
+
+def test_a_role_does_not_change_under_a_seat_or_a_table(room, cast) -> None:
+    nowhere: list[int] = []
+    room.accounts.check_not_in_play(cast.alice, lambda _: nowhere)  # neither seated nor holding chips
+    with pytest.raises(Conflict) as seated:
+        room.accounts.check_not_in_play(cast.alice, lambda _: [7])
+    assert seated.value.rule == "in_play" and "Alice is seated" in seated.value.message
+    t = room.tables.open(cast.dealer, "T")
+    room.cashier.buy_in(cast.boss, cast.alice.id, 5_000)
+    _sit_and_play(room, cast, t.id, 500, 0)
+    with pytest.raises(Conflict) as stack:  # chips on the felt, whatever the live room says
+        room.accounts.check_not_in_play(cast.alice, lambda _: nowhere)
+    assert stack.value.rule == "in_play"
+    with pytest.raises(Conflict) as dealing:
+        room.accounts.check_not_in_play(cast.dealer, lambda _: nowhere)
+    assert dealing.value.rule == "in_play" and "deals at a table still open" in dealing.value.message
+    room.tables.set_status(cast.dealer, t.id, "closed")
+    room.accounts.check_not_in_play(cast.dealer, lambda _: nowhere)
+
+
+def test_the_leaderboard_counts_play_not_buy_ins_and_the_statement_counts_the_felt(room, cast) -> None:
+    t = room.tables.open(cast.dealer, "T")
+    room.cashier.buy_in(cast.boss, cast.alice.id, 5_000)
+    room.cashier.buy_in(cast.boss, cast.bob.id, 9_000)
+    _sit_and_play(room, cast, t.id, 500, 1_250)  # Alice: -500 then +1,250 at the table
+    board = [s.to_json() for s in room.ledger.leaderboard(cast.event.id)]
+    assert board == [{"player": "Alice", "balance": 5_750, "won": 750},
+                     {"player": "Bob", "balance": 9_000, "won": 0}]
+    assert [(table_id, a.balance) for table_id, a in room.ledger.stacks(cast.event.id, cast.alice.id)] == [
+        (t.id, 2_750)]
+    assert room.ledger.stacks(cast.event.id, cast.bob.id) == []
+
+
+def test_the_current_event_is_the_one_named(room, cast) -> None:
+    assert room.accounts.current_event(cast.event.name).id == cast.event.id
+    with pytest.raises(NotFound) as missing:
+        room.accounts.current_event("No such night")
+    assert missing.value.rule == "current_event" and "'No such night' does not exist" in missing.value.message

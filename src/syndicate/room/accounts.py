@@ -17,6 +17,7 @@ import hashlib
 import re
 import secrets
 import unicodedata
+from collections.abc import Callable, Collection
 from datetime import timedelta
 
 from argon2 import PasswordHasher
@@ -24,9 +25,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .events import check_seed_reveal
-from .ledger import now
+from .ledger import now, stacks_of
 from .ports import Store
-from .roles import ADMIN, ROLES, require
+from .roles import ADMIN, DEALER, PLAYER, ROLES, require
 from .values import Account, Event
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,39}$")
@@ -131,6 +132,20 @@ class Accounts:
         with self.store.transaction() as repo:
             return repo.events()
 
+    def current_event(self, name: str | None = None) -> Event:
+        """The event a deployment names as current (``syndicate serve --event``), not the
+        newest: an admin who creates another event does not take over the pages. Without a
+        name, :data:`DEFAULT_EVENT`, or the oldest event if the room first started under
+        another name."""
+        evs = self.events()
+        wanted = name or DEFAULT_EVENT
+        for e in evs:
+            if e.name == wanted:
+                return e
+        if name is None and evs:
+            return evs[0]
+        raise NotFound("current_event", f"the deployment's current event {wanted!r} does not exist")
+
     def bootstrap(self, event_name: str = DEFAULT_EVENT) -> tuple[Event, str | None]:
         """On first start: the default event and its first admin, ``admin`` with a random
         password returned (to print once). Later starts return ``None`` for the password."""
@@ -183,6 +198,27 @@ class Accounts:
             assert changed is not None
             repo.drop_tokens(account_id)
             return changed
+
+    def check_not_in_play(self, target: Account, seated: Callable[[int], Collection[int]]) -> None:
+        """Refuse (409, rule ``in_play``) to change the role of an account that holds a seat or
+        deals a table: a seat or a table is held by the account, not its role, so a seated
+        player or the dealer of a table still open would keep them under another role.
+        ``seated`` gives the tables the account sits at now (the live room's). A seat is read
+        from those, the hands in play and the stacks, not the bankroll: a player who has bet
+        their whole stack has a stack of zero and is seated all the same."""
+        if target.role == PLAYER:
+            with self.store.transaction() as repo:
+                in_hand = repo.hands(target.event_id, status="playing", player=target.id, limit=1)
+                stacks = stacks_of(repo.ledger_accounts(target.event_id), target.id)
+            if seated(target.id) or in_hand or stacks:
+                raise Conflict("in_play", f"{target.name} is seated at a table: their role changes once they "
+                                          "have left")
+        if target.role == DEALER:
+            with self.store.transaction() as repo:
+                dealing = any(t.dealer_id == target.id and t.status != "closed" for t in repo.tables(target.event_id))
+            if dealing:
+                raise Conflict("in_play", f"{target.name} deals at a table still open: close it or hand it over "
+                                          "(POST /api/roster/revoke with hand_over_to) first")
 
     def all(self, event_id: int) -> list[Account]:
         """Every account of an event, for the room's own use (no permission check)."""

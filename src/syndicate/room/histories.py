@@ -1,4 +1,5 @@
-"""Finished hands as downloadable histories, as each viewer may have them.
+"""Finished hands as downloadable histories, as each viewer may have them, and the search
+through them.
 
 A stored history is the house's copy: every card. What anyone else is served is
 :func:`for_viewer` of it: while the seed is secret, a card goes only to its holder, unless it
@@ -16,7 +17,7 @@ from ..fairness import HIDDEN, blackjack_positions, is_legacy, poker_positions
 from ..poker.history import replay_hand
 from ..shoe import Shoe
 from .errors import NotFound
-from .ports import Store
+from .ports import Repo, Store
 from .roles import ADMIN
 from .values import Account
 
@@ -153,3 +154,43 @@ def _publish(s: dict[str, Any], shoe: Shoe, visible: list[int]) -> None:
     s["committed"] = shoe.committed
     s["positions"] = shoe.positions()
     s["openings"] = [shoe.opening(p) for p in sorted(set(visible))]
+
+
+# -- the search --------------------------------------------------------------------------------
+def finished_hands(store: Store, event_id: int, table: int | None = None, commitment: str | None = None,
+                   limit: int = 100, player: int | None = None) -> list[dict[str, Any]]:
+    """Finished hands (settled or voided) of the event, searchable by table, shoe commitment
+    and player, in order, each with who played it by name and each seat's net. A hand in play
+    is never listed: its stored log holds the hole card. Whether the asker may search another
+    player's hands is the caller's check."""
+    with store.transaction() as repo:
+        found = [h for status in ("settled", "voided")
+                 for h in repo.hands(event_id, table, commitment, status, limit, player)]
+        seated = _seated(repo, event_id, {h.id for h in found})
+    found.sort(key=lambda h: h.id)
+    return [{"id": h.id, "table": h.table_id, "number": h.number, "game": h.game, "status": h.status,
+             "commitment": h.commitment, "started_at": h.started_at.isoformat(),
+             "results": _results(h.history), "players": _players(seated.get(h.id, []), _results(h.history))}
+            for h in found[:limit]]
+
+
+def _results(history: dict[str, Any]) -> dict[str, int] | None:
+    """Each seat's net in a stored one-hand history, whichever game's format."""
+    if "rounds" in history:
+        results = history["rounds"][0].get("results")
+        return dict(results) if results is not None else None
+    return {str(seat): net for seat, net in history["hands"][0]["result"]["net"]}
+
+
+def _seated(repo: Repo, event_id: int, hand_ids: set[int]) -> dict[int, list[tuple[int, str]]]:
+    """(seat, player name) of each hand in ``hand_ids``, in seat order."""
+    names = {a.id: a.name for a in repo.accounts(event_id)}
+    out: dict[int, list[tuple[int, str]]] = {}
+    for hand_id, account_id, seat in repo.hand_players(event_id, sorted(hand_ids)):
+        out.setdefault(hand_id, []).append((seat, names.get(account_id, f"account {account_id}")))
+    return out
+
+
+def _players(seated: list[tuple[int, str]], results: dict[str, int] | None) -> list[dict[str, Any]]:
+    """Who played the hand, by name, with their net (None while unknown: a voided hand)."""
+    return [{"seat": seat, "name": name, "net": (results or {}).get(str(seat))} for seat, name in seated]

@@ -9,7 +9,7 @@ message, and the database's CHECK constraint backs that up.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +28,8 @@ HOUSE_FLOAT = "house_float"
 MAX_FLOAT = 10_000_000
 #: A bot's account is marked by this password hash (it can never sign in).
 BOT_HASH = "!bot: no password signs in"
+#: The ledger kinds of play at a table (stack ↔ table); everything else moves chips, not winnings.
+GAME_KINDS = frozenset(("blackjack", "poker", "void"))
 
 
 def now() -> datetime:
@@ -100,6 +102,29 @@ def table_account(repo: Repo, event_id: int, table_id: int, name: str) -> Ledger
     return repo.ledger_account(event_id, table_key(table_id), "table", f"table {table_id} ({name})")
 
 
+def stacks_of(accounts: Iterable[LedgerAccount], account_id: int) -> list[tuple[int, LedgerAccount]]:
+    """The player's chips on the felt: each of their stacks (``stack:<table>:<account>``) that
+    holds chips, with its table's id. A bankroll alone misses them for as long as they sit."""
+    out = []
+    for a in accounts:
+        parts = a.key.split(":")
+        if parts[0] == "stack" and parts[2] == str(account_id) and a.balance:
+            out.append((int(parts[1]), a))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's place on the leaderboard: what they won at the tables and the chips they hold."""
+
+    player: str
+    balance: int  # chips: bankroll plus stacks at tables
+    won: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "balance": self.balance, "won": self.won}
+
+
 @dataclass(frozen=True, slots=True)
 class ExplainedLine:
     """A ledger line with the balance after it: the statement a player can check by hand."""
@@ -141,6 +166,36 @@ class Ledger:
     def accounts(self, event_id: int) -> list[LedgerAccount]:
         with self.store.transaction() as repo:
             return repo.ledger_accounts(event_id)
+
+    def stacks(self, event_id: int, account_id: int) -> list[tuple[int, LedgerAccount]]:
+        """The player's stacks at tables that hold chips, with their tables' ids (:func:`stacks_of`)."""
+        return stacks_of(self.accounts(event_id), account_id)
+
+    def leaderboard(self, event_id: int) -> list[Standing]:
+        """Players by what they won at the tables (the game's ledger lines on their stacks:
+        bets, pay-outs and voids; buy-ins, cash-outs and sitting down are not winnings), with
+        their chips (bankroll plus stacks at tables). Bots play the house's chips: they are not
+        in the contest."""
+        with self.store.transaction() as repo:
+            bots = {str(a.id) for a in repo.accounts(event_id) if is_bot(a)}
+            names: dict[str, str] = {}
+            chips: dict[str, int] = {}
+            won: dict[str, int] = {}
+            for a in repo.ledger_accounts(event_id):
+                parts = a.key.split(":")
+                if parts[-1] in bots:
+                    continue
+                if parts[0] == "player":
+                    owner = parts[1]
+                    names[owner] = a.name
+                elif parts[0] == "stack":
+                    owner = parts[2]
+                    won[owner] = won.get(owner, 0) + sum(ln.amount for ln in repo.lines(a.id) if ln.kind in GAME_KINDS)
+                else:
+                    continue
+                chips[owner] = chips.get(owner, 0) + a.balance
+        out = [Standing(names.get(o, f"account {o}"), chips[o], won.get(o, 0)) for o in chips]
+        return sorted(out, key=lambda r: (-r.won, r.player))
 
     def total(self, event_id: int) -> int:
         """The sum of every balance in the event: zero, always."""

@@ -1,0 +1,89 @@
+"""Events: the list, the deployment's current event, a new event with its first admin, its
+settings, and its end (docs/server.md)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from ...room.errors import Forbidden
+from ...room.roles import require
+from ..auth import Me
+from ..schemas import Body, Id, Name, NewPassword
+from ..state import Deployment, Live, Room
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+SeedReveal = Literal["table_close", "event_end"]
+
+
+class NewEventAdmin(Body):
+    name: Name
+    password: NewPassword
+
+
+class NewEvent(Body):
+    name: Name
+    admin: NewEventAdmin = Field(description="the event's first admin account")
+    seed_reveal: SeedReveal = Field(
+        default="table_close",
+        description="when the shoes' seeds are revealed (docs/fairness.md): at each table's close, or "
+                    "only when the event ends")
+
+
+class EventSettings(Body):
+    seed_reveal: SeedReveal = Field(description="fixed once a table of the event has dealt a hand")
+
+
+@router.get("/api/events", tags=["sign-in"])
+def events(room: Room, settings: Deployment) -> list[dict[str, Any]]:
+    """Every event: its name, when its seeds are revealed and, once ended, when and by whom;
+    ``current`` marks the one the deployment names (the pages open it)."""
+    evs = room.accounts.events()
+    cur = room.accounts.current_event(settings.current_event).id if evs else None
+    return [{**e.to_json(), "current": e.id == cur} for e in evs]
+
+
+@router.get("/api/events/current", tags=["sign-in"])
+def the_event(room: Room, settings: Deployment) -> dict[str, Any]:
+    """The event the deployment names as current (``syndicate serve --event``), not the
+    newest: an admin who creates another event does not take over the pages."""
+    e = room.accounts.current_event(settings.current_event)
+    return {"id": e.id, "name": e.name}
+
+
+@router.post("/api/events", tags=["sign-in"], status_code=201)
+def create_event(account: Me, body: NewEvent, room: Room, settings: Deployment) -> dict[str, Any]:
+    """A new event with its first admin account: only an admin of the deployment's current
+    event (rule ``create_event``), so the admin of an event created here cannot create more.
+    Event names are unique (409, rule ``event_name``). A new event never becomes current."""
+    require(account.role, "create_event")
+    if account.event_id != room.accounts.current_event(settings.current_event).id:
+        raise Forbidden("create_event", "only an admin of the current event creates events")
+    ev, admin = room.accounts.open_event(account, body.name, body.admin.name, body.admin.password,
+                                         body.seed_reveal)
+    return {**ev.to_json(), "created_at": ev.created_at.isoformat(), "admin": admin.to_json()}
+
+
+@router.patch("/api/events/{event_id}", tags=["sign-in"])
+def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -> dict[str, Any]:
+    """Change when the event's seeds are revealed (its admin only). Refused once a table of
+    the event has dealt a hand (409, rule ``seed_reveal_fixed``) or the event ended
+    (``event_ended``)."""
+    return room.events.set_seed_reveal(account, event_id, body.seed_reveal).to_json()
+
+
+@router.post("/api/events/{event_id}/end", tags=["sign-in"])
+def end_event(account: Me, event_id: Id, room: Room, live: Live) -> dict[str, Any]:
+    """End the event (its admin only): every table closes after its hand in play, no table
+    opens and no hand starts; sign-in still works for cashing out. With ``seed_reveal`` at
+    ``event_end`` every seed of the event is revealed now. Once only (409, rule
+    ``event_ended``)."""
+    ev, table_ids = room.events.end(account, event_id)
+    live.event_ended(table_ids)
+    log.info("event %s ended by account %s; %s table(s) closed", event_id, account.id, len(table_ids))
+    return ev.to_json()
