@@ -821,7 +821,8 @@ class Round:
         dealer_total = hand_total(self.dealer)[0]
         dealer_bj = bool(self.dealer_blackjack)
         dealer_bust = dealer_total > 21
-        lost_busts = r.obo_split_bust == "lost"
+        # Read only against a dealer blackjack: the common round pays no rule lookup for it.
+        counts_busts = dealer_bj and r.obo_split_bust == "counts"
         for s in self._order:
             if s.insurance and not s.insurance_settled:
                 if dealer_bj:
@@ -835,7 +836,7 @@ class Round:
             owed = 0
             if dealer_bj:
                 owed = s.bet
-                if not lost_busts:
+                if counts_busts:
                     for h in s.hands:
                         if h.bust:
                             owed -= h.bet
