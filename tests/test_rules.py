@@ -28,6 +28,23 @@ def test_three_presets_one_per_document():
     assert PRESETS["notice"].split_by == "value" and PRESETS["syndicate"].split_by == "rank"
 
 
+def test_the_notice_does_not_peek():
+    """The notice: "Having knowledge of their own hand and half the dealer's they may choose ..."
+    and "After all players have completed their turns, the dealer will reveal their second card."
+    No look at the hole card before the players play, so every bet they make stands."""
+    assert PRESETS["notice"].hole_card == "no_peek_all" and not PRESETS["notice"].peeks
+
+
+def test_jupiters_busted_split_hand_was_lost_when_it_busted():
+    """Jupiter's 5.5.3 "When a player goes over 21, the hand is 'bust' and the dealer collects their
+    bet, and removes their hand from the table immediately", before 7.3 "only the original bet will
+    be collected by the dealer on all split and double down hands": the bust does not count toward
+    the original bet. The other reading ("counts") stays the default of the key."""
+    assert PRESETS["jupiters"].obo_split_bust == "lost"
+    assert Rules().obo_split_bust == "counts"
+    assert preset("jupiters", ["obo_split_bust=counts"]).obo_split_bust == "counts"
+
+
 def test_overrides_parse_per_key():
     r = preset("syndicate", ["decks=2", "dealer_hits_soft_17=yes", "min_bet=$0.50", "double_on=10-11",
                              "penetration=0.8"])
@@ -42,6 +59,7 @@ def test_overrides_parse_per_key():
      ("decks=two", "bad value 'two' for decks"),
      ("double_on=12", "one of 'any', '9-11', '10-11'"),
      ("insurance=maybe", "true or false"),
+     ("obo_split_bust=kept", "obo_split_bust: it must be one of 'counts', 'lost'"),
      ("min_bet=-5", "bad value '-5' for min_bet"),
      ("min_bet=500", "min_bet ($500.00) is above max_bet"),
      ("penetration=0.1", "from 0.25 to 1.0"),

@@ -532,15 +532,32 @@ class TestJupitersManual:
         assert rd.is_terminal
         assert rd.results() == {1: -1000}  # $40 on the table, only the original $10 collected
 
-    def test_7_3_a_bust_split_hand_has_already_paid_the_original_bet(self):
-        """7.3 again: with one split hand busted, the dealer's blackjack collects nothing more —
-        the bust already paid the original bet, and the other split bet is returned."""
+    def test_5_5_3_and_7_3_a_busted_split_hand_was_lost_when_it_busted(self):
+        """'5.5.3) When a player goes over 21, the hand is "bust" and the dealer collects their bet,
+        and removes their hand from the table immediately.' and '7.3) In the event that the
+        dealer's second card makes a blackjack, only the original bet will be collected by the
+        dealer on all split and double down hands.' The busted hand is off the table before the
+        blackjack shows: its bet was collected then, and the blackjack still collects the original
+        bet from the hands left (obo_split_bust="lost")."""
         rd = stacked_round(JUPITERS, ["8s 8d"], "Tc Ac", "5h Kh 3h")
         rd.split(1)
         rd.hit(1)  # 8+5 = 13, hit: K → 23, bust
+        assert payouts(rd) == [(1, 0, "bust", -1000)] and rd.seats[1].hands[0].settled
         rd.stand(1)  # 8+3 = 11 stands
-        assert payouts(rd) == [(1, 0, "bust", -1000), (1, 1, "push", 0)]
-        assert rd.results() == {1: -1000}
+        assert payouts(rd) == [(1, 0, "bust", -1000), (1, 1, "lose", -1000)]
+        assert rd.results() == {1: -2000}
+
+    def test_7_3_after_a_bust_the_other_split_hand_loses_only_the_original_bet(self):
+        """7.3 "only the original bet will be collected ... on all split and double down hands":
+        the hand left after a bust was doubled ($20 on it), and the blackjack takes $10 of it."""
+        rd = stacked_round(JUPITERS, ["8s 8d"], "Tc Ac", "5h Kh 3h 4d")
+        rd.split(1)
+        rd.hit(1)  # 8+5, K: bust
+        rd.double(1)  # 8+3 = 11 doubled, draws 4: 15
+        assert rd.is_terminal
+        assert payouts(rd) == [(1, 0, "bust", -1000), (1, 1, "lose", -1000)]
+        assert [h.bet for h in rd.seats[1].hands] == [1000, 2000]
+        assert rd.results() == {1: -2000} and rd.house_result == 2000
 
     def test_7_3_option_no_peek_all_takes_every_bet(self):
         """The other house option ("no_peek_all"): the dealer's blackjack takes doubles and splits too."""
@@ -674,9 +691,30 @@ class TestEventNotice:
         hand, even if there is another 21 point value hand on the table.'"""
         rd = stacked_round(NOTICE, ["As Ks"], "9c 7c", "5d")
         assert rd.results() == {1: 1500}  # the dealer's later 21 does not matter
-        rd = stacked_round(NOTICE.with_(hole_card="no_peek_all"), ["Ts 6s", "Ah Kh"], "Tc Ac", "5d")
+        rd = stacked_round(NOTICE, ["Ts 6s", "Ah Kh"], "Tc Ac", "5d")
         rd.hit(1)  # seat 1 makes 21 with three cards, the dealer has blackjack
         assert payouts(rd) == [(1, 0, "lose", -1000), (2, 0, "push", 0)]
+
+    @pytest.mark.parametrize("dealer", ["Ac Kc", "Kc Ac"])
+    def test_players_play_knowing_half_the_dealers_hand_every_bet_stands(self, dealer):
+        """'Having knowledge of their own hand and half the dealer's they may choose from a range
+        of options for how they will play their hand.' and '6.) After all players have completed
+        their turns, the dealer will reveal their second card.' No one looks at the hole card
+        before the players have played: with an Ace up and a ten in the hole (or a ten up and an
+        Ace in the hole) the players still play, and the doubles and splits they make stand and
+        are lost to the blackjack (hole_card="no_peek_all")."""
+        rd = stacked_round(NOTICE, ["8s 8d", "5h 6h"], dealer, "3h 2d 9c Td")
+        assert rd.phase == PLAYING and rd.to_act == 1
+        assert not any(r.type == "peek" for r in rd.log)
+        assert rd.view("spectator")["dealer"]["cards"] == [dealer.split()[0], None]
+        rd.split(1)  # 8+3
+        rd.double(1)  # 8+3+2 = 13, $20 on it
+        rd.stand(1)  # 8+9 = 17
+        assert rd.to_act == 2 and not rd.hole_revealed and payouts(rd) == []
+        rd.double(2)  # 5+6+T = 21, $20 on it
+        assert rd.hole_revealed and rd.is_terminal
+        assert payouts(rd) == [(1, 0, "lose", -2000), (1, 1, "lose", -1000), (2, 0, "lose", -2000)]
+        assert rd.results() == {1: -3000, 2: -2000}
 
     def test_rule_6_dealer_reveals_and_hits_16(self):
         """'6.) After all players have completed their turns, the dealer will reveal their second
@@ -776,6 +814,25 @@ class TestHouseOptions:
                            ["Ts 6s"], "Tc Ad")
         rd.surrender(1)
         assert payouts(rd) == [(1, 0, "lose", -1000)]
+
+    def test_obo_split_bust_counts_toward_the_original_bet(self):
+        """The other reading of 7.3 (obo_split_bust="counts"): the busted split hand has paid the
+        original bet, so the dealer's blackjack collects nothing more and the other bet comes back."""
+        rd = stacked_round(JUPITERS.with_(obo_split_bust="counts"), ["8s 8d"], "Tc Ac", "5h Kh 3h")
+        rd.split(1)
+        rd.hit(1)  # 8+5 = 13, hit: K → 23, bust
+        rd.stand(1)  # 8+3 = 11 stands
+        assert payouts(rd) == [(1, 0, "bust", -1000), (1, 1, "push", 0)]
+        assert rd.results() == {1: -1000}
+
+    @pytest.mark.parametrize("reading", ["counts", "lost"])
+    def test_obo_split_bust_is_the_same_without_a_bust(self, reading):
+        """Without a bust both readings collect the original bet once from split and doubled hands."""
+        rd = stacked_round(JUPITERS.with_(obo_split_bust=reading), ["8s 8d"], "Tc Ac", "2h 5h 3h 6h")
+        rd.split(1)
+        rd.double(1)
+        rd.double(1)
+        assert rd.results() == {1: -1000}
 
     def test_peek_ends_the_round_on_a_dealer_blackjack(self):
         rd = stacked_round(SYNDICATE, ["8s 8d"], "Tc Ad")

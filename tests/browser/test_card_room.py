@@ -124,6 +124,9 @@ def test_lobby_shows_tables_roster_and_leaderboard(world) -> None:
     expect(bj.get_by_role("row", name=re.compile("Nova's 21"))).to_contain_text("Nova")
     expect(page.get_by_role("table", name="Five-card draw tables")).to_contain_text("Nova's draw")
     expect(page.get_by_role("list", name="Dealers under Jean-Marc")).to_contain_text("Bokuden")
+    # "• Jean-Marc: Bokuden, Ryuusei, Kyohei": the pit boss is one of the authorized dealers.
+    expect(page.get_by_role("list", name="Dealers under Jean-Marc").get_by_role("listitem").first).to_have_text(
+        "Jean-Marc (pit boss)")
     expect(page.get_by_role("list", name="Dealers under Miles")).to_contain_text("Nova")
     expect(page.get_by_role("table", name="Leaderboard")).to_contain_text("Alice")
     sign_in(world, "bob", "Bob")
@@ -541,3 +544,25 @@ def test_lobby_screenshot_and_first_render_time(world) -> None:
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
     print("table page first render:", result["table_first_render_ms"])
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
+
+
+def test_a_pit_boss_who_deals_opens_a_table_from_the_console(world) -> None:
+    """The notice's "Authorized Dealers: • Jean-Marc: Bokuden, Ryuusei, Kyohei": Jean-Marc, a pit
+    boss, deals too. He opens a notice table; the lobby shows him as its dealer and still heads
+    his group of dealers. (Last in this module: the table is closed again at the end.)"""
+    boss = sign_in(world, "boss", "Jean-Marc", "/dealer")
+    form = boss.get_by_role("form", name="Open a table")
+    form.get_by_label("Table name").fill("Jean-Marc's 21")
+    form.get_by_label("Preset").select_option("notice")
+    form.get_by_role("button", name="Open table").click()
+    expect(boss.get_by_role("region", name="Jean-Marc's 21")).to_be_visible()
+    boss.goto(world.url + "/")
+    row = boss.get_by_role("table", name="Blackjack tables").get_by_role("row", name=re.compile("Jean-Marc's 21"))
+    expect(row.get_by_role("cell", name="Jean-Marc", exact=True)).to_be_visible()
+    expect(boss.get_by_role("heading", name="Pit boss: Jean-Marc")).to_be_visible()
+    expect(boss.get_by_role("list", name="Dealers under Jean-Marc")).to_contain_text("Kyohei")
+    assert_named(boss)
+    table = next(t for t in world.room.tables.lobby(world.cast.event.id) if t.name == "Jean-Marc's 21")
+    assert table.dealer_id == world.cast.boss.id and table.rules["hole_card"] == "no_peek_all"
+    world.room.tables.set_status(world.cast.boss, table.id, "closed")
+    boss.context.close()

@@ -132,6 +132,7 @@ def test_every_rule_option_is_supported_and_ordered_sensibly() -> None:
     ev = {k: analyze(base.with_(**kw)).expectation_pct for k, kw in {
         "base": {},
         "obo": dict(hole_card="no_peek_obo"),
+        "obo_lost": dict(hole_card="no_peek_obo", obo_split_bust="lost"),
         "all": dict(hole_card="no_peek_all"),
         "early": dict(surrender="early"),
         "late": dict(surrender="late"),
@@ -149,6 +150,8 @@ def test_every_rule_option_is_supported_and_ordered_sensibly() -> None:
     }.items()}
     # With original bets only, a no-hole-card game is worth exactly the peek game.
     assert ev["obo"] == pytest.approx(ev["base"], abs=1e-12)
+    # A split hand's bust that does not count toward the original bet costs a little more.
+    assert ev["all"] < ev["obo_lost"] < ev["obo"] - 0.004
     assert ev["all"] < ev["base"]
     assert ev["early"] > ev["late"] > ev["base"]
     assert ev["base"] > ev["d911"] > ev["d1011"]
@@ -242,6 +245,7 @@ _RULES = st.builds(
     hit_split_aces=st.booleans(),
     surrender=st.sampled_from(["none", "late", "early"]),
     hole_card=st.sampled_from(["peek", "no_peek_obo", "no_peek_all"]),
+    obo_split_bust=st.sampled_from(["counts", "lost"]),
 )
 
 
@@ -347,3 +351,66 @@ def test_exact_resplits_stay_within_a_thousandth_of_pair_card_removal() -> None:
         r = _rules(decks=decks)
         gap = analyze(r, exact_resplits=True).expectation_pct - analyze(r).expectation_pct
         assert -0.0015 < gap < 0
+
+
+# -- no_peek_obo, obo_split_bust="lost" (Jupiter's 5.5.3 before 7.3) ------------------------------
+
+def test_obo_split_bust_matters_only_with_original_bets_only() -> None:
+    # Peek and every-bet games never read the key: they share one analysis.
+    for hole in ("peek", "no_peek_all"):
+        a = analyze(_rules(decks=6, hole_card=hole))
+        b = analyze(_rules(decks=6, hole_card=hole, obo_split_bust="lost"))
+        assert b.expectation_pct == a.expectation_pct and b.chart_cells is a.chart_cells
+
+
+def test_obo_lost_is_the_counts_game_without_splits() -> None:
+    # Unsplit, a bust against a dealer blackjack is the one original bet either way; doubling on
+    # 9-11 cannot bust, so without splitting both readings are the same game.
+    r = PRESETS["jupiters"].with_(max_split_hands=1)
+    lost, counts = analyze(r), analyze(r.with_(obo_split_bust="counts"))
+    assert lost.expectation_pct == pytest.approx(counts.expectation_pct, abs=1e-12)
+    assert lost.basic_strategy_expectation_pct == pytest.approx(counts.basic_strategy_expectation_pct, abs=1e-12)
+
+
+def test_obo_lost_split_costs_the_busts_under_a_blackjack() -> None:
+    """8,8 against an Ace: a split hand's bust is lost even when the Ace has a ten under it, so
+    splitting is worth much less than where the bust pays the original bet; against a 6 (no
+    blackjack possible) both readings value the split the same."""
+    lost = analyze(PRESETS["jupiters"]).hand_values
+    counts = analyze(PRESETS["jupiters"].with_(obo_split_bust="counts")).hand_values
+    assert lost["6"]["8,8"]["split"] == pytest.approx(counts["6"]["8,8"]["split"], abs=1e-12)
+    assert lost["A"]["8,8"]["split"] < counts["A"]["8,8"]["split"] - 0.1
+    assert lost["A"]["8,8"]["hit"] == pytest.approx(counts["A"]["8,8"]["hit"], abs=1e-12)
+
+
+@pytest.mark.parametrize("rules", [
+    PRESETS["jupiters"],
+    Rules(decks=1, hole_card="no_peek_obo", obo_split_bust="lost", dealer_hits_soft_17=True,
+          resplit_aces=True, surrender="none"),
+], ids=["jupiters", "1d-h17-rsa"])
+def test_obo_lost_matches_the_engines_settlement_round_by_round_paired(rules: Rules) -> None:
+    """What the lost reading costs, playing one chart under both readings: the analysis against
+    the simulator's kernel, which settles as the engine does (tests/maths/test_engine_crosscheck).
+    The same seeds deal the same rounds to both readings (the play does not depend on the
+    reading), so only the rounds where a split hand busted before a dealer blackjack differ."""
+    from syndicate.blackjack import odds
+    from syndicate.blackjack import simulate as sim
+
+    lost = rules
+    counts = rules.with_(obo_split_bust="counts")
+    chart = analyze(lost).chart_cells
+    exact = 100 * (odds._chart_moments(counts, chart)[0] - odds._chart_moments(lost, chart)[0])
+    args_lost = list(sim._kernel_args(lost, True))
+    args_counts = list(args_lost)
+    args_counts[12] = sim._hole_code(counts)  # the same chart, the other reading
+    chunks = 16
+    diff = 0.0
+    for k in range(chunks):
+        seed = sim.chunk_seed(15, k)
+        diff += sim.sim_chunk(seed, sim.CHUNK, *args_counts)[0] - sim.sim_chunk(seed, sim.CHUNK, *args_lost)[0]
+    n = chunks * sim.CHUNK
+    mean = diff / n
+    # The per-round difference d is between 0 and 2 * max_split_hands, so E[d^2] <= that * E[d].
+    se = 100 * math.sqrt(2 * rules.max_split_hands * mean / n)
+    assert exact > 0.003
+    assert abs(100 * mean - exact) < 4 * se, (100 * mean, exact, se)

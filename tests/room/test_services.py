@@ -152,9 +152,66 @@ def test_the_permission_table_covers_every_role_and_action() -> None:
 
 # -- roster ----------------------------------------------------------------------------------
 def test_the_roster_is_the_notice(room, cast) -> None:
-    # "Jean-Marc: Bokuden, Ryuusei, Kyohei" / "Miles: Taede, Tame, Noriko"
+    # "Jean-Marc: Bokuden, Ryuusei, Kyohei" / "Miles: Taede, Tame, Noriko", the pit bosses being
+    # items of the list of "Authorized Dealers" themselves, first in their own groups.
     public = room.roster.public(cast.event.id)
-    assert {g["pit_boss"]: tuple(g["dealers"]) for g in public["pit_bosses"]} == NOTICE
+    assert {g["pit_boss"]: tuple(g["dealers"]) for g in public["pit_bosses"]} == {
+        boss: (boss, *dealers) for boss, dealers in NOTICE.items()}
+    assert [g["pit_boss"] for g in public["pit_bosses"]] == ["Jean-Marc", "Miles"]
+
+
+def test_the_notices_pit_bosses_are_authorized_dealers(room, cast) -> None:
+    """The notice: "Authorized Dealers: • Jean-Marc: Bokuden, Ryuusei, Kyohei • Miles: Taede,
+    Tame, Noriko". Jean-Marc and Miles are items of that list: they keep their groups and can
+    also deal; a pit boss who is not on the roster cannot."""
+    mine = room.tables.open(cast.boss, "Jean-Marc's", "blackjack", "notice")
+    theirs = room.tables.open(cast.other_boss, "Miles's", "poker", None, {"ante": 100})
+    assert (mine.dealer_id, theirs.dealer_id) == (cast.boss.id, cast.other_boss.id)
+    assert {t.id for t in room.tables.lobby(cast.event.id)} == {mine.id, theirs.id}
+    # Still the pit boss of the group: authorizes and revokes its dealers, and only those.
+    room.roster.authorize(cast.boss, "Kenji")
+    room.roster.revoke(cast.boss, "Kyohei")
+    with pytest.raises(Forbidden) as e:
+        room.roster.revoke(cast.other_boss, "Jean-Marc")  # Miles cannot revoke Jean-Marc
+    assert e.value.rule == "own_group"
+    public = {g["pit_boss"]: g for g in room.roster.public(cast.event.id)["pit_bosses"]}
+    assert public["Jean-Marc"]["dealers"] == ["Jean-Marc", "Bokuden", "Ryuusei", "Kenji"]
+    new_boss = room.accounts.add(cast.event.id, "Hana", "pit_boss", PASSWORD)
+    with pytest.raises(Forbidden) as e:
+        room.tables.open(new_boss, "Hana's")
+    assert e.value.rule == "authorized_dealer" and "Unauthorized games are prohibited" in e.value.message
+
+
+def test_revoking_a_pit_boss_as_dealer_leaves_their_group(room, cast) -> None:
+    t = room.tables.open(cast.boss, "Jean-Marc's")
+    room.roster.revoke(cast.admin, "Jean-Marc")
+    assert room.tables.get(cast.event.id, t.id).status == "closed"
+    with pytest.raises(Forbidden) as e:
+        room.tables.open(cast.boss, "Again")
+    assert e.value.rule == "authorized_dealer"
+    public = {g["pit_boss"]: g for g in room.roster.public(cast.event.id)["pit_bosses"]}
+    assert public["Jean-Marc"]["revoked"] == ["Jean-Marc"]
+    assert public["Jean-Marc"]["dealers"] == ["Bokuden", "Ryuusei", "Kyohei"]
+    room.roster.revoke(cast.boss, "Ryuusei")  # still the pit boss of the group
+    room.roster.authorize(cast.boss, "Jean-Marc")  # and may deal again once back on the roster
+    assert room.tables.open(cast.boss, "Back").status == "open"
+
+
+def test_tables_are_handed_over_to_and_from_a_pit_boss_who_deals(room, cast) -> None:
+    t = room.tables.open(cast.dealer, "Bokuden's")
+    room.roster.revoke(cast.boss, "Bokuden", hand_over_to="Jean-Marc")
+    handed = room.tables.get(cast.event.id, t.id)
+    assert handed.status == "open" and handed.dealer_id == cast.boss.id
+    room.roster.authorize(cast.boss, "Bokuden")
+    room.roster.revoke(cast.admin, "Jean-Marc", hand_over_to="Bokuden")
+    back = room.tables.get(cast.event.id, t.id)
+    assert back.status == "open" and back.dealer_id == cast.dealer.id
+    # A pit boss who does not deal (not on the roster) takes no table.
+    room.accounts.add(cast.event.id, "Hana", "pit_boss", PASSWORD)
+    with pytest.raises(Conflict) as e:
+        room.roster.revoke(cast.admin, "Bokuden", hand_over_to="Hana")
+    assert e.value.rule == "hand_over"
+    assert room.tables.get(cast.event.id, t.id).dealer_id == cast.dealer.id
 
 
 def test_authorize_and_revoke_with_history(room, cast) -> None:
@@ -202,7 +259,7 @@ def test_only_an_authorized_dealer_opens_a_table(room, cast) -> None:
         room.tables.open(cast.rogue, "Ghost table")
     # "Blackjack requires a dealer. ... Unauthorized games are prohibited."
     assert e.value.rule == "authorized_dealer" and "Unauthorized games are prohibited" in e.value.message
-    for actor in (cast.admin, cast.boss, cast.alice, cast.spectator):
+    for actor in (cast.admin, cast.alice, cast.spectator):
         with pytest.raises(Forbidden) as e:
             room.tables.open(actor, "Nope")
         assert e.value.rule == "open_table"

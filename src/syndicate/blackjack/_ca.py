@@ -37,6 +37,12 @@ STAND, HIT, DOUBLE, SPLIT, SURRENDER = 0, 1, 2, 3, 4
 MODE_EXCLUDE_BJ = 0
 #: No peek, every bet lost: the dealer's blackjack is an ordinary losing outcome of each hand.
 MODE_ALL_BETS = 1
+#: No peek, original bets only, a busted split hand lost on its own (``obo_split_bust="lost"``):
+#: as MODE_EXCLUDE_BJ, except that a bust is lost whatever the hole card (its bet was collected
+#: before the blackjack showed). An unsplit hand's bust is the one bet the blackjack would have
+#: taken anyway, so there only the doubled part of a bust is added; after a split each hand's
+#: bust counts in full and the caller adds back P(every hand bust and a dealer blackjack).
+MODE_OBO_LOST = 2
 
 
 def best_total(hard: int, aces: int) -> tuple[int, bool]:
@@ -266,8 +272,9 @@ def stand_value(dp, total, mode):
 
 @njit(cache=True)
 def bust_weight(rem, up, mode):
-    """Weight of a bust (its value is minus this): P(no dealer BJ) when BJ is excluded."""
-    if mode == MODE_ALL_BETS:
+    """Weight of a bust (its value is minus this): P(no dealer BJ) when BJ is excluded; 1 when
+    a bust is lost whatever the hole card (every bet lost; a split hand under MODE_OBO_LOST)."""
+    if mode != MODE_EXCLUDE_BJ:
         return 1.0
     return 1.0 - p_dealer_bj(rem, up)
 
@@ -326,11 +333,20 @@ def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
                 for w in range(10):
                     crem[w] = rem[w]
                 crem[v] -= 1
-                bw = bust_weight(crem, up, mode)
-                hv -= p * bw
-                hm += p * bw
-                dv -= 2.0 * p * bw
-                dm += 4.0 * p * bw
+                if mode == MODE_OBO_LOST:
+                    # Unsplit: a hit's bust costs the one bet a blackjack takes anyway (added
+                    # at the root); a doubled bust loses the double too, blackjack or not.
+                    bw = 1.0 - p_dealer_bj(crem, up)
+                    hv -= p * bw
+                    hm += p * bw
+                    dv -= p * (1.0 + bw)
+                    dm += p * (3.0 + bw)
+                else:
+                    bw = bust_weight(crem, up, mode)
+                    hv -= p * bw
+                    hm += p * bw
+                    dv -= 2.0 * p * bw
+                    dm += 4.0 * p * bw
             else:
                 hv += p * cont_v[j]
                 hm += p * cont_m2[j]
@@ -356,15 +372,16 @@ def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
 @njit(cache=True, nogil=True)
 def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, child,
                     parent, value, mult, depth, outcome, orders,
-                    act2, cont_hit, stop_after_one, out_v, out_m2, out_vec):
+                    act2, cont_hit, stop_after_one, out_v, out_m2, out_vec, out_bj):
     """Value of each two-card split hand {pair, X} played from ``base``.
 
     ``base`` is the shoe without the up card and without the *other* hands' pair cards.
     ``act2[c]`` is the action (STAND, HIT, DOUBLE) for the two-card split hand c, and
     ``cont_hit`` the hit/stand policy after that. ``stop_after_one``: split aces take one card.
     Writes, per second card X, the hand's value ``out_v[X]``, its second moment and its
-    value split by the dealer's outcome ``out_vec[X, k]`` (for the covariance of split hands).
-    Only compositions the policy can reach are evaluated.
+    value split by the dealer's outcome ``out_vec[X, k]`` (for the covariance of split hands)
+    and ``out_bj[X]``, the probability that the hand busts and the dealer has blackjack (for
+    MODE_OBO_LOST's every-hand-bust term). Only compositions the policy can reach are evaluated.
     """
     ncomp = comp_counts.shape[0]
     reach = np.zeros(ncomp, dtype=np.bool_)
@@ -409,6 +426,7 @@ def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, 
     vv = np.zeros(ncomp, dtype=np.float64)
     vm = np.zeros(ncomp, dtype=np.float64)
     vvec = np.zeros((ncomp, NOUT), dtype=np.float64)
+    vbj = np.zeros(ncomp, dtype=np.float64)
     rem = np.zeros(10, dtype=np.int64)
     crem = np.zeros(10, dtype=np.int64)
     prod = np.zeros(parent.shape[0], dtype=np.float64)
@@ -466,6 +484,7 @@ def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, 
         mul = 2.0 if dbl else 1.0
         a = 0.0
         b = 0.0
+        c = 0.0
         for v in range(10):
             if rem[v] <= 0:
                 continue
@@ -478,6 +497,7 @@ def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, 
                 bw = bust_weight(crem, up, mode)
                 a -= mul * p * bw
                 b += mul * mul * p * bw
+                c += p * p_dealer_bj(crem, up)
                 for k in range(NOUT):
                     vvec[i, k] -= mul * p * q[k]
             elif dbl:
@@ -488,15 +508,18 @@ def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, 
             else:
                 a += p * vv[j]
                 b += p * vm[j]
+                c += p * vbj[j]
                 for k in range(NOUT):
                     vvec[i, k] += p * vvec[j, k]
         vv[i] = a
         vm[i] = b
+        vbj[i] = c
     for v in range(10):
         j = child[start, v]
         if j >= 0:
             out_v[v] = vv[j]
             out_m2[v] = vm[j]
+            out_bj[v] = vbj[j]
             for k in range(NOUT):
                 out_vec[v, k] = vvec[j, k]
     for k in range(NOUT):
@@ -556,7 +579,7 @@ def bust_weight_k(rem, up, mode, pair, k):
     for v in range(10):
         n += rem[v]
     non_pair = n - rem[pair]
-    if mode == MODE_ALL_BETS or (up != ACE and up != TEN):
+    if mode != MODE_EXCLUDE_BJ or (up != ACE and up != TEN):
         return _ff_ratio(non_pair, n, k)
     b = TEN if up == ACE else ACE
     hole_pair = rem[pair] if pair != b else 0

@@ -821,15 +821,27 @@ class Round:
         dealer_total = hand_total(self.dealer)[0]
         dealer_bj = bool(self.dealer_blackjack)
         dealer_bust = dealer_total > 21
+        # Read only against a dealer blackjack: the common round pays no rule lookup for it.
+        counts_busts = dealer_bj and r.obo_split_bust == "counts"
         for s in self._order:
             if s.insurance and not s.insurance_settled:
                 if dealer_bj:
                     self._settle_insurance(s, "win", 3 * s.insurance)
                 else:
                     self._settle_insurance(s, "lose", 0)
-            # no_peek_obo: a dealer blackjack collects, over all of a seat's hands, only the
-            # original bet; a bust has already paid toward it.
-            owed = max(0, s.bet - sum(h.bet for h in s.hands if h.bust))
+            # no_peek_obo: a dealer blackjack collects, over all of a seat's hands still on the
+            # table, only the original bet. A split hand that busted was collected when it
+            # busted: under obo_split_bust="counts" that payment counts toward the original bet,
+            # under "lost" it does not (Jupiter's 5.5.3 before 7.3).
+            owed = 0
+            if dealer_bj:
+                owed = s.bet
+                if counts_busts:
+                    for h in s.hands:
+                        if h.bust:
+                            owed -= h.bet
+                    if owed < 0:
+                        owed = 0
             for h in s.hands:
                 if h.settled:
                     continue

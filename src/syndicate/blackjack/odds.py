@@ -129,7 +129,11 @@ def _bj_payout(rules: Rules) -> float:
 
 
 def _mode(rules: Rules) -> int:
-    return _ca.MODE_ALL_BETS if rules.hole_card == "no_peek_all" else _ca.MODE_EXCLUDE_BJ
+    if rules.hole_card == "no_peek_all":
+        return _ca.MODE_ALL_BETS
+    if rules.hole_card == "no_peek_obo" and rules.obo_split_bust == "lost":
+        return _ca.MODE_OBO_LOST
+    return _ca.MODE_EXCLUDE_BJ
 
 
 def _max_hands(rules: Rules, pair: int) -> int:
@@ -192,15 +196,25 @@ def _split_value(
     max_h = _max_hands(rules, pair)
     one_card = pair == _ca.ACE and not rules.hit_split_aces
     per_h: dict[int, tuple[float, float, float, float, np.ndarray, np.ndarray, np.ndarray]] = {}
+    bust_bj: dict[int, tuple[float, float]] = {}
+    # MODE_OBO_LOST: every split hand's bust is counted in full, but when all of them bust the
+    # dealer's blackjack finds no hand left to take the original bet from: P(every hand busts
+    # and the dealer has blackjack) is added back, with the hands' busts taken as independent
+    # given the blackjack (docs/maths.md, "Splits").
+    lost = mode == _ca.MODE_OBO_LOST
+    b0 = base.copy()
+    b0[pair] -= 2
+    pbj_root = float(_ca.p_dealer_bj(np.clip(b0, 0, None), up)) if lost else 0.0
     for h in range(2, max_h + 1):
         b = base.copy()
         b[pair] -= h - 1
         out_v = np.zeros(10)
         out_m2 = np.zeros(10)
         out_vec = np.zeros((11, _ca.NOUT))
+        out_bj = np.zeros(10)
         _ca.split_hand_pass(  # type: ignore[call-arg]  # numba Dispatcher
             b, up, mode, pair, comps.counts, comps.total, comps.ncards, comps.child, *trie,
-            act2, cont_hit, one_card, out_v, out_m2, out_vec,
+            act2, cont_hit, one_card, out_v, out_m2, out_vec, out_bj,
         )
         rem = b.copy()
         rem[pair] -= 1
@@ -216,6 +230,10 @@ def _split_value(
         m_np = float(p_np @ out_m2)
         vec_np = p_np @ out_vec[:10]
         per_h[h] = (w_any, m_any, w_np, m_np, vec_any, vec_np, out_vec[10])
+        # P(this hand busts | dealer blackjack), for a hand of any second card / a non-pair one.
+        pbj_h = float(_ca.p_dealer_bj(np.clip(rem, 0, None), up))
+        bust_bj[h] = ((float(p @ out_bj) / pbj_h, float(p_np @ out_bj) / pbj_h) if pbj_h > 0
+                      else (0.0, 0.0))
 
     exact: dict[tuple[int, str, int], float] = {}
     if exact_resplits and max_h > 2:
@@ -265,6 +283,9 @@ def _split_value(
                     w_np = exact[(h, "np", max(0, n_np - 1))]
                     w_any = exact[(h, "any", n_np)]
                 ev += pr * (n_np * w_np + n_any * w_any)
+                if lost:
+                    b_any, b_np = bust_bj[h]
+                    ev += pr * pbj_root * b_np**n_np * b_any**n_any
                 m2 += pr * (
                     n_np * m_np + n_any * m_any + n_np * (n_np - 1) * c_nn
                     + 2 * n_np * n_any * c_na + n_any * (n_any - 1) * c_aa
@@ -367,7 +388,7 @@ def _root_values(
             vals[A_STAND] = (bj * p_no, bj * bj * p_no)
             out[(a, b)] = vals
             continue
-        off, moff = (-pbj, pbj) if mode == _ca.MODE_EXCLUDE_BJ else (0.0, 0.0)
+        off, moff = (-pbj, pbj) if mode != _ca.MODE_ALL_BETS else (0.0, 0.0)
         vals[A_STAND] = (off + p.stand_v[i], moff + p.stand_m2[i])
         vals[A_HIT] = (off + p.hit_v[i], moff + p.hit_m2[i])
         if may_double(rules, int(comps.total[i]), bool(comps.soft[i])):
@@ -522,8 +543,12 @@ IRRELEVANT_KEYS = {
 
 
 def canonical(rules: Rules) -> Rules:
-    """``rules`` with the keys of :data:`IRRELEVANT_KEYS` set to fixed values."""
-    return rules.with_(**IRRELEVANT_KEYS)
+    """``rules`` with the keys of :data:`IRRELEVANT_KEYS` set to fixed values (and
+    ``obo_split_bust``, which only a ``no_peek_obo`` game reads, to its default elsewhere)."""
+    fixed = rules.with_(**IRRELEVANT_KEYS)
+    if fixed.hole_card != "no_peek_obo" and fixed.obo_split_bust != "counts":
+        fixed = fixed.with_(obo_split_bust="counts")
+    return fixed
 
 
 def analyze(rules: Rules, *, exact_resplits: bool = False) -> Analysis:
@@ -661,6 +686,44 @@ def _compute(rules: Rules, exact_resplits: bool) -> Analysis:
         m2 += w * m
 
     chart = _build_chart(rules, weights, cd_roots)
+    bs_ev, bs_m2 = _chart_moments(rules, chart, exact_resplits)
+
+    hand_values = {
+        UPCARD_LABELS[u]: {
+            _hand_label(a, b): {
+                name: float(cd_roots[u][(a, b)][k, 0])
+                for k, name in enumerate(("stand", "hit", "double", "split", "surrender"))
+            }
+            for (a, b) in _two_card_pairs()
+        }
+        for u in range(10)
+    }
+    return Analysis(
+        rules=rules,
+        expectation_pct=float(100.0 * ev),
+        basic_strategy_expectation_pct=float(100.0 * bs_ev),
+        variance=float(m2 - ev * ev),
+        basic_strategy_variance=float(bs_m2 - bs_ev * bs_ev),
+        dealer_probabilities=dealer,
+        seconds=time.perf_counter() - t0,
+        chart_cells=chart,
+        hand_values=hand_values,
+    )
+
+
+def _chart_moments(rules: Rules, chart: ChartCells, exact_resplits: bool = False) -> tuple[float, float]:
+    """(E[result], E[result^2]) of playing ``chart`` under ``rules``, off the top of the shoe.
+    Separate from :func:`_compute` so that a test can play one chart under two rule sets."""
+    shoe = shoe_counts(rules.decks)
+    weights = _deal_weights(shoe)
+    ten_rank = _ten_rank_same(rules.decks) if rules.split_by == "rank" else None
+    bases: dict[int, np.ndarray] = {}
+    for up in range(10):
+        base = shoe.copy()
+        base[up] -= 1
+        bases[up] = base
+        _ca.dealer_trie(up, rules.dealer_hits_soft_17)  # built once, before the threads
+
     def chart_upcard(up: int) -> tuple[float, float]:
         hit, codes = _chart_arrays(chart, up)
         p = _main_pass(bases[up], up, rules, hit)
@@ -692,27 +755,4 @@ def _compute(rules: Rules, exact_resplits: bool) -> Analysis:
 
     with ThreadPoolExecutor(max_workers=_THREADS) as pool:
         per_up = list(pool.map(chart_upcard, range(10)))
-    bs_ev = sum(e for e, _ in per_up)
-    bs_m2 = sum(m for _, m in per_up)
-
-    hand_values = {
-        UPCARD_LABELS[u]: {
-            _hand_label(a, b): {
-                name: float(cd_roots[u][(a, b)][k, 0])
-                for k, name in enumerate(("stand", "hit", "double", "split", "surrender"))
-            }
-            for (a, b) in _two_card_pairs()
-        }
-        for u in range(10)
-    }
-    return Analysis(
-        rules=rules,
-        expectation_pct=float(100.0 * ev),
-        basic_strategy_expectation_pct=float(100.0 * bs_ev),
-        variance=float(m2 - ev * ev),
-        basic_strategy_variance=float(bs_m2 - bs_ev * bs_ev),
-        dealer_probabilities=dealer,
-        seconds=time.perf_counter() - t0,
-        chart_cells=chart,
-        hand_values=hand_values,
-    )
+    return sum(e for e, _ in per_up), sum(m for _, m in per_up)

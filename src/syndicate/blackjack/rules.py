@@ -19,6 +19,7 @@ DOUBLE_ON: Final = ("any", "9-11", "10-11")
 SPLIT_BY: Final = ("rank", "value")
 SURRENDER: Final = ("none", "late", "early")
 HOLE_CARD: Final = ("peek", "no_peek_obo", "no_peek_all")
+OBO_SPLIT_BUST: Final = ("counts", "lost")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,9 @@ class Rules:
     hit_split_aces: bool = False
     surrender: str = "none"
     hole_card: str = "peek"
+    # Under no_peek_obo, a split hand that busted before the dealer's blackjack showed:
+    # "counts" toward the original bet the blackjack collects, or was "lost" on its own.
+    obo_split_bust: str = "counts"
     pay_naturals_immediately: bool = False
     insurance: bool = True
     even_money: bool = True
@@ -100,6 +104,7 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "split_by": SPLIT_BY,
     "surrender": SURRENDER,
     "hole_card": HOLE_CARD,
+    "obo_split_bust": OBO_SPLIT_BUST,
 }
 _INT_RANGES: Final[dict[str, tuple[int, int]]] = {
     "decks": (1, 8),
@@ -209,6 +214,7 @@ PRESETS: Final[dict[str, Rules]] = {
         hit_split_aces=False,
         surrender="none",
         hole_card="no_peek_obo",
+        obo_split_bust="lost",
         pay_naturals_immediately=True,
         insurance=True,
         even_money=True,
@@ -225,7 +231,7 @@ PRESETS: Final[dict[str, Rules]] = {
         resplit_aces=False,
         hit_split_aces=False,
         surrender="none",
-        hole_card="peek",
+        hole_card="no_peek_all",
         pay_naturals_immediately=False,
         insurance=False,
         even_money=False,

@@ -172,7 +172,7 @@ def sim_chunk(state, rounds, decks, cut, burn, continuous, h17, bj_pay, double_o
     """Play ``rounds`` rounds; returns (sum of results, sum of squares) in initial bets.
 
     surrender: 0 none, 1 late, 2 early. hole: 0 peek, 1 no peek (original bets only),
-    2 no peek (all bets). A non-empty ``order`` (card values, 0 = ace) replaces the fresh
+    2 no peek (all bets), 3 no peek (original bets only, a busted split hand lost on its own). A non-empty ``order`` (card values, 0 = ace) replaces the fresh
     shoe; with an all-zero ``state`` (the generator then returns 0 for ever) it is dealt as
     it stands: the round-by-round cross-check against the engine.
     """
@@ -344,6 +344,17 @@ def sim_chunk(state, rounds, decks, cut, burn, continuous, h17, bj_pay, double_o
             if (up == 0 and hole_c == 9) or (up == 9 and hole_c == 0):
                 if hole == 1:
                     result = -1.0
+                elif hole == 3:
+                    # Busted hands were collected as they busted; the blackjack takes the
+                    # original bet from the hands left, if any (the engine's settlement).
+                    live = False
+                    for i in range(nh):
+                        if h_bust[i]:
+                            result -= h_bet[i]
+                        else:
+                            live = True
+                    if live:
+                        result -= 1.0
                 else:
                     result = 0.0
                     for i in range(nh):
@@ -382,6 +393,12 @@ def sim_chunk(state, rounds, decks, cut, burn, continuous, h17, bj_pay, double_o
     return total_sum, total_sq
 
 
+def _hole_code(rules: Rules) -> int:
+    if rules.hole_card == "no_peek_obo" and rules.obo_split_bust == "lost":
+        return 3
+    return {"peek": 0, "no_peek_obo": 1, "no_peek_all": 2}[rules.hole_card]
+
+
 def _kernel_args(rules: Rules, continuous: bool) -> tuple[object, ...]:
     hard, soft, pairs = strategy_tables(chart(rules))
     n = 52 * rules.decks
@@ -393,7 +410,7 @@ def _kernel_args(rules: Rules, continuous: bool) -> tuple[object, ...]:
         {"any": 0, "9-11": 1, "10-11": 2}[rules.double_on], rules.double_after_split,
         rules.max_split_hands, rules.resplit_aces, rules.hit_split_aces,
         {"none": 0, "late": 1, "early": 2}[rules.surrender],
-        {"peek": 0, "no_peek_obo": 1, "no_peek_all": 2}[rules.hole_card],
+        _hole_code(rules),
         hard, soft, pairs, _NO_ORDER,
     )
 

@@ -243,7 +243,9 @@ def _rules_caption(r: Rules) -> str:
         "DAS" if r.double_after_split else "no DAS",
         f"split to {r.max_split_hands}" if r.max_split_hands > 1 else "no split",
         f"{r.surrender} surrender" if r.surrender != "none" else "no surrender",
-        {"peek": "peek", "no_peek_obo": "no hole card (OBO)",
+        {"peek": "peek",
+         "no_peek_obo": "no hole card (OBO, split busts lost)" if r.obo_split_bust == "lost"
+         else "no hole card (OBO)",
          "no_peek_all": "no hole card"}[r.hole_card],
         f"BJ {r.blackjack_pays}",
     ]

@@ -3,8 +3,9 @@
 Every service asks :func:`require` before acting and the web layer never decides on its own,
 so the authorization matrix test reads this table and checks every cell against the API.
 Some actions add a condition beyond the role (a pit boss manages only the dealers of their own
-group; a dealer must also be on the roster; a dealer pauses only their own tables); those are
-checked where the facts are, next to the call to :func:`require`.
+group; a dealer, or a pit boss who deals, must also be on the roster to open a table; a dealer
+pauses only their own tables); those are checked where the facts are, next to the call to
+:func:`require`.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     "view_own_ledger": frozenset({PLAYER}),
     "search_any_hands": frozenset({ADMIN, PIT_BOSS}),
     "search_own_hands": frozenset({ADMIN, PIT_BOSS, PLAYER}),
-    "open_table": frozenset({DEALER}),
+    # A pit boss deals too when on the roster (the notice lists Jean-Marc and Miles among the
+    # authorized dealers): tables.open checks the roster for either role.
+    "open_table": frozenset({DEALER, PIT_BOSS}),
     "manage_table": frozenset({ADMIN, PIT_BOSS, DEALER}),
     "play": frozenset({PLAYER}),
     "watch": frozenset(ROLES),
@@ -56,7 +59,7 @@ _WHY: Final[dict[str, str]] = {
     "view_own_ledger": "only players have a bankroll",
     "search_any_hands": "only the admin and the pit bosses search the hands of any player",
     "search_own_hands": "only players (and the admin and pit bosses) search hands by player",
-    "open_table": "Blackjack requires a dealer: only a dealer opens a table",
+    "open_table": "Blackjack requires a dealer: only a dealer (or a pit boss who deals) opens a table",
     "manage_table": "only the table's dealer, a pit boss or the admin pauses or closes a table",
     "play": "only players take a seat",
     "watch": "anyone may watch",

@@ -4,6 +4,11 @@ The event notice: "Blackjack requires a dealer. Authorized dealers will make it 
 tables are open. A list of authorized dealers will be kept here and updated throughout the
 event. Unauthorized games are prohibited." The roster is public; the admin changes any group,
 a pit boss only their own. Every change is kept (who, when).
+
+The notice's list, under "Authorized Dealers:", is "• Jean-Marc: Bokuden, Ryuusei, Kyohei" and
+"• Miles: Taede, Tame, Noriko": the pit bosses are items of the list of authorized dealers, so
+each is on the roster too, first in their own group. A pit boss on the roster can open a table
+(roles.py); one who is not cannot.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from .accounts import check_name
 from .errors import Conflict, Forbidden, NotFound
 from .ledger import now
 from .ports import Repo, Store
-from .roles import PIT_BOSS, require
+from .roles import PIT_BOSS, allowed, require
 from .values import Account, RosterChange, RosterEntry
 
 #: The event notice's list: "Jean-Marc: Bokuden, Ryuusei, Kyohei" and "Miles: Taede, Tame, Noriko".
@@ -29,10 +34,11 @@ class Roster:
         self.on_revoke = on_revoke
 
     def seed_notice(self, event_id: int) -> None:
-        """Put the notice's pit bosses and dealers on the roster (those not already there)."""
+        """Put the notice's pit bosses and dealers on the roster (those not already there): each
+        pit boss in their own group, as a dealer, then the dealers named after them."""
         with self.store.transaction() as repo:
             for boss, dealers in NOTICE.items():
-                for dealer in dealers:
+                for dealer in (boss, *dealers):
                     if repo.roster_entry(event_id, dealer) is None:
                         entry = repo.put_roster(event_id, dealer, boss, True)
                         repo.add_roster_change(entry.id, "authorize", None, now())
@@ -93,7 +99,8 @@ class Roster:
             if hand_over_to is not None:
                 heir = repo.roster_entry(actor.event_id, hand_over_to) if hand_over_to != dealer else None
                 successor = repo.account_by_name(actor.event_id, hand_over_to) if heir and heir.active else None
-                if successor is None or successor.role != "dealer":
+                # Whoever may open a table may take one over: a dealer, or a pit boss who deals.
+                if successor is None or not allowed(successor.role, "open_table"):
                     raise Conflict("hand_over", f"tables are handed over to another authorized dealer; "
                                                 f"{hand_over_to!r} is not one")
             entry = repo.put_roster(actor.event_id, dealer, existing.pit_boss, False)

@@ -49,10 +49,12 @@ async function roster() {
     } catch (err) { toast(`${err.message} (${err.rule})`, true); }
   });
   const groups = r.pit_bosses.map((g) => h("div", {}, h("h3", {}, `Pit boss: ${g.pit_boss}`),
-    h("ul", { "aria-label": `Dealers under ${g.pit_boss}` }, g.dealers.map((d) => h("li", {}, `${d} `,
+    h("ul", { "aria-label": `Dealers under ${g.pit_boss}` }, g.dealers.map((d) => h("li", {}, d === g.pit_boss ? `${d} (pit boss) ` : `${d} `,
       h("button", { type: "button", class: "danger", "aria-label": `Revoke ${d}`, onclick: async () => {
-        // Revoking closes or hands over the dealer's open tables: never on one click.
-        if (!confirm(`Revoke ${d}? Their open tables are closed or handed over to another dealer.`)) return;
+        // Revoking closes or hands over the dealer's open tables: never on one click. A pit boss
+        // who deals stops dealing and stays the pit boss of the group.
+        const stays = d === g.pit_boss ? ` ${d} stays the pit boss of this group.` : "";
+        if (!confirm(`Revoke ${d}? Their open tables are closed or handed over to another dealer.${stays}`)) return;
         try { await api("POST", "/api/roster/revoke", { dealer: d }); toast(`${d} is revoked`); roster(); } catch (err) { toast(err.message, true); }
       } }, "Revoke")))),
     g.revoked.length ? h("p", { class: "muted" }, `Revoked: ${g.revoked.join(", ")}`) : null));

@@ -60,11 +60,14 @@ function withColumnLabels(table) {
   return table;
 }
 
+// A pit boss on the roster deals too (the notice lists Jean-Marc and Miles among the authorized
+// dealers): they head their own group and are named in it.
 function renderRoster(roster) {
   const box = document.getElementById("roster");
   box.replaceChildren(...roster.pit_bosses.map((g) => h("div", {},
     h("h3", {}, `Pit boss: ${g.pit_boss}`),
-    h("ul", { "aria-label": `Dealers under ${g.pit_boss}` }, g.dealers.map((d) => h("li", {}, d))),
+    h("ul", { "aria-label": `Dealers under ${g.pit_boss}` },
+      g.dealers.map((d) => h("li", {}, d === g.pit_boss ? `${d} (pit boss)` : d))),
     g.revoked.length ? h("p", { class: "muted" }, `Revoked: ${g.revoked.join(", ")}`) : null)));
 }
 

@@ -11,7 +11,9 @@ function blackjackWords(r) {
     `Blackjack pays ${r.blackjack_pays}.`,
     `The dealer ${r.dealer_hits_soft_17 ? "hits" : "stands on"} soft 17.`,
     { peek: "With an Ace or ten up the dealer checks the hole card; a dealer blackjack takes only the original bets.",
-      no_peek_obo: "No hole-card check: a dealer blackjack found at the end takes only the original bet (doubles and splits come back).",
+      no_peek_obo: r.obo_split_bust === "lost"
+        ? "No hole-card check: a dealer blackjack found at the end takes only the original bet from the hands left (doubles and splits come back); a split hand that busted was already lost."
+        : "No hole-card check: a dealer blackjack found at the end takes only the original bet (doubles and splits come back; a split hand that busted has paid it).",
       no_peek_all: "No hole-card check: a dealer blackjack found at the end takes every bet." }[r.hole_card],
     `Double down on ${r.double_on === "any" ? "any two cards" : `a total of ${r.double_on}`}${r.double_for_less ? ", for less if you like" : ""}${r.double_after_split ? ", after a split too" : ", not after a split"}.`,
     r.max_split_hands > 1 ? `Split ${r.split_by === "rank" ? "a true pair" : "any two cards of equal value"} up to ${r.max_split_hands} hands${r.resplit_aces ? "; aces may be resplit" : ""}; split aces ${r.hit_split_aces ? "may be hit" : "get one card each"}.` : "No splitting.",
