@@ -1,11 +1,13 @@
 """Time of the exact analysis of one full rule set (8 decks), median of repeats.
 
-Run: .venv/bin/python bench/bench_odds.py
-Not a pass/fail test: it prints a markdown table and appends it to docs/benchmarks.md.
+Run: .venv/bin/python bench/bench_odds.py [--quick]
+Not a pass/fail test: it prints a markdown table and writes it to docs/benchmarks.md
+(``--quick``: one rule set, one run, printed only; the smoke test's run).
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime as _dt
 import os
 import statistics
@@ -28,16 +30,17 @@ RULE_SETS = {
 REPEATS = 7
 
 
-def main() -> str:
+def main(quick: bool = False) -> str:
+    repeats = 1 if quick else REPEATS
     t0 = time.perf_counter()
     odds._compute(Rules(decks=2), False)  # numba load/compile and dealer tries
     first = time.perf_counter() - t0
     lines = [
         "## Exact analysis (`bench/bench_odds.py`)",
         "",
-        f"Command: `.venv/bin/python bench/bench_odds.py` — "
+        f"Command: `.venv/bin/python bench/bench_odds.py{' --quick' if quick else ''}` — "
         f"{_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC, "
-        f"{os.cpu_count()} CPUs. Median of {REPEATS} runs of `analyze` (optimal CD expectation, "
+        f"{os.cpu_count()} CPUs. Median of {repeats} runs of `analyze` (optimal CD expectation, "
         "basic-strategy chart and its expectation, variance, dealer table), caches bypassed.",
         "",
         "| Rule set | Median (s) | Min (s) | Target (s) | Ratio to target |",
@@ -46,9 +49,11 @@ def main() -> str:
     runs = [(name, rules, False) for name, rules in RULE_SETS.items()]
     runs.append(("8 decks S17 DAS split-4 LS, exact resplits (on request)",
                  RULE_SETS["8 decks S17 DAS split-4 LS"], True))
+    if quick:
+        runs = runs[:1]
     for name, rules, exact in runs:
         times = []
-        for _ in range(REPEATS):
+        for _ in range(repeats):
             t = time.perf_counter()
             odds._compute(rules, exact)
             times.append(time.perf_counter() - t)
@@ -67,10 +72,14 @@ def main() -> str:
 
 
 if __name__ == "__main__":
-    text = main()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="one rule set, one run, print only")
+    args = ap.parse_args()
+    text = main(args.quick)
     print(text)
-    out = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_simulate import write_section  # type: ignore[import-not-found]
+    if not args.quick:  # a quick run's figures are too rough for the document
+        out = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from bench_simulate import write_section  # type: ignore[import-not-found]
 
-    write_section(out, "odds", text)
+        write_section(out, "odds", text)

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_poker.py            # full run (results go in docs/benchmarks.md)
     .venv/bin/python bench/bench_poker.py --quick    # smaller samples, prints only
+    .venv/bin/python bench/bench_poker.py --hands 5000 --repeats 1   # smaller still (the smoke test)
 
 Every figure is the median of several repeats over the same pre-generated hands, each
 library fed its own native card objects (conversion is not timed). Ratios are ours / peer.
@@ -267,14 +268,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller samples, do not write the doc")
     ap.add_argument("--out", default=None, help="also write the report to this file")
+    ap.add_argument("--hands", type=int, default=None,
+                    help="hands per evaluator run (default 200,000, --quick 50,000); the batch and "
+                         "full-hand samples scale with it")
+    ap.add_argument("--repeats", type=int, default=None, help="repeats per figure (default 5, --quick 3)")
     args = ap.parse_args()
-    if args.quick:
-        ev = evaluator_rates(50_000, 2_000_000, 3)
-        hands = hand_rates(300, 40, 3)
-    else:
-        ev = evaluator_rates(200_000, 10_000_000, 5)
-        hands = hand_rates(2000, 200, 5)
-    command = ".venv/bin/python bench/bench_poker.py" + (" --quick" if args.quick else "")
+    # evaluator hands, batch hands, our full hands, PokerKit's full hands, repeats
+    n, batch_n, ours_n, pk_n, repeats = (50_000, 2_000_000, 300, 40, 3) if args.quick \
+        else (200_000, 10_000_000, 2000, 200, 5)
+    if args.hands:  # every sample in proportion
+        scale = args.hands / n
+        n, batch_n, ours_n, pk_n = (max(least, round(x * scale)) for x, least in
+                                    ((n, 100), (batch_n, 1000), (ours_n, 10), (pk_n, 2)))
+    repeats = args.repeats or repeats
+    ev = evaluator_rates(n, batch_n, repeats)
+    hands = hand_rates(ours_n, pk_n, repeats)
+    command = " ".join([".venv/bin/python bench/bench_poker.py", *sys.argv[1:]])
     text = report(ev, hands, command)
     print(text)
     if args.out:

@@ -77,7 +77,7 @@ def main() -> None:
                     help="seconds before measuring, over which the tables start one by one "
                          "(default: about one round, 12 think times)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
-    args, _ = ap.parse_known_args()
+    args = ap.parse_args()
 
     games = loadtest.GAMES if args.games == "both" else (args.games,)
     specs = loadtest.plan(args.tables, args.players, args.spectators, games)
@@ -90,11 +90,15 @@ def main() -> None:
                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
         for _ in range(300):
+            if server.poll() is not None:
+                sys.exit(f"the server exited with code {server.returncode} before it answered")
             try:
                 if httpx.get(f"{url}/api/events", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
+        else:
+            sys.exit(f"the server did not answer at {url}")
         figures = loadtest.run(url, ev, specs, PASSWORD, seconds=args.seconds, think=args.think / 1000,
                                warmup=args.warmup, procs=args.procs,
                                cpu_seconds=lambda: loadtest.process_cpu_seconds(server.pid))
@@ -115,6 +119,8 @@ def main() -> None:
         print(f"  {action:>12}: {f['count']:>7} actions, p50 {f['p50_ms']:>7} ms, p99 {f['p99_ms']:>7} ms")
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))
+    if figures.failures:
+        sys.exit(f"failed: {figures.failure_line()}")
 
 
 if __name__ == "__main__":

@@ -83,7 +83,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=10)
-    args, _ = ap.parse_known_args()
+    args = ap.parse_args()
     asyncio.run(run(args.tables, args.seconds))
 
 

@@ -392,9 +392,14 @@ def loadtest_cmd(
                                           help="The admin's password.")] = "",
     server_pid: Annotated[Optional[int], typer.Option(help="A local server's pid, to report its CPU.")] = None,  # noqa: UP045
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the report here.")] = None,  # noqa: UP045
+    connect_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a client may take to connect; "
+                                                   "one that takes longer fails (its table stops).")] = 30.0,
 ) -> None:
     """Bots over real WebSockets playing both games at a live card room, with a live progress
-    line and a report of actions per second, p50/p95/p99 action latency and errors."""
+    line and a report of actions per second, p50/p95/p99 action latency and errors. Clients
+    that fail are counted (their tables stop, the others play on): the report names the first
+    error and the command exits with 1."""
+    import httpx
     from rich.live import Live
 
     from . import loadtest
@@ -410,6 +415,8 @@ def loadtest_cmd(
         bots_password = loadtest.prepare_accounts(url.split(",")[0], event, admin, password, specs)
     except ApiError as e:
         raise _fail(f"the card room refused: {e.message} [rule: {e.rule}]") from None
+    except httpx.HTTPError as e:
+        raise _fail(f"cannot reach the card room at {url.split(',')[0]}: {loadtest.describe(e)}") from None
     cpu = (lambda: loadtest.process_cpu_seconds(server_pid)) if server_pid else None
     with Live(console=console, refresh_per_second=4, transient=True) as live:
         def progress(elapsed: float, actions: int) -> None:
@@ -417,7 +424,7 @@ def loadtest_cmd(
             live.update(f"[bold]{elapsed:5.1f} s[/] of {duration:g}: {actions} actions, {rate:,.0f}/s")
 
         figures = loadtest.run(url, event, specs, bots_password, seconds=duration, think=think, warmup=warmup,
-                               procs=procs, progress=progress, cpu_seconds=cpu)
+                               procs=procs, progress=progress, cpu_seconds=cpu, connect_timeout=connect_timeout)
     t = Table(title=f"{figures.tables} tables, {figures.clients} clients, {duration:g} s measured")
     for col in ("actions/s", "errors", "p50 ms", "p95 ms", "p99 ms", "server CPU"):
         t.add_column(col, justify="right")
@@ -432,6 +439,9 @@ def loadtest_cmd(
     console.print(per)
     if json_out:
         json_out.write_text(json.dumps(figures.to_json(), indent=2))
+    if figures.failures:
+        console.print(f"[bold red]failed:[/] {figures.failure_line()}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
 
 
 @app.command("replay")

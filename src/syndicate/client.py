@@ -145,13 +145,20 @@ class TableClient:
         self.closed = False
 
     @classmethod
-    async def connect(cls, base_url: str, table_id: int, token: str, *, keep: int | None = None) -> TableClient:
+    async def connect(cls, base_url: str, table_id: int, token: str, *, keep: int | None = None,
+                      timeout: float = 10.0) -> TableClient:
+        """Open the socket and wait for the welcome, each within ``timeout`` seconds
+        (:class:`TimeoutError` otherwise, the socket closed)."""
         url = base_url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/")
-        ws = await websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**22)
-        await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}))
+        ws = await websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**22, open_timeout=timeout)
         client = cls(ws, keep)
-        client._reader = asyncio.create_task(client._read())
-        await client.wait(lambda s: True)
+        try:
+            await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}))
+            client._reader = asyncio.create_task(client._read())
+            await client.wait(lambda s: True, timeout)
+        except BaseException:
+            await client.close()  # not left open behind a client the caller never got
+            raise
         return client
 
     async def _read(self) -> None:
@@ -175,6 +182,11 @@ class TableClient:
         finally:
             self.closed = True
             self._changed.set()
+            # an action still unanswered never will be: its sender hears it now, not at its timeout
+            for fut in self._answers.values():
+                if not fut.done():
+                    fut.set_exception(ConnectionError("the table closed the connection"))
+            self._answers.clear()
 
     @property
     def version(self) -> int:

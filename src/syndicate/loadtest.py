@@ -10,14 +10,22 @@ tables do, and only the window after it is measured. The bots run in ``procs`` p
 The latency of an action is what the client sees: sent → answered, with the state it made in.
 The report has actions per second, p50/p95/p99 overall and per action, errors, and the server's
 CPU when the caller can see its process.
+
+A client that fails (a connection refused or timed out, a socket the server closed, an
+exception in a bot) stops its table, and a load process that dies loses its tables: both are
+counted in the report (clients and tables failed, the first error named) while the other tables
+play on. The parent never waits on a load process without a deadline, and notices one that died.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import multiprocessing as mp
+import queue
 import random
+import signal
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -43,8 +51,18 @@ class TableSpec:
 
 
 @dataclass
+class Failure:
+    """Clients that stopped playing and why: a table stops when one of its clients fails (its
+    clients are all counted), a load process that dies loses every table it had left."""
+
+    clients: int
+    tables: int
+    error: str
+
+
+@dataclass
 class Figures:
-    """What one run measured."""
+    """What one run measured, and what failed (the first failure is the first to happen)."""
 
     tables: int
     clients: int
@@ -56,6 +74,19 @@ class Figures:
     p99_ms: float
     by_action: dict[str, dict[str, float]] = field(default_factory=dict)
     server_cpu_percent: float | None = None
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def failed_clients(self) -> int:
+        return sum(f.clients for f in self.failures)
+
+    @property
+    def failed_tables(self) -> int:
+        return sum(f.tables for f in self.failures)
+
+    @property
+    def first_error(self) -> str | None:
+        return self.failures[0].error if self.failures else None
 
     @property
     def actions_per_second(self) -> float:
@@ -65,7 +96,22 @@ class Figures:
         return {"tables": self.tables, "clients": self.clients, "seconds": self.seconds,
                 "actions": self.actions, "actions_per_second": self.actions_per_second, "errors": self.errors,
                 "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
-                "server_cpu_percent": self.server_cpu_percent, "by_action": self.by_action}
+                "server_cpu_percent": self.server_cpu_percent, "by_action": self.by_action,
+                "failed_clients": self.failed_clients, "failed_tables": self.failed_tables,
+                "first_error": self.first_error,
+                "failures": [{"clients": f.clients, "tables": f.tables, "error": f.error} for f in self.failures]}
+
+    def failure_line(self) -> str:
+        """One line for a report: how many clients failed, and the first error."""
+        if not self.failures:
+            return "no client failed"
+        return (f"{self.failed_clients} of {self.clients} clients failed ({self.failed_tables} of {self.tables} "
+                f"tables stopped); first error: {self.first_error}")
+
+
+def describe(e: BaseException) -> str:
+    """An exception as a report names it (a bare ``TimeoutError()`` has no message of its own)."""
+    return f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
 
 
 def plan(tables: int, players: int, spectators: int, games: Sequence[str] = GAMES,
@@ -121,11 +167,21 @@ class _Watcher:
         self.task = asyncio.ensure_future(self._read())
 
     @classmethod
-    async def connect(cls, url: str, table_id: int, token: str) -> _Watcher:
-        ws = await websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}", max_size=2**22)
-        await ws.send(f'{{"type":"hello","protocol":{PROTOCOL},"token":"{token}"}}')
-        await ws.recv()
+    async def connect(cls, url: str, table_id: int, token: str, timeout: float = 10.0) -> _Watcher:
+        ws = await websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}", max_size=2**22,
+                                      open_timeout=timeout)
+        try:
+            await ws.send(f'{{"type":"hello","protocol":{PROTOCOL},"token":"{token}"}}')
+            await asyncio.wait_for(ws.recv(), timeout)
+        except BaseException:
+            await ws.close()
+            raise
         return cls(ws)
+
+    @property
+    def dropped(self) -> bool:
+        """The server closed this watcher's socket before the end."""
+        return self.task.done()
 
     async def _read(self) -> None:
         try:
@@ -155,16 +211,26 @@ def draw_bot(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, 
 
 
 class TableBots:
-    """One table's bots and its play loop."""
+    """One table's bots and its play loop. A client that fails stops the table: :meth:`fail`
+    records why, naming the step it was at (:attr:`stage`)."""
+
+    dealer: TableClient
 
     def __init__(self, url: str, event: int, spec: TableSpec, password: str, think: float,
-                 rng: random.Random, table_id: int | None = None, chips: int = 1_000_000) -> None:
+                 rng: random.Random, table_id: int | None = None, chips: int = 1_000_000,
+                 connect_timeout: float = 30.0) -> None:
         # several server processes: the table's clients connect to each in turn, as a load
         # balancer without sticky sessions would send them
         self.urls = url.split(",")
         self.url, self.event, self.spec, self.password = self.urls[0], event, spec, password
         self._next_url = rng.randrange(len(self.urls))
         self.think, self.rng, self.table_id, self.chips = think, rng, table_id, chips
+        self.connect_timeout = connect_timeout
+        self.players: list[TableClient] = []
+        self.watchers: list[_Watcher] = []
+        self._open: list[TableClient | _Watcher] = []  # what close() must close, even half connected
+        self.stage = "not connected"
+        self.failure: Failure | None = None
         self.by_action: dict[str, list[float]] = {}
         self.errors = 0
         self.window = (float("inf"), float("inf"))  # actions sent in [start, end) are measured
@@ -174,29 +240,57 @@ class TableBots:
         self._next_url += 1
         return self.urls[self._next_url % len(self.urls)]
 
+    @property
+    def clients(self) -> int:
+        return 1 + len(self.spec.players) + len(self.spec.watchers)
+
+    def fail(self, e: BaseException | str) -> Failure:
+        """The table stops: every one of its clients counts as failed."""
+        what = e if isinstance(e, str) else describe(e)
+        self.failure = Failure(self.clients, 1, f"table of {self.spec.dealer} ({self.spec.game}), {self.stage}: {what}")
+        return self.failure
+
+    def lost(self) -> bool:
+        """A socket of a dealer or a player closed: it does not come back, the table cannot go on."""
+        return any(c.closed for c in [self.dealer, *self.players])
+
     def _token(self, name: str) -> str:
-        with RoomClient(self.url) as c:
+        with RoomClient(self.url, timeout=self.connect_timeout) as c:
             c.sign_in(self.event, name, self.password)
             assert c.token is not None
             return c.token
 
     async def connect(self) -> None:
-        s = self.spec
+        s, timeout = self.spec, self.connect_timeout
+        self.stage = f"signing in {s.dealer}"
         dealer_token = await asyncio.to_thread(self._token, s.dealer)
         if self.table_id is None:
+            self.stage = "opening the table"
             overrides = {"min_bet": 100, "max_bet": 10_000} if s.game == "blackjack" else {}
-            with RoomClient(self.url, dealer_token) as rest:
+            with RoomClient(self.url, dealer_token, timeout=timeout) as rest:
                 table = await asyncio.to_thread(rest.open_table, f"Load {s.dealer}", s.game, None, overrides)
             self.table_id = table["id"]
         tid = self.table_id
         # keep=0: a bot needs the latest state only, not every message it ever received
-        self.dealer = await TableClient.connect(self._url(), tid, dealer_token, keep=0)
-        self.players = [await TableClient.connect(self._url(), tid, await asyncio.to_thread(self._token, n), keep=0)
-                        for n in s.players]
-        self.watchers = [await _Watcher.connect(self._url(), tid, await asyncio.to_thread(self._token, n))
-                         for n in s.watchers]
+        self.stage = f"connecting {s.dealer}"
+        self.dealer = await TableClient.connect(self._url(), tid, dealer_token, keep=0, timeout=timeout)
+        self._open.append(self.dealer)
+        for n in s.players:
+            self.stage = f"signing in {n}"
+            token = await asyncio.to_thread(self._token, n)
+            self.stage = f"connecting {n}"
+            self.players.append(await TableClient.connect(self._url(), tid, token, keep=0, timeout=timeout))
+            self._open.append(self.players[-1])
+        for n in s.watchers:
+            self.stage = f"signing in {n}"
+            token = await asyncio.to_thread(self._token, n)
+            self.stage = f"connecting {n}"
+            self.watchers.append(await _Watcher.connect(self._url(), tid, token, timeout))
+            self._open.append(self.watchers[-1])
+        self.stage = "seating the players"
         for i, p in enumerate(self.players):
             await self.act(p, "sit", seat=i + 1, amount=self.chips)
+        self.stage = "playing"
 
     async def act(self, client: TableClient, action: str, **fields: Any) -> dict[str, Any]:
         t0 = time.perf_counter()
@@ -225,6 +319,8 @@ class TableBots:
                 else:
                     await self._draw_hand()
             except (ApiError, TimeoutError, ConnectionError):
+                if self.lost():
+                    raise  # a closed socket: the table stops (the caller records why)
                 await asyncio.sleep(0.5)  # counted; look again and carry on
 
     async def _bet(self, p: TableClient) -> None:
@@ -271,44 +367,171 @@ class TableBots:
         return [x for v in self.by_action.values() for x in v]
 
     async def close(self) -> None:
-        for c in [self.dealer, *self.players]:
-            await c.close()
-        for w in self.watchers:
-            await w.close()
+        """Close every socket opened, each within a bound (a server that stopped answering
+        must not hold the report)."""
+        async def bounded(c: TableClient | _Watcher) -> None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(c.close(), 10)
+
+        await asyncio.gather(*(bounded(c) for c in self._open))
+        self._open = []
 
 
-def _worker(url: str, event: int, specs: list[TableSpec], password: str, think: float, warmup: float,
-            seconds: float, seed: int, ready: Any, go: Any, count: Any, results: Any) -> None:
-    """One load process: connect its tables, say ready, wait for go, play, send the figures."""
+async def connect_tables(bots: Sequence[TableBots]) -> list[Failure]:
+    """Connect the tables one by one. A table that fails to connect is closed and counted; the
+    others go on."""
+    failures = []
+    for b in bots:
+        try:
+            await b.connect()
+        except Exception as e:
+            failures.append(b.fail(e))
+            await b.close()
+    return failures
+
+
+async def play_tables(bots: Sequence[TableBots], *, warmup: float, seconds: float, grace: float) -> list[Failure]:
+    """Play the tables that connected through the window that opens after ``warmup``, then
+    close every table. A table whose client fails stops and is counted, the others play on; one
+    still waiting for the server ``grace`` seconds after the window is stopped and counted too,
+    so that this ends within ``warmup + seconds + grace`` (and the closing, bounded)."""
+    playing = [b for b in bots if b.failure is None]
+    failures: list[Failure] = []
+
+    async def one(b: TableBots) -> None:
+        try:
+            await b.play(b.rng.uniform(0, warmup))
+        except Exception as e:
+            failures.append(b.fail(e))
+
+    start = time.monotonic() + warmup
+    for b in playing:
+        b.window = (start, start + seconds)
+    tasks = {asyncio.create_task(one(b)): b for b in playing}
+    if tasks:
+        _, late = await asyncio.wait(tasks, timeout=warmup + seconds + grace)
+        for t in late:
+            t.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        failures += [tasks[t].fail(f"still waiting for the server {grace:g} s after the end") for t in late]
+    for b in playing:
+        dropped = sum(w.dropped for w in b.watchers)
+        if b.failure is None and dropped:  # a spectator lost does not stop the table, but it failed
+            failures.append(Failure(dropped, 0, f"table of {b.spec.dealer}: the server closed {dropped} "
+                                                f"spectator socket(s)"))
+    await asyncio.gather(*(b.close() for b in bots))
+    return failures
+
+
+def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: str, think: float,
+            warmup: float, seconds: float, connect_timeout: float, grace: float, wait_go: float,
+            go: Any, count: Any, messages: Any) -> None:
+    """One load process: connect its tables, say ready (with the tables that failed), wait for
+    go, play, send the figures. Whatever escapes the tables' own accounting is sent as the
+    process's last word before it dies, so the parent can name it."""
 
     def counted() -> None:
         with count.get_lock():
             count.value += 1
 
-    async def run() -> tuple[dict[str, list[float]], int]:
+    async def work() -> None:
         calm = asyncio.create_task(keep_pauses_short())  # the measuring side must not stall either
-        bots = [TableBots(url, event, s, password, think, random.Random(seed * 100_003 + i))
-                for i, s in enumerate(specs)]
+        bots = [TableBots(url, event, s, password, think, random.Random(index * 100_003 + i),
+                          connect_timeout=connect_timeout) for i, s in enumerate(specs)]
         for b in bots:
-            await b.connect()
             b.on_action = counted
-        ready.put(len(bots))
-        await asyncio.to_thread(go.wait)
-        start = time.monotonic() + warmup
-        for b in bots:
-            b.window = (start, start + seconds)
-        await asyncio.gather(*(b.play(b.rng.uniform(0, warmup)) for b in bots))
+        messages.put(("ready", index, await connect_tables(bots)))
+        if not await asyncio.to_thread(go.wait, wait_go):  # the parent gave up on the run, or is gone
+            await asyncio.gather(*(b.close() for b in bots))
+            return
+        failures = await play_tables(bots, warmup=warmup, seconds=seconds, grace=grace)
         out: dict[str, list[float]] = {}
         for b in bots:
             for k, v in b.by_action.items():
                 out.setdefault(k, []).extend(v)
-        errors = sum(b.errors for b in bots)
-        for b in bots:
-            await b.close()
+        messages.put(("done", index, out, sum(b.errors for b in bots), failures))
         calm.cancel()
-        return out, errors
 
-    results.put(asyncio.run(run()))
+    try:
+        asyncio.run(work())
+    except BaseException as e:
+        messages.put(("lost", index, f"load process {index + 1} stopped: {describe(e)}"))
+        raise
+
+
+class _Process:
+    """The parent's view of one load process: where it is (starting, ready, done or lost) and
+    what it reported."""
+
+    def __init__(self, index: int, process: Any, specs: list[TableSpec]) -> None:
+        self.index, self.process = index, process
+        self.tables = len(specs)
+        self.clients = sum(1 + len(s.players) + len(s.watchers) for s in specs)
+        self.state = "starting"
+        self.failures: list[Failure] = []
+        self.by_action: dict[str, list[float]] = {}
+        self.errors = 0
+
+    def lose(self, why: str) -> Failure:
+        """Every table it had left fails with it (what it measured never arrives)."""
+        self.state = "lost"
+        self.failures.append(Failure(self.clients - sum(f.clients for f in self.failures),
+                                     self.tables - sum(f.tables for f in self.failures), why))
+        return self.failures[-1]
+
+    def receive(self, kind: str, payload: list[Any]) -> list[Failure]:
+        """A message from the process; returns the failures it reports."""
+        if self.state == "lost":
+            return []  # already given up on: a late word changes nothing
+        if kind == "lost":
+            return [self.lose(payload[0])]
+        if kind == "ready":
+            self.state, new = "ready", payload[0]
+        else:
+            self.state = "done"
+            self.by_action, self.errors, new = payload
+        self.failures += new
+        return new
+
+
+def _ended(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        with contextlib.suppress(ValueError):
+            return f"was killed by {signal.Signals(-exitcode).name}"
+    return f"exited with code {exitcode}"
+
+
+def _await(pool: list[_Process], messages: Any, before: str, after: str, timeout: float,
+           failures: list[Failure]) -> None:
+    """Until every process that was ``before`` is ``after`` or lost. Messages are read with short
+    waits, so that a process that ended without its message is noticed (and lost) at once, and
+    one still silent after ``timeout`` seconds is stopped and lost: never an unbounded wait."""
+    deadline = time.monotonic() + timeout
+
+    def read(wait: float) -> bool:
+        try:
+            kind, index, *payload = messages.get(timeout=wait)
+        except queue.Empty:
+            return False
+        failures.extend(pool[index].receive(kind, payload))
+        return True
+
+    while waiting := [p for p in pool if p.state == before]:
+        if read(0.2):
+            continue
+        dead = [p for p in waiting if not p.process.is_alive()]
+        if dead:
+            while read(0.5):  # its last words may still be on their way through the pipe
+                pass
+            for p in dead:
+                if p.state == before:
+                    failures.append(p.lose(f"load process {p.index + 1} {_ended(p.process.exitcode)} "
+                                           f"before it was {after}"))
+        elif time.monotonic() > deadline:
+            for p in waiting:
+                p.process.terminate()
+                failures.append(p.lose(f"load process {p.index + 1} was not {after} after {timeout:g} s: "
+                                       "stopped"))
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -317,46 +540,59 @@ def _pct(xs: list[float], q: float) -> float:
 
 def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds: float, think: float,
         warmup: float | None = None, procs: int = 2, progress: Callable[[float, int], None] | None = None,
-        cpu_seconds: Callable[[], float] | None = None) -> Figures:
+        cpu_seconds: Callable[[], float] | None = None, connect_timeout: float = 30.0,
+        ready_timeout: float = 900.0, grace: float = 30.0) -> Figures:
     """Play ``specs`` for ``seconds`` after the warm-up (default: about one round of think
     times) from ``procs`` processes. ``progress(elapsed, actions)`` is called about twice a
-    second while measuring; ``cpu_seconds()`` reads the server's CPU time, if it can be read."""
+    second while measuring; ``cpu_seconds()`` reads the server's CPU time, if it can be read.
+
+    Bounded throughout: each client connects within ``connect_timeout`` seconds, every process
+    is ready within ``ready_timeout``, and a table still busy ``grace`` seconds after the window
+    is stopped. Failed clients, tables and processes are in the figures, which hold what the
+    rest measured."""
     warmup = think * 12 if warmup is None else warmup
     ctx = mp.get_context("spawn")
-    ready, results, go, count = ctx.Queue(), ctx.Queue(), ctx.Event(), ctx.Value("l", 0)
-    chunks = [specs[i::procs] for i in range(procs)]
-    workers = [ctx.Process(target=_worker, args=(url, event, chunk, password, think, warmup, seconds, i,
-                                                   ready, go, count, results), daemon=True)
-               for i, chunk in enumerate(chunks) if chunk]
-    for w in workers:
-        w.start()
-    for _ in workers:
-        ready.get(timeout=900)
-    go.set()
-    time.sleep(warmup)
-    cpu0 = cpu_seconds() if cpu_seconds else None
-    start = time.monotonic()
-    while (elapsed := time.monotonic() - start) < seconds:
-        if progress:
-            progress(elapsed, count.value)
-        time.sleep(min(0.5, max(0.0, seconds - elapsed)))
-    cpu = cpu_seconds() - cpu0 if cpu_seconds and cpu0 is not None else None
-    outs = [results.get(timeout=900) for _ in workers]
-    for w in workers:
-        w.join(60)
+    messages, go, count = ctx.Queue(), ctx.Event(), ctx.Value("l", 0)
+    chunks = [c for c in (specs[i::procs] for i in range(procs)) if c]
+    pool = [_Process(i, ctx.Process(target=_worker, daemon=True, args=(
+        i, url, event, chunk, password, think, warmup, seconds, connect_timeout, grace, ready_timeout + 60,
+        go, count, messages)), chunk) for i, chunk in enumerate(chunks)]
+    failures: list[Failure] = []
+    cpu = None
+    try:
+        for p in pool:
+            p.process.start()
+        _await(pool, messages, "starting", "ready", ready_timeout, failures)
+        go.set()
+        if any(p.state == "ready" and sum(f.tables for f in p.failures) < p.tables for p in pool):
+            time.sleep(warmup)
+            cpu0 = cpu_seconds() if cpu_seconds else None
+            start = time.monotonic()
+            while (elapsed := time.monotonic() - start) < seconds:
+                if progress:
+                    progress(elapsed, count.value)
+                time.sleep(min(0.5, max(0.0, seconds - elapsed)))
+            cpu = cpu_seconds() - cpu0 if cpu_seconds and cpu0 is not None else None
+        _await(pool, messages, "ready", "done", grace + 30, failures)
+    finally:
+        for p in pool:  # a process that sent its figures ends by itself; any other is stopped
+            p.process.join(5)
+            if p.process.is_alive():
+                p.process.kill()
+                p.process.join(5)
     by_action: dict[str, list[float]] = {}
-    for out, _ in outs:
-        for k, v in out.items():
+    for p in pool:
+        for k, v in p.by_action.items():
             by_action.setdefault(k, []).extend(v)
     lat = sorted(x for v in by_action.values() for x in v)
     return Figures(
         tables=len(specs), clients=sum(1 + len(s.players) + len(s.watchers) for s in specs), seconds=seconds,
-        actions=len(lat), errors=sum(e for _, e in outs),
+        actions=len(lat), errors=sum(p.errors for p in pool),
         p50_ms=round(1000 * statistics.median(lat), 1) if lat else float("nan"),
         p95_ms=_pct(lat, 0.95), p99_ms=_pct(lat, 0.99),
         by_action={k: {"count": len(v), "p50_ms": _pct(sorted(v), 0.5), "p99_ms": _pct(sorted(v), 0.99)}
                    for k, v in sorted(by_action.items())},
-        server_cpu_percent=round(100 * cpu / seconds) if cpu is not None else None)
+        server_cpu_percent=round(100 * cpu / seconds) if cpu is not None else None, failures=failures)
 
 
 def process_cpu_seconds(pid: int) -> float:
