@@ -416,6 +416,17 @@ def test_a_role_does_not_change_under_a_seat_or_a_table(room, cast) -> None:
     room.accounts.check_not_in_play(cast.dealer, lambda _: nowhere)
 
 
+def test_a_pit_boss_who_deals_keeps_the_role_while_the_table_is_open(room, cast) -> None:
+    """A table is held by the account that deals it, whatever its role: Jean-Marc, a pit boss
+    on the notice's list of authorized dealers, deals a table; his role does not change under it."""
+    t = room.tables.open(cast.boss, "Jean-Marc's")
+    with pytest.raises(Conflict) as dealing:
+        room.accounts.check_not_in_play(cast.boss, lambda _: [])
+    assert dealing.value.rule == "in_play" and "deals at a table still open" in dealing.value.message
+    room.tables.set_status(cast.boss, t.id, "closed")
+    room.accounts.check_not_in_play(cast.boss, lambda _: [])
+
+
 def test_the_leaderboard_counts_play_not_buy_ins_and_the_statement_counts_the_felt(room, cast) -> None:
     t = room.tables.open(cast.dealer, "T")
     room.cashier.buy_in(cast.boss, cast.alice.id, 5_000)

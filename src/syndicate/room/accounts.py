@@ -27,7 +27,7 @@ from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .events import check_seed_reveal
 from .ledger import now, stacks_of
 from .ports import Store
-from .roles import ADMIN, DEALER, PLAYER, ROLES, require
+from .roles import ADMIN, PLAYER, ROLES, allowed, require
 from .values import Account, Event
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,39}$")
@@ -213,7 +213,8 @@ class Accounts:
             if seated(target.id) or in_hand or stacks:
                 raise Conflict("in_play", f"{target.name} is seated at a table: their role changes once they "
                                           "have left")
-        if target.role == DEALER:
+        # Any role that deals (a dealer, or a pit boss on the roster): the table is the account's.
+        if allowed(target.role, "open_table"):
             with self.store.transaction() as repo:
                 dealing = any(t.dealer_id == target.id and t.status != "closed" for t in repo.tables(target.event_id))
             if dealing:
