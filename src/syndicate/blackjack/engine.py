@@ -35,8 +35,9 @@ DEALING = "dealing"  # only seen with entered cards: the deal waits for the deal
 INSURANCE = "insurance"
 EARLY_SURRENDER = "early_surrender"
 PLAYING = "playing"
+DEALER_TURN = "dealer_turn"  # only seen with entered cards: the dealer's draws wait for their cards
 SETTLED = "settled"
-PHASES = (BETTING, DEALING, INSURANCE, EARLY_SURRENDER, PLAYING, SETTLED)
+PHASES = (BETTING, DEALING, INSURANCE, EARLY_SURRENDER, PLAYING, DEALER_TURN, SETTLED)
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = "hit", "stand", "double", "split", "surrender"
 INSURE, NO_INSURANCE, EVEN_MONEY, PLAY_ON = "insurance", "no_insurance", "even_money", "play_on"
@@ -1057,6 +1058,7 @@ class Round:
         if not self.dealer_blackjack and self._any_live_hand():
             shoe = self._draw
             if shoe is None:
+                self.phase = DEALER_TURN
                 self._dealer_draws()
                 return
             h17 = self.rules.dealer_hits_soft_17
