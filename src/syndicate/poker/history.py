@@ -452,8 +452,11 @@ def hand_to_phh(entry: dict[str, Any]) -> list[tuple[str, Any]]:
         ("_odd_chip", rules["odd_chip"]),
         ("_carry_in", entry.get("carry_in", 0)),
         ("_carry_out", entry["result"]["carry_out"]),
-        ("_commitment", entry["shoe"]["commitment"]),
     ]
+    if entry["shoe"].get("entered"):
+        fields.append(("_entered", True))  # real cards entered by the dealer: nothing committed
+    else:
+        fields.append(("_commitment", entry["shoe"]["commitment"]))
     if entry["shoe"].get("seed"):
         fields.append(("_seed", entry["shoe"]["seed"]))
     return fields
