@@ -139,6 +139,7 @@ def _poker(doc: dict[str, Any], seed_hex: str | None, house: bool, seats: dict[i
             continue
         # The server's own copy of the deck (re-stubs included) makes the openings.
         shoe = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).shoe
+        assert isinstance(shoe, Shoe)  # entered hands were skipped above
         _publish(s, shoe, sorted(visible))
 
 

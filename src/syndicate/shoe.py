@@ -337,8 +337,8 @@ class CardNeed(NamedTuple):
     """A chance node: the card the engine needs next, and for whom.
 
     ``seat`` is a seat number, or -1 for the Blackjack dealer; ``hand`` the hand of that seat
-    (a Blackjack seat has several after splitting; always 0 at poker); ``index`` where the card
-    goes in that hand (0 is its first card: seat 3's second card has index 1); ``face_up``
+    (a Blackjack seat has several after splitting; always 0 at poker); ``slot`` where the card
+    goes in that hand (0 is its first card: seat 3's second card has slot 1); ``face_up``
     whether everyone may see it (False for the Blackjack hole card and every poker card);
     ``why`` one of ``"deal"`` (the deal: the players' cards and the dealer's up card),
     ``"hole"``, ``"hit"``, ``"double"``, ``"split"`` (a split hand's second card),
@@ -347,21 +347,21 @@ class CardNeed(NamedTuple):
 
     seat: int
     hand: int
-    index: int
+    slot: int
     face_up: bool
     why: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "hand": self.hand, "index": self.index, "face_up": self.face_up,
+        return {"seat": self.seat, "hand": self.hand, "slot": self.slot, "face_up": self.face_up,
                 "why": self.why}
 
     def describe(self) -> str:
         """In words, for a refusal or a dealer's screen: "seat 3's second card"."""
-        nth = _ORDINALS[self.index] if self.index < len(_ORDINALS) else f"card no. {self.index + 1}"
+        nth = _ORDINALS[self.slot] if self.slot < len(_ORDINALS) else f"card no. {self.slot + 1}"
         if self.seat == -1:
             if self.why == "hole":
                 return "the dealer's hole card (face down)"
-            return "the dealer's up card" if self.index == 0 else f"the dealer's {nth} card"
+            return "the dealer's up card" if self.slot == 0 else f"the dealer's {nth} card"
         on = f" on hand {self.hand + 1}" if self.hand else ""
         what = {"hit": " (a hit)", "double": " (a double)", "split": " (after a split)",
                 "draw": " (the draw)"}.get(self.why, "")

@@ -193,7 +193,7 @@ class TestChanceNodes:
         rd.deal_card("2d")
         rd.stand(1)
         assert rd.card_needed == CardNeed(-1, 0, 2, True, "dealer")
-        assert rd.view("spectator")["card_needed"] == {"seat": -1, "hand": 0, "index": 2, "face_up": True,
+        assert rd.view("spectator")["card_needed"] == {"seat": -1, "hand": 0, "slot": 2, "face_up": True,
                                                         "why": "dealer"}
         rd.deal_card("2h")  # 6 + 10 + 2: the dealer stands on 18
         assert rd.card_needed is None and rd.phase == SETTLED

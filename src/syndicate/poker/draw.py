@@ -716,12 +716,14 @@ class DrawHand:
             self.log.append(rec.Restubbed(self._restubs, len(self.muck), True))
             self.muck = []
             return
-        seeded = self.shoe.has_seed
+        shoe = self.shoe
+        assert isinstance(shoe, Shoe)
+        seeded = shoe.has_seed
         stub = list(self.muck)
         if seeded:
-            stub = self.shoe.shuffle_from_seed(stub, RESTUB_DOMAIN + self._restubs.to_bytes(4, "big"))
+            stub = shoe.shuffle_from_seed(stub, RESTUB_DOMAIN + self._restubs.to_bytes(4, "big"))
         self.muck = []
-        self.shoe.extend(stub)
+        shoe.extend(stub)
         self.log.append(rec.Restubbed(self._restubs, len(stub), seeded))
 
     # -- moving the hand along -------------------------------------------------------------

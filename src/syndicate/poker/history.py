@@ -299,6 +299,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             ok = False
             messages.append(f"hand {n}: replay failed: {e}")
             continue
+        assert isinstance(hand.shoe, Shoe)  # entered hands were answered above
         if expected is not None and hand.shoe.order[:len(expected)] != expected:
             ok = False
             messages.append(f"hand {n}: the deck is not the shuffle of the revealed seed")
