@@ -177,7 +177,6 @@ class Round:
             if type(stack) is not int or stack < 0:
                 money.check(stack)  # raises, naming the problem
             seats[number] = Seat(number, stack)
-        self._start_stacks: dict[int, int] = {n: s.stack for n, s in seats.items()}
         self.seats: dict[int, Seat] = seats
         self.log: list[Any] = []
         self.phase = BETTING
@@ -196,7 +195,7 @@ class Round:
     def _reset(self) -> None:
         """The round as :meth:`__init__` left it (keep the two in step): a take-back replays the
         inputs before the card taken back from here."""
-        self.seats = {n: Seat(n, stack) for n, stack in self._start_stacks.items()}
+        self.seats = {n: Seat(n, s.start_stack) for n, s in self.seats.items()}
         self.log = []
         self.phase = BETTING
         self.dealer = []
