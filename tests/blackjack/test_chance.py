@@ -534,3 +534,21 @@ def test_random_rounds_entered_or_stacked_are_the_same(rules, seats, seed, take_
     shoe = entered.shoe
     assert isinstance(shoe, EnteredShoe)
     assert shoe.position == sum(r.type == "card" for r in entered.log) == stacked.shoe.position
+
+
+def test_syndicate_verify_and_replay_an_entered_history(tmp_path):
+    """The command line: replay matches; verify says there is nothing to verify, exit code 0."""
+    from typer.testing import CliRunner
+
+    from syndicate.cli import app
+
+    path = tmp_path / "real-cards.json"
+    path.write_text(json.dumps(session_history(True)))
+    runner = CliRunner()
+    rep = runner.invoke(app, ["replay", str(path), "--json"])
+    assert rep.exit_code == 0 and json.loads(rep.stdout)["matches"] is True
+    ver = runner.invoke(app, ["verify", str(path)])
+    assert ver.exit_code == 0, ver.stdout
+    said = " ".join(ver.stdout.split())  # the console wraps long lines
+    assert "nothing to verify" in said and "there is no shuffle to verify" in said
+    assert "verified" not in said

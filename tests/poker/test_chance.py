@@ -348,3 +348,17 @@ class TestHistory:
                 shown = {c.text for s in hand.showed_down for c in hand.cards[s]}
                 shown |= {c.text for s in hand.order for c in hand.shown[s]}
                 assert card_tokens(served) <= mine | shown, (hand_no, seat)
+
+
+def test_syndicate_verify_an_entered_poker_history(tmp_path):
+    from typer.testing import CliRunner
+
+    from syndicate.cli import app
+
+    path = tmp_path / "real-cards.json"
+    path.write_text(json.dumps(to_history(play_entered_table(True))))
+    ver = CliRunner().invoke(app, ["verify", str(path)])
+    assert ver.exit_code == 0, ver.stdout
+    said = " ".join(ver.stdout.split())  # the console wraps long lines
+    assert "nothing to verify" in said and "there is no shuffle to verify" in said
+    assert "verified" not in said
