@@ -4,6 +4,11 @@ There are exactly 52 :class:`Card` objects, made once and shared, so a card comp
 identity, hashes fast and costs nothing to deal. Each has an ``index`` 0..51
 (``4 * rank_index + suit_index``, ranks 2..A, suits c, d, h, s): the encoding the numpy
 batch APIs and the hand-history files use.
+
+A Blackjack dealer entering the cards of a real shoe may give the rank alone (its suit changes
+nothing at Blackjack). Such a card is one of 13 *suitless* cards, :data:`SUITLESS`, index
+52 + rank_index, with ``suit == ""`` and a text of the rank alone (``"A"``, ``"T"``, ``"7"``);
+only ``card(text, suitless=True)`` makes one, so no poker path ever meets it.
 """
 
 from __future__ import annotations
@@ -37,10 +42,14 @@ class Card:
     value: int  # blackjack value: 2..10, Ace counts 1 here (the hand decides on 11)
 
     def __init__(self, index: int) -> None:
-        rank_index, suit_index = divmod(index, 4)
+        if index >= 52:  # a rank without a suit (entered Blackjack cards)
+            rank_index = index - 52
+            self.suit = ""
+        else:
+            rank_index, suit_index = divmod(index, 4)
+            self.suit = SUITS[suit_index]
         self.index = index
         self.rank = rank_index + 2
-        self.suit = SUITS[suit_index]
         self.text = RANKS[rank_index] + self.suit
         self.value = 1 if self.rank == 14 else min(self.rank, 10)
 
@@ -57,7 +66,12 @@ class Card:
     def pretty(self) -> str:
         """The card with a suit symbol: ``"A♠"``, ``"10♥"``."""
         r = "10" if self.rank == 10 else RANKS[self.rank - 2]
-        return r + SUIT_SYMBOLS[self.suit]
+        return r + SUIT_SYMBOLS[self.suit] if self.suit else r
+
+    @property
+    def suited(self) -> bool:
+        """False for a rank entered without its suit (see the module's docstring)."""
+        return self.suit != ""
 
     @property
     def is_ten(self) -> bool:
@@ -80,14 +94,31 @@ for _c in DECK:
             _BY_TEXT.setdefault(_rank + _suit, _c)
 
 
+#: The 13 ranks without a suit (2 .. A), index 52..64: what a Blackjack dealer may enter.
+SUITLESS: Final[tuple[Card, ...]] = tuple(Card(52 + i) for i in range(13))
+_BY_RANK: Final[dict[str, Card]] = {}
+for _c in SUITLESS:
+    for _rank in {_c.text, _c.text.lower()} | ({"10"} if _c.text == "T" else set()):
+        _BY_RANK[_rank] = _c
+
+
 def _by_index(index: int) -> Card:
-    return DECK[index]
+    return DECK[index] if index < 52 else SUITLESS[index - 52]
 
 
-def card(text: object) -> Card:
-    """The card named by ``text`` ("As", "10h", "T♥"), by its index 0..51, or the card itself."""
+def card(text: object, *, suitless: bool = False) -> Card:
+    """The card named by ``text`` ("As", "10h", "T♥"), by its index 0..51, or the card itself.
+
+    With ``suitless`` a rank alone ("A", "10", "t") is a card too: one of :data:`SUITLESS`.
+    """
     if isinstance(text, Card):
+        if text.index >= 52 and not suitless:
+            raise CardError(f"a card needs a suit here: {text.text!r} is a rank alone")
         return text
+    if suitless and isinstance(text, str):
+        rank_only = _BY_RANK.get(text.strip())
+        if rank_only is not None:
+            return rank_only
     if isinstance(text, int) and not isinstance(text, bool):
         if 0 <= text < 52:
             return DECK[text]
@@ -98,6 +129,7 @@ def card(text: object) -> Card:
             return found
         raise CardError(
             f"unknown card {text!r}: write a rank {'/'.join(RANKS)} (or 10) and a suit c/d/h/s, as in 'As' or 'Td'"
+            + (", or the rank alone" if suitless else "")
         )
     raise CardError(f"not a card: {text!r}")
 

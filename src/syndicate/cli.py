@@ -497,12 +497,17 @@ def verify_cmd(
     if not as_json:
         for m in result.messages:
             console.print(m, highlight=False)
+        entered = getattr(result, "entered", 0)
+        checked = len(result.messages) - entered - result.pending  # what had a shuffle to check
         if not result.ok:
             console.print("[bold red]NOT verified[/]")
         elif result.pending:  # nothing failed, but a seed is still secret: no claim either way
             console.print(f"[yellow]not yet verifiable[/]: {result.pending} still wait for their seed")
+        elif entered and checked <= 0:  # real cards entered by the dealer: no claim either way
+            console.print("[yellow]nothing to verify[/]: the dealer entered real cards; there is no shuffle")
         else:
-            console.print("[green]verified[/]")
+            console.print("[green]verified[/]" + (f" ({entered} more had real cards entered by the dealer: "
+                                                  "no shuffle to verify)" if entered else ""))
     if not result.ok:
         raise typer.Exit(1)
 

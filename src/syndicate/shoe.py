@@ -17,6 +17,11 @@ The whole scheme is in ``docs/fairness.md``, precisely enough to re-implement.
 
 A shoe can also be *stacked* from an explicit card order (tests, puzzles); its commitment
 is then the SHA-256 of the order's text.
+
+At a real-cards table the engine does not draw: an :class:`EnteredShoe` stands for the
+physical shoe, the engine says which card it needs next (a :class:`CardNeed`) and the dealer
+enters the card that landed. The entered shoe counts what came out, so it can refuse a card
+it cannot hold (docs/dealer.md).
 """
 
 from __future__ import annotations
@@ -26,13 +31,13 @@ import hmac
 import secrets
 import struct
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card, decks, parse, text
 from .errors import ShoeError
 
 __all__ = [
-    "SEED_BYTES", "Shoe", "ShoeError", "commitment_of", "position_commitment", "position_salt",
+    "SEED_BYTES", "CardNeed", "EnteredShoe", "Shoe", "ShoeError", "commitment_of", "position_commitment", "position_salt",
     "root_of", "shuffled",
 ]
 
@@ -326,3 +331,125 @@ _PLACEHOLDER = decks(1)[0]
 
 def _fresh(n: int) -> list[Card]:
     return decks(n)
+
+
+class CardNeed(NamedTuple):
+    """A chance node: the card the engine needs next, and for whom.
+
+    ``seat`` is a seat number, or -1 for the Blackjack dealer; ``hand`` the hand of that seat
+    (a Blackjack seat has several after splitting; always 0 at poker); ``slot`` where the card
+    goes in that hand (0 is its first card: seat 3's second card has slot 1); ``face_up``
+    whether everyone may see it (False for the Blackjack hole card and every poker card);
+    ``why`` one of ``"deal"`` (the deal: the players' cards and the dealer's up card),
+    ``"hole"``, ``"hit"``, ``"double"``, ``"split"`` (a split hand's second card),
+    ``"dealer"`` (the dealer drawing), ``"draw"`` (poker's draw).
+    """
+
+    seat: int
+    hand: int
+    slot: int
+    face_up: bool
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "hand": self.hand, "slot": self.slot, "face_up": self.face_up,
+                "why": self.why}
+
+    def describe(self) -> str:
+        """In words, for a refusal or a dealer's screen: "seat 3's second card"."""
+        nth = _ORDINALS[self.slot] if self.slot < len(_ORDINALS) else f"card no. {self.slot + 1}"
+        if self.seat == -1:
+            if self.why == "hole":
+                return "the dealer's hole card (face down)"
+            return "the dealer's up card" if self.slot == 0 else f"the dealer's {nth} card"
+        on = f" on hand {self.hand + 1}" if self.hand else ""
+        what = {"hit": " (a hit)", "double": " (a double)", "split": " (after a split)",
+                "draw": " (the draw)"}.get(self.why, "")
+        return f"seat {self.seat}'s {nth} card{on}{what}"
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+             "tenth", "eleventh")
+
+
+class EnteredShoe:
+    """The physical shoe of a real-cards table: the dealer enters each card as it lands.
+
+    The engine never draws from it. It counts every card entered since the shoe was filled
+    (``decks`` standard decks), so that a card it cannot hold (a sixth A♠ in a 5-deck shoe, a
+    card twice in a one-deck poker hand) is refused, naming the card. A Blackjack card entered
+    by its rank alone (a suitless card) counts against its rank: ``4 * decks`` of each rank.
+    There is no commitment and nothing to verify: the cards are whatever the dealer's hand dealt.
+    """
+
+    __slots__ = ("_ranks", "_round_start", "_suited", "decks", "position")
+
+    has_seed = False
+    revealed = False
+    needs_shuffle = False  # the dealer sees the cut card: a new shoe is the room's call
+    commitment = None
+    seed_hex = None
+    seed_hash = None
+
+    def __init__(self, decks: int = 1) -> None:
+        if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 8:
+            raise ValueError(f"decks must be 1..8, got {decks!r}")
+        self.decks = decks
+        self.position = 0  # cards entered since the shoe was filled (taken-back ones excluded)
+        self._round_start = 0
+        self._suited = [0] * 52  # by card index
+        self._ranks = [0] * 13  # by rank index, suited and suitless together
+
+    @property
+    def remaining(self) -> int:
+        """Cards still in the shoe (it holds ``52 * decks``)."""
+        return 52 * self.decks - self.position
+
+    def refusal(self, c: Card) -> str | None:
+        """Why the shoe cannot hold ``c`` now (``None``: it can)."""
+        d = self.decks
+        if c.index < 52 and self._suited[c.index] >= d:
+            if d == 1:
+                return f"{c.pretty} has already been dealt from this deck (one of each card)"
+            return (f"{c.pretty} cannot come out again: a {d}-deck shoe holds {d} and all {d} have been "
+                    "dealt since it was filled")
+        if self._ranks[c.rank - 2] >= 4 * d:
+            return (f"{c.pretty} cannot come out again: a {d}-deck shoe holds {4 * d} of that rank and "
+                    f"all {4 * d} have been dealt since it was filled")
+        return None
+
+    def take(self, c: Card) -> None:
+        """Count ``c`` as dealt (the engine checked :meth:`refusal` first)."""
+        if c.index < 52:
+            self._suited[c.index] += 1
+        self._ranks[c.rank - 2] += 1
+        self.position += 1
+
+    def put_back(self, c: Card) -> None:
+        """Uncount ``c``: a card taken back, or a discard shuffled into a re-stub."""
+        if c.index < 52:
+            self._suited[c.index] -= 1
+        self._ranks[c.rank - 2] -= 1
+        self.position -= 1
+
+    def begin_round(self) -> None:
+        self._round_start = self.position
+
+    def state(self) -> tuple[int, list[int], list[int]]:
+        """The counts as they are, for :meth:`restore` (a take-back replays a round from its start)."""
+        return (self.position, list(self._suited), list(self._ranks))
+
+    def restore(self, state: tuple[int, list[int], list[int]]) -> None:
+        self.position = state[0]
+        self._suited = list(state[1])
+        self._ranks = list(state[2])
+
+    def draw(self) -> Card:
+        raise ShoeError("the dealer enters the cards of this shoe: the engine cannot draw from it")
+
+    def reveal(self) -> None:
+        """Nothing to reveal: there is no seed."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<EnteredShoe {self.decks} deck(s), {self.position} card(s) entered>"

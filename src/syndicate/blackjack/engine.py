@@ -1,7 +1,11 @@
 """One round of Blackjack: a pure state machine.
 
-The round owns no randomness: cards come from the :class:`~syndicate.shoe.Shoe` it is given,
-so a seeded or stacked shoe replays it exactly. Its vocabulary follows OpenSpiel and
+The round owns no randomness. Chance is explicit, as in OpenSpiel: whenever a card is needed
+the round knows for whom (:attr:`Round.card_needed`, a :class:`~syndicate.shoe.CardNeed`). With a
+committed :class:`~syndicate.shoe.Shoe` the round draws that card itself at once, so a seeded or
+stacked shoe replays it exactly; with an :class:`~syndicate.shoe.EnteredShoe` (a real-cards
+table) it stops and waits for the dealer's :meth:`Round.deal_card`, and the last card entered can
+be taken back (:meth:`Round.take_back`) until someone acts on it. docs/dealer.md has the whole API. Its vocabulary follows OpenSpiel and
 PokerKit: :attr:`Round.phase` and :attr:`Round.to_act` say whose turn it is,
 :meth:`Round.legal_actions` lists what they may do, and every action ``x`` has a triad
 ``verify_x`` (raises a :class:`~syndicate.errors.RuleError` naming the rule),
@@ -19,22 +23,26 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import money
-from ..cards import Card
+from ..cards import Card, CardError, card
 from ..errors import BadAmount, IllegalAction, OutOfTurn
-from ..shoe import Shoe
+from ..shoe import CardNeed, EnteredShoe, Shoe
 from . import records as rec
 from .records import DEALER
 from .rules import Rules
 
 BETTING = "betting"
+DEALING = "dealing"  # only seen with entered cards: the deal waits for the dealer's cards
 INSURANCE = "insurance"
 EARLY_SURRENDER = "early_surrender"
 PLAYING = "playing"
+DEALER_TURN = "dealer_turn"  # only seen with entered cards: the dealer's draws wait for their cards
 SETTLED = "settled"
-PHASES = (BETTING, INSURANCE, EARLY_SURRENDER, PLAYING, SETTLED)
+PHASES = (BETTING, DEALING, INSURANCE, EARLY_SURRENDER, PLAYING, DEALER_TURN, SETTLED)
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = "hit", "stand", "double", "split", "surrender"
 INSURE, NO_INSURANCE, EVEN_MONEY, PLAY_ON = "insurance", "no_insurance", "even_money", "play_on"
+# Records the engine writes by itself: what a take-back skips when looking for the last input.
+_NOT_INPUTS = frozenset(("peek", "reveal", "payout", "take_back"))
 
 
 def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:
@@ -151,9 +159,17 @@ class Round:
     back, so ``sum(stacks) + chips on the table + house result`` never changes.
     """
 
-    def __init__(self, rules: Rules, shoe: Shoe, stacks: Mapping[int, int]) -> None:
+    def __init__(self, rules: Rules, shoe: Shoe | EnteredShoe, stacks: Mapping[int, int]) -> None:
         self.rules = rules
         self.shoe = shoe
+        # Exactly one of these is set: the shoe the round draws from itself, or the physical
+        # shoe whose cards the dealer enters.
+        self._draw: Shoe | None = shoe if isinstance(shoe, Shoe) else None
+        self._entered: EnteredShoe | None = shoe if isinstance(shoe, EnteredShoe) else None
+        if self._draw is None and self._entered is None:
+            raise TypeError(f"a round's cards come from a Shoe or an EnteredShoe, not {type(shoe).__name__}")
+        self._entered_at: tuple[int, list[int], list[int]] | None = (
+            self._entered.state() if self._entered is not None else None)
         seats = {}
         for number, stack in sorted(stacks.items()):
             if not isinstance(number, int) or not 1 <= number <= rules.seats:
@@ -173,17 +189,51 @@ class Round:
         self._hand_i = 0  # and into that seat's hands
         self._legal: list[str] = []
         self._legal_at = -1
+        self._need: CardNeed | None = None
+        self._deal_k = 0  # entered cards: how many of the deal's cards have been entered
+
+    def _reset(self) -> None:
+        """The round as :meth:`__init__` left it (keep the two in step): a take-back replays the
+        inputs before the card taken back from here."""
+        self.seats = {n: Seat(n, s.start_stack) for n, s in self.seats.items()}
+        self.log = []
+        self.phase = BETTING
+        self.dealer = []
+        self.hole_revealed = False
+        self.dealer_blackjack = None
+        self._order = []
+        self._queue = []
+        self._seat_i = 0
+        self._hand_i = 0
+        self._legal = []
+        self._legal_at = -1
+        self._need = None
+        self._deal_k = 0
 
     # -- whose turn --------------------------------------------------------------------
     @property
     def to_act(self) -> int | None:
-        """The seat whose decision the round waits for (``None`` while betting or when over)."""
+        """The seat whose decision the round waits for (``None`` while betting, while a card is
+        needed, or when over)."""
+        if self._need is not None:
+            return None
         phase = self.phase
         if phase == PLAYING:
             return self._order[self._seat_i].number
         if phase == INSURANCE or phase == EARLY_SURRENDER:
             return self._queue[0].number
         return None
+
+    @property
+    def card_needed(self) -> CardNeed | None:
+        """The chance node the round waits at: which card the dealer must enter next, for whom
+        (``None``: no card is needed; always ``None`` with a shuffled shoe, which deals at once)."""
+        return self._need
+
+    @property
+    def entered(self) -> bool:
+        """Whether the dealer enters this round's cards (a real-cards table)."""
+        return self._entered is not None
 
     @property
     def current_hand(self) -> PlayerHand | None:
@@ -297,7 +347,9 @@ class Round:
         self.verify_deal()
         order = [s for s in self.seats.values() if s.bet]
         self._order = order
-        shoe = self.shoe
+        shoe = self._draw
+        if shoe is None:
+            return self._deal_entered(order)
         shoe.begin_round()
         record = self._record(rec.DealStarted(tuple([s.number for s in order]), shoe.position))
         hands = []
@@ -319,6 +371,194 @@ class Round:
         self._after_deal()
         return record
 
+    def _deal_entered(self, order: list[Seat]) -> rec.DealStarted:
+        entered = self._entered
+        assert entered is not None
+        entered.begin_round()
+        record = self._record(rec.DealStarted(tuple([s.number for s in order]), entered.position))
+        for s in order:
+            s.hands.append(PlayerHand(s.number, 0, s.bet))
+        self.phase = DEALING
+        self._deal_k = 0
+        self._need = self._deal_need()
+        return record
+
+    def _deal_need(self) -> CardNeed:
+        """The k-th card of the deal: two passes from the dealer's left, the dealer last."""
+        n = len(self._order)
+        k = self._deal_k
+        first = k <= n
+        i = k % (n + 1)
+        if i < n:
+            return CardNeed(self._order[i].number, 0, 0 if first else 1, True, "deal")
+        return CardNeed(DEALER, 0, 0 if first else 1, first, "deal" if first else "hole")
+
+    # -- chance: the cards a dealer enters -------------------------------------------------
+    def _entered_card(self, c: Any) -> Card:
+        """The card ``c`` names, if the round may take it now (else the refusal, typed)."""
+        entered = self._entered
+        if entered is None:
+            raise IllegalAction("card_source", "this round deals from a shuffled shoe: the engine draws its cards")
+        if self._need is None:
+            raise OutOfTurn("card_not_needed", f"no card is needed now: {self._waiting_for()}")
+        if not isinstance(c, (str, Card)):
+            raise IllegalAction("card", f"a card is written as its rank and suit ('As') or its rank alone ('A'), got {c!r}")
+        try:
+            found = card(c, suitless=True)
+        except CardError as e:
+            raise IllegalAction("card", str(e)) from None
+        why = entered.refusal(found)
+        if why is not None:
+            raise IllegalAction("shoe_count", why)
+        return found
+
+    def _waiting_for(self) -> str:
+        phase = self.phase
+        if phase == BETTING:
+            return "bets are open; the deal comes first"
+        if phase == SETTLED:
+            return "the round is over"
+        return f"it is seat {self.to_act}'s turn to act"
+
+    def verify_deal_card(self, c: Any) -> None:
+        """A card the dealer entered: refused if none is needed, if it is not a card, or if the
+        shoe cannot hold it (every card entered since it was filled counts)."""
+        self._entered_card(c)
+
+    def can_deal_card(self, c: Any) -> bool:
+        return _ok(self.verify_deal_card, c)
+
+    def deal_card(self, c: Any) -> rec.CardDealt:
+        """The card that landed where :attr:`card_needed` said: "As", "10h" or the rank alone
+        ("A", "10", "K": a suitless card; its suit changes nothing at Blackjack)."""
+        found = self._entered_card(c)
+        entered = self._entered
+        assert entered is not None
+        entered.take(found)
+        return self._apply_card(found)
+
+    def _apply_card(self, c: Card) -> rec.CardDealt:
+        need = self._need
+        assert need is not None
+        self._need = None
+        why = need.why
+        if need.seat == DEALER:
+            self.dealer.append(c)
+            record = rec.CardDealt(DEALER, 0, c, need.face_up)
+            self.log.append(record)
+            if why == "dealer":
+                self._dealer_draws()
+            else:
+                self._next_deal_card()
+            return record
+        h = self.seats[need.seat].hands[need.hand]
+        h.add(c)
+        record = rec.CardDealt(h.seat, h.index, c, True)
+        self.log.append(record)
+        if why == "deal":
+            self._next_deal_card()
+        elif why == HIT:
+            self._after_hit(h)
+        elif why == DOUBLE:
+            self._after_double(h)
+        else:
+            self._after_split_card(h)
+        return record
+
+    def _next_deal_card(self) -> None:
+        self._deal_k += 1
+        if self._deal_k < 2 * len(self._order) + 2:
+            self._need = self._deal_need()
+        else:
+            self._after_deal()
+
+    def _last_input(self) -> int:
+        """Index in the log of the last thing anyone did (a decision or an entered card), or -1."""
+        log = self.log
+        for i in range(len(log) - 1, -1, -1):
+            r = log[i]
+            t = r.type
+            if t in _NOT_INPUTS or (t == "stand" and r.auto):
+                continue
+            return i
+        return -1
+
+    def verify_take_back(self) -> None:
+        if self._entered is None:
+            raise IllegalAction("take_back", "this round deals from a shuffled shoe: there is no entered card to take back")
+        i = self._last_input()
+        if i < 0 or self.log[i].type != "card":
+            raise IllegalAction(
+                "take_back",
+                "only the last card entered can be taken back, until someone acts on it"
+                + (f": {self.log[i].type!r} came after it" if i >= 0 and self.log[i].type != "deal" else
+                   ": no card has been entered since the deal began"),
+            )
+
+    def can_take_back(self) -> bool:
+        return _ok(self.verify_take_back)
+
+    def take_back(self) -> rec.TakenBack:
+        """Undo the last card entered: the round is again exactly as before it (the same card is
+        needed again), with a ``take_back`` note in the log. Seat and hand objects are rebuilt,
+        so hold on to seat numbers rather than those objects."""
+        self.verify_take_back()
+        i = self._last_input()
+        taken = self.log[i]
+        inputs = self.log[:i]
+        entered = self._entered
+        assert entered is not None and self._entered_at is not None
+        entered.restore(self._entered_at)
+        self._reset()
+        for r in inputs:
+            self.apply_record(r)
+        return self._record(rec.TakenBack(taken.seat, taken.hand, taken.card, taken.face_up))
+
+    def apply_record(self, r: Any) -> None:
+        """Apply one input of a logged round again: a decision, or an entered card (with a
+        shuffled shoe the engine deals its cards itself, so their records are skipped, like every
+        record the engine writes by itself). A ``take_back`` note is copied: the card it took
+        back is not in the log. Replays and take-backs go through here."""
+        t = r.type
+        if t == "card":
+            if self._entered is not None:
+                if r.card is None:
+                    raise ValueError("a hidden card cannot be replayed")
+                self.deal_card(r.card)
+        elif t == "bet":
+            self.bet(r.seat, r.amount)
+        elif t == "withdraw" or t == "leave":
+            self.leave(r.seat)
+        elif t == "deal":
+            self.deal()
+        elif t == "insurance":
+            self.insurance(r.seat, r.amount)
+        elif t == "no_insurance":
+            self.no_insurance(r.seat)
+        elif t == "even_money":
+            self.even_money(r.seat)
+        elif t == "play_on":
+            self.play_on(r.seat)
+        elif t == "surrender":
+            self.surrender(r.seat)
+        elif t == "hit":
+            self.hit(r.seat)
+        elif t == "stand":
+            if not r.auto:
+                self.stand(r.seat)
+        elif t == "double":
+            self.double(r.seat, r.amount)
+        elif t == "split":
+            self.split(r.seat)
+        elif t == "take_back":
+            self.log.append(r)
+
+    def _card_due(self) -> None:
+        """No decision may jump the queue while a card is needed."""
+        need = self._need
+        if need is not None:
+            raise OutOfTurn("card_needed", f"the dealer must first deal {need.describe()}")
+
     # -- insurance and even money --------------------------------------------------------
     def _insurance_refusal(self, s: Seat) -> str | None:
         if not self.rules.insurance:
@@ -335,6 +575,7 @@ class Round:
         return None
 
     def _verify_insurance_turn(self, seat: Any) -> Seat:
+        self._card_due()
         if self.phase != INSURANCE:
             raise OutOfTurn("insurance", "insurance is offered only when the dealer shows an Ace, before play")
         s = self._queue[0]
@@ -406,6 +647,7 @@ class Round:
 
     # -- early surrender -------------------------------------------------------------------
     def verify_play_on(self, seat: Any) -> None:
+        self._card_due()
         if self.phase != EARLY_SURRENDER:
             raise OutOfTurn("surrender", "play_on answers the early-surrender offer, which is not open")
         if seat != self._queue[0].number:
@@ -422,6 +664,7 @@ class Round:
 
     # -- playing -----------------------------------------------------------------------
     def _verify_turn(self, seat: Any, action: str) -> PlayerHand:
+        self._card_due()
         if self.phase != PLAYING:
             raise OutOfTurn("turn", f"{action}: no hand is being played now (phase: {self.phase})")
         s = self._order[self._seat_i]
@@ -447,13 +690,16 @@ class Round:
         self.verify_hit(seat)
         h = self._order[self._seat_i].hands[self._hand_i]
         record = self._record(rec.Hit(seat, h.index))
-        self._give(h)
+        if self._give(h, HIT):
+            self._after_hit(h)
+        return record
+
+    def _after_hit(self, h: PlayerHand) -> None:
         if h.hard > 21:
             self._bust(h)
             self._next_hand()
         elif h.total == 21:  # "A player may not hit any hand having a value of 21."
             self._stand(h, auto=True)
-        return record
 
     def verify_stand(self, seat: Any) -> None:
         if self._is_legal(seat, STAND):
@@ -519,13 +765,16 @@ class Round:
         h.bet += amount
         h.doubled = True
         record = self._record(rec.Doubled(seat, h.index, amount))
-        self._give(h)
+        if self._give(h, DOUBLE):
+            self._after_double(h)
+        return record
+
+    def _after_double(self, h: PlayerHand) -> None:
         if h.hard > 21:
             self._bust(h)
             self._next_hand()
         else:
             self._stand(h, auto=True)
-        return record
 
     def _split_refusal(self) -> str | None:
         s = self._order[self._seat_i]
@@ -576,10 +825,14 @@ class Round:
         for i, hand in enumerate(s.hands):
             hand.index = i
         record = self._record(rec.Split(seat, h.index, new.index, amount))
-        self._give(h)
+        if self._give(h, SPLIT):
+            self._after_split_card(h)
+        return record
+
+    def _after_split_card(self, h: PlayerHand) -> None:
+        """A split hand got its second card: on to its decision, or past it by rule."""
         if not self._settle_into_turn(h):
             self._next_hand()
-        return record
 
     def _surrender_refusal(self) -> str | None:
         s = self._order[self._seat_i]
@@ -621,6 +874,7 @@ class Round:
     # -- leaving -------------------------------------------------------------------------
     def verify_leave(self, seat: Any) -> None:
         s = self._seat(seat)
+        self._card_due()
         if s.left:
             raise IllegalAction("leave", f"seat {seat} has already left")
         if self.phase == SETTLED:
@@ -734,8 +988,9 @@ class Round:
             if self._hand_i < len(s.hands):
                 h = s.hands[self._hand_i]
                 if not h.done and not s.left:
-                    if len(h.cards) == 1:  # the second card of a split hand
-                        self._give(h)
+                    # The second card of a split hand; entered cards: _after_split_card goes on.
+                    if len(h.cards) == 1 and not self._give(h, SPLIT):
+                        return
                     if self._settle_into_turn(h):
                         return
                 self._hand_i += 1
@@ -772,10 +1027,17 @@ class Round:
             self._next_hand()
         return record
 
-    def _give(self, h: PlayerHand) -> None:
-        c = self.shoe.draw()
+    def _give(self, h: PlayerHand, why: str) -> bool:
+        """Deal ``h`` its next card from the shoe. With entered cards, ask for it instead and
+        return False: :meth:`deal_card` goes on from there."""
+        shoe = self._draw
+        if shoe is None:
+            self._need = CardNeed(h.seat, h.index, len(h.cards), True, why)
+            return False
+        c = shoe.draw()
         h.add(c)
         self.log.append(rec.CardDealt(h.seat, h.index, c, True))
+        return True
 
     def _bust(self, h: PlayerHand) -> None:
         # "the dealer collects their bet, and removes their hand from the table immediately"
@@ -793,8 +1055,13 @@ class Round:
         total, soft = hand_total(dealer)
         self.dealer_blackjack = total == 21 and len(dealer) == 2
         if not self.dealer_blackjack and self._any_live_hand():
+            shoe = self._draw
+            if shoe is None:
+                self.phase = DEALER_TURN
+                self._dealer_draws()
+                return
             h17 = self.rules.dealer_hits_soft_17
-            draw = self.shoe.draw
+            draw = shoe.draw
             log = self.log
             hard = total - 10 if soft else total
             aces = soft or any(c.value == 1 for c in dealer)
@@ -806,6 +1073,14 @@ class Round:
                 aces = aces or c.value == 1
                 soft = aces and hard <= 11
                 total = hard + 10 if soft else hard
+        self._settle_all()
+
+    def _dealer_draws(self) -> None:
+        """Entered cards: ask for the dealer's next card while the rules make them draw."""
+        total, soft = hand_total(self.dealer)
+        if total < 17 or (total == 17 and soft and self.rules.dealer_hits_soft_17):
+            self._need = CardNeed(DEALER, 0, len(self.dealer), True, "dealer")
+            return
         self._settle_all()
 
     def _any_live_hand(self) -> bool:
@@ -928,6 +1203,8 @@ class Round:
         to_act = self.to_act
         you = viewer if isinstance(viewer, int) and viewer in self.seats else None
         hand = self.current_hand
+        need = self._need
+        shoe = self.shoe
         return {
             "game": "blackjack",
             "phase": self.phase,
@@ -935,6 +1212,7 @@ class Round:
             "to_act": to_act,
             "acting_hand": hand.index if hand is not None else None,
             "legal_actions": self.legal_actions(you) if you is not None else [],
+            "card_needed": need.to_json() if need is not None else None,
             "dealer": {
                 "cards": dealer_cards,
                 "total": self.dealer_total(),
@@ -954,18 +1232,20 @@ class Round:
                 for s in self.seats.values()
             ],
             "shoe": {
-                "decks": self.shoe.decks,
-                "remaining": self.shoe.remaining,
-                "commitment": self.shoe.commitment,
+                "decks": shoe.decks,
+                "remaining": shoe.remaining,
+                "commitment": shoe.commitment,
+                "entered": self._entered is not None,
             },
         }
 
     def log_view(self, viewer: int | str = "spectator") -> list[dict[str, Any]]:
-        """The log as ``viewer`` may see it: the hole card is ``None`` until revealed."""
+        """The log as ``viewer`` may see it: the hole card is ``None`` until revealed (a hole
+        card taken back as well)."""
         out = []
         for r in self.log:
             d = rec.to_json(r)
-            if r.type == "card" and not r.face_up and not self.hole_revealed:
+            if (r.type == "card" or r.type == "take_back") and not r.face_up and not self.hole_revealed:
                 d["card"] = None
             out.append(d)
         return out

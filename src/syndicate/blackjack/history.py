@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import money
 from ..replays import replay_json
-from ..shoe import Shoe, commitment_of
+from ..shoe import EnteredShoe, Shoe, commitment_of
 from . import records as rec
 from .engine import Round
 from .rules import Rules
@@ -49,30 +49,41 @@ class VerifyResult:
     messages: list[str]
     cards_checked: int = 0
     pending: int = 0  # shoes that cannot be checked yet: no openings, seed still secret (not a failure)
+    entered: int = 0  # shoes whose cards the dealer entered: no shuffle to verify (neither pass nor failure)
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "cards_checked": self.cards_checked, "pending": self.pending,
-                "messages": self.messages}
+                "entered": self.entered, "messages": self.messages}
 
 
 def replay(doc: dict[str, Any]) -> ReplayResult:
     """Re-run every round of the history through the engine and compare logs exactly."""
     rules = Rules.from_dict(doc["rules"])
     out = ReplayResult()
+    shoes = doc.get("shoes") or []
+    # A real shoe dealt by hand counts its cards over all its rounds, so its rounds share one.
+    entered = {i: EnteredShoe(sj["decks"]) for i, sj in enumerate(shoes) if sj.get("entered")}
     for rnd in doc["rounds"]:
         number = rnd["number"]
         stacks = {int(k): v for k, v in rnd["stacks"].items()}
         log = rnd["log"]
-        cards = [rec.from_json(r).card for r in log if r["type"] in ("card",)]
-        start = next((r["shoe_position"] for r in log if r["type"] == "deal"), 0)
-        rd = Round(rules, Shoe.for_replay(cards, start, rules.decks), stacks)
+        by_hand = entered.get(rnd.get("shoe", -1))
+        if by_hand is None:
+            cards = [rec.from_json(r).card for r in log if r["type"] in ("card",)]
+            start = next((r["shoe_position"] for r in log if r["type"] == "deal"), 0)
+            rd = Round(rules, Shoe.for_replay(cards, start, rules.decks), stacks)
+        else:
+            rd = Round(rules, by_hand, stacks)
         out.steps.append(f"— round {number} —")
         try:
             for r in log:
+                if by_hand is not None:  # the entered cards are inputs, fed back like decisions
+                    rd.apply_record(rec.from_json(r))
+                    continue
                 apply = _DECISIONS.get(r["type"])
                 if apply is not None:
                     apply(rd, r)
-        except (ValueError, IndexError) as e:
+        except (ValueError, IndexError, TypeError) as e:
             out.matches = False
             out.problems.append(f"round {number}: the engine refused a recorded action: {e}")
         produced = [rec.to_json(r) for r in rd.log]
@@ -101,6 +112,8 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
         for r in rnd["log"]:
             if r["type"] == "card" and r.get("card") is None:
                 steps.append("dealer gets the hole card, face down (never shown)")
+            elif r["type"] == "take_back" and r.get("card") is None:
+                steps.append("dealer takes back the hole card entered (never shown)")
             else:
                 steps.append(describe(rec.from_json(r)))
     return steps
@@ -147,9 +160,15 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
     rounds_by_shoe: dict[int, list[dict[str, Any]]] = {}
     for rnd in doc["rounds"]:
         rounds_by_shoe.setdefault(rnd["shoe"], []).append(rnd)
+    entered = 0
     for index, sj in enumerate(doc["shoes"]):
         label = f"shoe {index + 1}"
         seed, order = sj.get("seed"), sj.get("order")
+        if sj.get("entered"):
+            entered += 1
+            msgs.append(f"{label}: real cards, entered by the dealer as they were dealt: there is no shuffle "
+                        "to verify (nothing was committed; the history records the cards dealt)")
+            continue
         if seed:
             if sj.get("seed_hash") is not None and commitment_of(bytes.fromhex(seed)) != sj["seed_hash"]:
                 ok = False
@@ -210,7 +229,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
         ok = ok and shoe_ok
         if shoe_ok:
             msgs.append(f"{label}: commitment {sj['commitment'][:16]}… matches; every card dealt came from it")
-    return VerifyResult(ok, msgs, checked, pending)
+    return VerifyResult(ok, msgs, checked, pending, entered)
 
 
 def describe(r: Any) -> str:
@@ -251,6 +270,10 @@ def describe(r: Any) -> str:
         return f"{who} leaves, forfeiting the bets on the table"
     if t == "reveal":
         return f"dealer reveals the hole card: {r.card.pretty}"
+    if t == "take_back":
+        where = ("the dealer's hole card" if not r.face_up else "the dealer's card") if r.seat == rec.DEALER \
+            else f"{who} hand {r.hand + 1}'s card"
+        return f"dealer takes back {where} {r.card.pretty} (a correction)"
     if t == "payout":
         what = "insurance" if r.hand == -1 else f"hand {r.hand + 1}"
         return f"{who} {what}: {r.outcome}, {money.format(r.returned)} back (net {money.format(r.net)})"

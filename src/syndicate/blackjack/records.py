@@ -165,6 +165,21 @@ class HoleRevealed(NamedTuple):
         return "reveal"
 
 
+class TakenBack(NamedTuple):
+    """A correction at a real-cards table: the dealer took back the last card entered (wrongly
+    entered, or dealt to the wrong place). The round is again as it was before that card, whose
+    record and consequences left the log; this note stays, so the history shows the mistake."""
+
+    seat: int
+    hand: int
+    card: Card
+    face_up: bool
+
+    @property
+    def type(self) -> str:
+        return "take_back"
+
+
 class Paid(NamedTuple):
     """Settlement of one bet: ``returned`` chips go back to the seat (stake included); ``net``
     is the seat's gain (negative: the house's). ``hand`` -1 is the insurance bet."""
@@ -183,12 +198,12 @@ class Paid(NamedTuple):
 Record = (
     BetPlaced | BetWithdrawn | DealStarted | CardDealt | InsuranceTaken | InsuranceDeclined
     | EvenMoneyTaken | PlayedOn | Surrendered | Peeked | Hit | Stood | Doubled | Split | Left
-    | HoleRevealed | Paid
+    | HoleRevealed | TakenBack | Paid
 )
 _ALL: tuple[Any, ...] = (
     BetPlaced, BetWithdrawn, DealStarted, CardDealt, InsuranceTaken, InsuranceDeclined,
     EvenMoneyTaken, PlayedOn, Surrendered, Peeked, Hit, Stood, Doubled, Split, Left,
-    HoleRevealed, Paid,
+    HoleRevealed, TakenBack, Paid,
 )
 # Each record's type name, read from an instance of it (its fields filled with None).
 RECORD_TYPES: dict[str, Any] = {cls(*([None] * len(cls._fields))).type: cls for cls in _ALL}
@@ -218,7 +233,7 @@ def from_json(data: dict[str, Any]) -> Any:
             raise ValueError(f"record {kind!r} lacks field {name!r}")
         v = data[name]
         if name == "card":
-            v = card(v)
+            v = card(v, suitless=True)  # an entered Blackjack card may be a rank alone
         elif name == "seats":
             v = tuple(v)
         values.append(v)

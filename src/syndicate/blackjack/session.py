@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..shoe import Shoe
+from ..shoe import EnteredShoe, Shoe
 from . import records as rec
 from .engine import Round
 from .rules import Rules
@@ -28,17 +28,17 @@ class Session:
         self,
         rules: Rules,
         stacks: Mapping[int, int],
-        new_shoe: Callable[[Rules], Shoe] | None = None,
+        new_shoe: Callable[[Rules], Shoe | EnteredShoe] | None = None,
     ) -> None:
         self.rules = rules
         self.stacks: dict[int, int] = dict(stacks)
         self._new_shoe = new_shoe or _csprng_shoe
-        self.shoes: list[Shoe] = []
+        self.shoes: list[Shoe | EnteredShoe] = []
         self.rounds: list[tuple[int, dict[int, int], Round]] = []  # (shoe index, stacks at start, round)
         self.current: Round | None = None
 
     @property
-    def shoe(self) -> Shoe | None:
+    def shoe(self) -> Shoe | EnteredShoe | None:
         return self.shoes[-1] if self.shoes else None
 
     def new_round(self) -> Round:
@@ -87,7 +87,11 @@ class Session:
         }
 
 
-def shoe_json(shoe: Shoe) -> dict[str, Any]:
+def shoe_json(shoe: Shoe | EnteredShoe) -> dict[str, Any]:
+    if isinstance(shoe, EnteredShoe):
+        # A real shoe dealt by hand: no order, no seed, nothing committed (docs/dealer.md).
+        return {"decks": shoe.decks, "penetration": None, "burn": 0, "commitment": None,
+                "seed": None, "order": None, "entered": True}
     stacked = shoe.revealed and not shoe.has_seed
     return {
         "decks": shoe.decks,

@@ -6,8 +6,12 @@ may do, and every action ``x`` is a triad ``verify_x`` (raises a :class:`RuleErr
 the rule) / ``can_x`` / ``x`` (applies it and returns a frozen record, also appended to
 :attr:`DrawHand.log`). A refused action changes nothing.
 
-The engine is pure: the cards come from the :class:`Shoe` it is given, so a hand is a
-function of (rules, stacks, button, shoe, decisions) and replays exactly.
+The engine is pure, and chance is explicit (OpenSpiel's chance nodes): with a committed
+:class:`Shoe` the hand draws each card itself, so a hand is a function of (rules, stacks,
+button, shoe, decisions) and replays exactly; with an :class:`EnteredShoe` (a real-cards table)
+it stops at every card, says which it needs (:attr:`DrawHand.card_needed`) and waits for the
+dealer's :meth:`DrawHand.deal_card`; the last card entered can be taken back until someone acts
+on it (:meth:`DrawHand.take_back`). See docs/dealer.md.
 
 Seats are integers; play goes clockwise, which is increasing seat number, wrapping round.
 """
@@ -22,16 +26,17 @@ from typing import Any, Final
 from .. import money
 from ..cards import Card, CardError, card
 from ..errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
-from ..shoe import Shoe, ShoeError
+from ..shoe import CardNeed, EnteredShoe, Shoe, ShoeError
 from . import records as rec
 from .evaluator import HandValue, evaluate
 from .pots import ODD_CHIP_RULES, Pot, settle, side_pots
 
+DEALING: Final = "dealing"  # only with entered cards: the deal waits for the dealer's cards
 FIRST_BETTING: Final = "first_betting"
 DRAW: Final = "draw"
 SECOND_BETTING: Final = "second_betting"
 COMPLETE: Final = "complete"
-PHASES: Final = (FIRST_BETTING, DRAW, SECOND_BETTING, COMPLETE)
+PHASES: Final = (DEALING, FIRST_BETTING, DRAW, SECOND_BETTING, COMPLETE)
 
 #: Domain of the re-stub shuffle: SHA-256 stream over seed || this || restub number (u32 BE).
 RESTUB_DOMAIN: Final = b"syndicate/poker/restub/"
@@ -131,7 +136,7 @@ class DrawHand:
         rules: DrawRules,
         stacks: Mapping[int, int],
         button: int,
-        shoe: Shoe,
+        shoe: Shoe | EnteredShoe,
         *,
         carry_in: int = 0,
         number: int = 1,
@@ -150,8 +155,15 @@ class DrawHand:
         if button not in stacks:
             raise ConfigError(f"the button must be on a seat dealt in, got {button!r}")
         money.check(carry_in)
+        if not isinstance(shoe, (Shoe, EnteredShoe)):
+            raise TypeError(f"a hand's cards come from a Shoe or an EnteredShoe, not {type(shoe).__name__}")
         self.rules = rules
         self.shoe = shoe
+        self._entered = shoe if isinstance(shoe, EnteredShoe) else None
+        self._entered_at = self._entered.state() if self._entered is not None else None
+        self._need: CardNeed | None = None
+        self._deal_k = 0  # entered cards: how many of the deal's cards have come
+        self._drawing: _Drawing | None = None  # entered cards: the draw waiting for its cards
         self.number = number
         self.button = button
         self.carry_in = carry_in
@@ -182,11 +194,11 @@ class DrawHand:
         self._pending: list[int] = []
         self._restubs = 0
         self._shoe_start = shoe.position
-        self._shoe_len = len(shoe.order)
+        self._shoe_len = len(shoe.order) if isinstance(shoe, Shoe) else 0
         self._in_play: set[Card] = set()
         self._post_antes()
-        self._deal()
-        self._start_betting(FIRST_BETTING)
+        if self._deal():
+            self._start_betting(FIRST_BETTING)
 
     # -- setup -----------------------------------------------------------------------------
     def _post_antes(self) -> None:
@@ -206,12 +218,170 @@ class DrawHand:
         self._in_play.add(c)
         return c
 
-    def _deal(self) -> None:
+    def _deal(self) -> bool:
+        """Deal five cards each, one at a time round the table. With entered cards, ask for
+        the first and return False: :meth:`deal_card` goes on from there."""
+        if self._entered is not None:
+            self.phase = DEALING
+            self._need = self._deal_need()
+            return False
         for _ in range(5):
             for s in self.order:
                 self.cards[s].append(self._deal_card())
         for s in self.order:
             self.log.append(rec.Dealt(s, tuple(self.cards[s])))
+        return True
+
+    def _deal_need(self) -> CardNeed:
+        n = len(self.order)
+        return CardNeed(self.order[self._deal_k % n], 0, self._deal_k // n, False, "deal")
+
+    # -- chance: the cards a dealer enters -------------------------------------------------
+    @property
+    def card_needed(self) -> CardNeed | None:
+        """The card the dealer must enter next and for whom (``None``: none is needed; always
+        ``None`` with a shuffled shoe, which deals at once)."""
+        return self._need
+
+    @property
+    def entered(self) -> bool:
+        """Whether the dealer enters this hand's cards (a real-cards table)."""
+        return self._entered is not None
+
+    def _entered_card(self, c: object) -> Card:
+        if self._entered is None:
+            raise IllegalAction("card_source", "this hand deals from a shuffled deck: the engine draws its cards")
+        if self._need is None:
+            waiting = "the hand is over" if self.is_terminal else f"it is seat {self.to_act}'s turn to act"
+            raise OutOfTurn("card_not_needed", f"no card is needed now: {waiting}")
+        if not isinstance(c, (str, Card)):
+            raise IllegalAction("card", f"a card is written as its rank and suit, as in 'As', got {c!r}")
+        try:
+            found = card(c)
+        except CardError as e:
+            try:
+                card(c, suitless=True)
+            except CardError:
+                raise IllegalAction("card", str(e)) from None
+            raise IllegalAction("card", f"a poker card needs its suit: {str(c).strip()!r} is a rank alone") from None
+        why = self._entered.refusal(found)
+        if why is not None:
+            raise IllegalAction("shoe_count", why)
+        return found
+
+    def verify_deal_card(self, c: object) -> None:
+        """A card the dealer entered: refused if none is needed, if it is not a card with its
+        suit, or if the deck cannot hold it (one deck: no card twice in a hand)."""
+        self._entered_card(c)
+
+    def can_deal_card(self, c: object) -> bool:
+        return _can(self.verify_deal_card, c)
+
+    def deal_card(self, c: object) -> rec.CardEntered:
+        """The card that landed where :attr:`card_needed` said ("As", "10h")."""
+        found = self._entered_card(c)
+        assert self._entered is not None and self._need is not None
+        self._entered.take(found)
+        need = self._need
+        self._need = None
+        self._in_play.add(found)
+        self.cards[need.seat].append(found)
+        r = rec.CardEntered(need.seat, found)
+        self.log.append(r)
+        self.version += 1
+        if need.why == "deal":
+            self._deal_k += 1
+            if self._deal_k < 5 * len(self.order):
+                self._need = self._deal_need()
+            else:
+                for s in self.order:
+                    self.log.append(rec.Dealt(s, tuple(self.cards[s])))
+                self._start_betting(FIRST_BETTING)
+        else:
+            assert self._drawing is not None
+            self._drawing.received.append(found)
+            self._next_draw_card()
+        return r
+
+    def _next_draw_card(self) -> None:
+        d = self._drawing
+        assert d is not None and self._entered is not None
+        if len(d.received) < len(d.discards):
+            if self._entered.remaining <= 0:
+                self._restub()
+            self._need = CardNeed(d.seat, 0, len(self.cards[d.seat]), False, "draw")
+            return
+        self._drawing = None
+        for c in d.discards:
+            self._in_play.discard(c)
+        self.muck.extend(d.discards)
+        self._drew(d.seat, rec.Drew(d.seat, d.discards, tuple(d.received), d.shown))
+
+    def _last_input(self) -> int:
+        inputs = rec.ENTERED_INPUTS
+        for i in range(len(self.log) - 1, -1, -1):
+            if self.log[i].type in inputs:
+                return i
+        return -1
+
+    def verify_take_back(self) -> None:
+        if self._entered is None:
+            raise IllegalAction("take_back", "this hand deals from a shuffled deck: there is no entered card to take back")
+        i = self._last_input()
+        if i < 0 or self.log[i].type != "card":
+            raise IllegalAction(
+                "take_back", "only the last card entered can be taken back, until someone acts on it"
+                + (f": {self.log[i].type!r} came after it" if i >= 0 else ": no card has been entered"))
+
+    def can_take_back(self) -> bool:
+        return _can(self.verify_take_back)
+
+    def take_back(self) -> rec.TakenBack:
+        """Undo the last card entered: the hand is again exactly as before it (the same card is
+        needed again), with a ``take_back`` note in the log."""
+        self.verify_take_back()
+        i = self._last_input()
+        taken = self.log[i]
+        inputs = [r.to_json() for r in self.log[:i]]
+        assert self._entered is not None and self._entered_at is not None
+        self._entered.restore(self._entered_at)
+        fresh = DrawHand(self.rules, self.start_stacks, self.button, self._entered,
+                         carry_in=self.carry_in, number=self.number)
+        for d in inputs:
+            fresh.apply(d)
+        version = self.version
+        vars(self).clear()
+        vars(self).update(vars(fresh))
+        r = rec.TakenBack(taken.seat, taken.card)
+        self.log.append(r)
+        self.version = version + 1  # versions only go up, whatever the replay counted
+        return r
+
+    def apply(self, d: Mapping[str, Any]) -> None:
+        """Apply one logged input again, given as its JSON record: a decision, or an entered
+        card. Records the engine writes by itself are skipped (with a shuffled deck the cards
+        too); a ``take_back`` note is copied, the card it took back not being in the log.
+        Replays and take-backs go through here."""
+        kind = d["type"]
+        if kind == "card":
+            if self._entered is not None:
+                self.deal_card(d["card"])
+        elif kind == "check":
+            self.check(d["seat"])
+        elif kind == "bet":
+            self.bet(d["seat"], d["amount"])
+        elif kind == "call":
+            self.call(d["seat"])
+        elif kind == "raise":
+            self.raise_(d["seat"], d["by"])
+        elif kind == "fold":
+            self.fold(d["seat"])
+        elif kind == "discard" or (kind == "draw" and self._entered is None):
+            self.draw(d["seat"], d["discards"])
+        elif kind == "stand_pat":
+            self.stand_pat(d["seat"])
+        elif kind == "take_back":
+            self.log.append(rec.TakenBack(d["seat"], card(d["card"])))
 
     # -- state queries ---------------------------------------------------------------------
     @property
@@ -291,6 +461,9 @@ class DrawHand:
 
     # -- checks shared by the verify_* methods ---------------------------------------------
     def _turn(self, seat: int, action: str, betting: bool) -> None:
+        need = self._need
+        if need is not None:  # no decision jumps the queue while a card is due
+            raise OutOfTurn("card_needed", f"cannot {action}: the dealer must first deal {need.describe()}")
         if self.phase == COMPLETE:
             raise OutOfTurn("turn", f"cannot {action}: the hand is over")
         in_betting = self.phase in (FIRST_BETTING, SECOND_BETTING)
@@ -477,8 +650,12 @@ class DrawHand:
     def can_draw(self, seat: int, discards: Sequence[Card | str] | str) -> bool:
         return _can(self.verify_draw, seat, discards)
 
-    def draw(self, seat: int, discards: Sequence[Card | str] | str) -> rec.Drew | rec.StoodPat:
-        """Throw away ``discards`` and take as many new cards. No discards is standing pat."""
+    def draw(
+        self, seat: int, discards: Sequence[Card | str] | str
+    ) -> rec.Drew | rec.StoodPat | rec.Discarded:
+        """Throw away ``discards`` and take as many new cards. No discards is standing pat.
+        With entered cards the answer is a ``discard`` record and the hand waits for the cards
+        (the ``draw`` record follows the last of them)."""
         self.verify_draw(seat, discards)
         out = self._discards(seat, discards)
         if not out:
@@ -488,6 +665,15 @@ class DrawHand:
         shown = kept[0] if len(out) == 4 else None
         if shown is not None:
             self.shown[seat].add(shown)
+        if self._entered is not None:
+            self.cards[seat] = kept
+            d = rec.Discarded(seat, tuple(out), shown)
+            self.log.append(d)
+            self.version += 1
+            self.to_act = None
+            self._drawing = _Drawing(seat, tuple(out), shown)
+            self._next_draw_card()
+            return d
         # The player's own discards stay out of any re-stub made while they draw.
         received: list[Card] = []
         for _ in out:
@@ -524,12 +710,20 @@ class DrawHand:
         if not self.muck:
             raise ShoeError("the deck ran out and there is nothing in the muck to re-stub")
         self._restubs += 1
-        seeded = self.shoe.has_seed
+        if self._entered is not None:  # the dealer shuffles the muck by hand: it is back in the deck
+            for c in self.muck:
+                self._entered.put_back(c)
+            self.log.append(rec.Restubbed(self._restubs, len(self.muck), True))
+            self.muck = []
+            return
+        shoe = self.shoe
+        assert isinstance(shoe, Shoe)
+        seeded = shoe.has_seed
         stub = list(self.muck)
         if seeded:
-            stub = self.shoe.shuffle_from_seed(stub, RESTUB_DOMAIN + self._restubs.to_bytes(4, "big"))
+            stub = shoe.shuffle_from_seed(stub, RESTUB_DOMAIN + self._restubs.to_bytes(4, "big"))
         self.muck = []
-        self.shoe.extend(stub)
+        shoe.extend(stub)
         self.log.append(rec.Restubbed(self._restubs, len(stub), seeded))
 
     # -- moving the hand along -------------------------------------------------------------
@@ -720,6 +914,8 @@ class DrawHand:
             "carry_in": self.carry_in,
             "carry_out": self.carry_out,
             "commitment": self.shoe.commitment,
+            "entered": self._entered is not None,
+            "card_needed": self._need.to_json() if self._need is not None else None,
             "seats": seats,
         }
         if actor is not None and actor == viewer:
@@ -737,6 +933,16 @@ class DrawHand:
             f"<DrawHand #{self.number} {self.phase} to_act={self.to_act} "
             f"pot={money.format(self.pot)} seats={list(self.order)}>"
         )
+
+
+@dataclass
+class _Drawing:
+    """A draw at a real-cards table, between the discard and its last card."""
+
+    seat: int
+    discards: tuple[Card, ...]
+    shown: Card | None
+    received: list[Card] = dataclasses.field(default_factory=list)
 
 
 def _can(verify: Any, *args: Any) -> bool:

@@ -19,7 +19,7 @@ from .. import money
 from ..cards import decks, text
 from ..errors import RuleError
 from ..replays import replay_json
-from ..shoe import Shoe, ShoeError, commitment_of, shuffled
+from ..shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
 from . import records as rec
 from .draw import DrawHand, DrawRules
 from .table import DrawTable
@@ -68,30 +68,35 @@ class VerifyResult:
     ok: bool
     messages: list[str]
     pending: int = 0  # hands that cannot be checked yet: no openings, seed still secret (not a failure)
+    entered: int = 0  # hands whose cards the dealer entered: no shuffle to verify (neither pass nor failure)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "pending": self.pending, "messages": self.messages}
+        return {"ok": self.ok, "pending": self.pending, "entered": self.entered, "messages": self.messages}
 
 
 # -- writing --------------------------------------------------------------------------------
 def hand_to_json(hand: DrawHand) -> dict[str, Any]:
     """One hand's entry in a history document."""
     shoe = hand.shoe
-    seed = shoe.seed_hex
-    stacked = None if shoe.has_seed else text(shoe.order[:hand._shoe_len])
+    if isinstance(shoe, EnteredShoe):
+        # Real cards dealt by hand: nothing committed; the log's `card` records are the cards.
+        shoe_json: dict[str, Any] = {"decks": shoe.decks, "start": hand._shoe_start, "commitment": None,
+                                     "seed": None, "stacked": None, "entered": True}
+    else:
+        shoe_json = {
+            "decks": shoe.decks,
+            "start": hand._shoe_start,
+            "commitment": shoe.commitment,
+            "seed": shoe.seed_hex,
+            "stacked": None if shoe.has_seed else text(shoe.order[:hand._shoe_len]),
+        }
     return {
         "number": hand.number,
         "button": hand.button,
         "rules": hand.rules.to_dict(),
         "stacks": [[s, hand.start_stacks[s]] for s in sorted(hand.start_stacks)],
         "carry_in": hand.carry_in,
-        "shoe": {
-            "decks": shoe.decks,
-            "start": hand._shoe_start,
-            "commitment": shoe.commitment,
-            "seed": seed,
-            "stacked": stacked,
-        },
+        "shoe": shoe_json,
         "complete": hand.is_terminal,
         "log": [r.to_json() for r in hand.log],
         "result": {
@@ -143,8 +148,12 @@ def _check_doc(doc: Any) -> list[dict[str, Any]]:
     return hands
 
 
-def _shoe_for(entry: dict[str, Any]) -> Shoe:
+def _shoe_for(entry: dict[str, Any]) -> Shoe | EnteredShoe:
     s = entry["shoe"]
+    if s.get("entered"):
+        if any(d["type"] in ("card", "take_back") and d["card"] == rec.HIDDEN for d in entry["log"]):
+            raise HistoryError(f"hand {entry.get('number')}: a copy with hidden cards cannot be replayed")
+        return EnteredShoe(s.get("decks", 1))
     if s.get("seed"):
         return Shoe.from_seed(
             s["seed"], decks=s.get("decks", 1), penetration=1.0, burn=s.get("start", 0)
@@ -162,26 +171,6 @@ def _shoe_for(entry: dict[str, Any]) -> Shoe:
     )
 
 
-def _apply(hand: DrawHand, d: dict[str, Any]) -> None:
-    kind, seat = d["type"], d["seat"]
-    if kind == "check":
-        hand.check(seat)
-    elif kind == "bet":
-        hand.bet(seat, d["amount"])
-    elif kind == "call":
-        hand.call(seat)
-    elif kind == "raise":
-        hand.raise_(seat, d["by"])
-    elif kind == "fold":
-        hand.fold(seat)
-    elif kind == "draw":
-        hand.draw(seat, d["discards"])
-    elif kind == "stand_pat":
-        hand.stand_pat(seat)
-    else:  # pragma: no cover - DECISIONS lists exactly the kinds above
-        raise HistoryError(f"unknown decision {kind!r}")
-
-
 def replay_hand(entry: dict[str, Any]) -> DrawHand:
     """Re-run one hand entry through the engine (raises if a decision is refused)."""
     rules = DrawRules.from_dict(entry["rules"])
@@ -189,8 +178,7 @@ def replay_hand(entry: dict[str, Any]) -> DrawHand:
     hand = DrawHand(rules, stacks, entry["button"], _shoe_for(entry),
                     carry_in=entry.get("carry_in", 0), number=entry.get("number", 1))
     for d in entry["log"]:
-        if d["type"] in rec.DECISIONS:
-            _apply(hand, d)
+        hand.apply(d)  # the decisions, and the cards when the dealer entered them
     return hand
 
 
@@ -265,9 +253,15 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
     messages: list[str] = []
     ok = True
     pending = 0
+    entered = 0
     for entry in _check_doc(doc):
         n = entry.get("number")
         s = entry["shoe"]
+        if s.get("entered"):
+            entered += 1
+            messages.append(f"hand {n}: real cards, entered by the dealer as they were dealt: there is no "
+                            "shuffle to verify (nothing was committed; the history records the cards dealt)")
+            continue
         if s.get("seed"):
             seed = bytes.fromhex(s["seed"])
             if s.get("seed_hash") is not None and commitment_of(seed) != s["seed_hash"]:
@@ -304,6 +298,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             ok = False
             messages.append(f"hand {n}: replay failed: {e}")
             continue
+        assert isinstance(hand.shoe, Shoe)  # entered hands were answered above
         if expected is not None and hand.shoe.order[:len(expected)] != expected:
             ok = False
             messages.append(f"hand {n}: the deck is not the shuffle of the revealed seed")
@@ -321,7 +316,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             messages.append(f"hand {n}: the recorded log differs from the replay")
             continue
         messages.append(f"hand {n}: ok, {len(dealt)} cards dealt, all from the committed order")
-    return VerifyResult(ok, messages, pending)
+    return VerifyResult(ok, messages, pending, entered)
 
 
 def _recorded_cards(entry: dict[str, Any]) -> list[str]:
@@ -362,6 +357,13 @@ def describe(d: dict[str, Any]) -> str:
                 f"{' '.join(d['received'])}{shown}")
     if kind == "stand_pat":
         return f"{seat} stands pat"
+    if kind == "card":
+        return f"{seat} is dealt {d['card']} (entered by the dealer)"
+    if kind == "discard":
+        shown = f", showing {d['shown']}" if d.get("shown") else ""
+        return f"{seat} discards {len(d['discards'])} ({' '.join(d['discards'])}){shown}"
+    if kind == "take_back":
+        return f"The dealer takes back {seat}'s card {d['card']} (a correction)"
     if kind == "restub":
         how = "shuffled into" if d["shuffled"] else "stacked as"
         return f"The deck is out: {d['cards']} mucked cards {how} a new stub"
@@ -450,8 +452,11 @@ def hand_to_phh(entry: dict[str, Any]) -> list[tuple[str, Any]]:
         ("_odd_chip", rules["odd_chip"]),
         ("_carry_in", entry.get("carry_in", 0)),
         ("_carry_out", entry["result"]["carry_out"]),
-        ("_commitment", entry["shoe"]["commitment"]),
     ]
+    if entry["shoe"].get("entered"):
+        fields.append(("_entered", True))  # real cards entered by the dealer: nothing committed
+    else:
+        fields.append(("_commitment", entry["shoe"]["commitment"]))
     if entry["shoe"].get("seed"):
         fields.append(("_seed", entry["shoe"]["seed"]))
     return fields

@@ -143,6 +143,49 @@ class StoodPat(NamedTuple):
         return {"type": self.type, "seat": self.seat}
 
 
+class CardEntered(NamedTuple):
+    """A real-cards table: one card the dealer entered, as it landed (private to its seat)."""
+
+    seat: int
+    card: Card
+    @property
+    def type(self) -> str:
+        return "card"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "card": self.card.text}
+
+
+class Discarded(NamedTuple):
+    """A real-cards table: the draw decision, before its cards are entered (the ``draw``
+    record follows once they all are)."""
+
+    seat: int
+    discards: tuple[Card, ...]
+    shown: Card | None
+    @property
+    def type(self) -> str:
+        return "discard"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "discards": _texts(self.discards),
+                "shown": self.shown.text if self.shown else None}
+
+
+class TakenBack(NamedTuple):
+    """A correction: the dealer took back the last card entered. The hand is again as it was
+    before that card, whose record left the log; this note stays, so the history shows it."""
+
+    seat: int
+    card: Card
+    @property
+    def type(self) -> str:
+        return "take_back"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "card": self.card.text}
+
+
 class Restubbed(NamedTuple):
     """The deck ran out during the draw: the muck and earlier discards became a new stub."""
 
@@ -211,10 +254,13 @@ class CarriedOver(NamedTuple):
 
 
 Record = (Ante | Dealt | PhaseStarted | Checked | Bet | Called | Raised | Folded | Drew | StoodPat
-          | Restubbed | Returned | Shown | Awarded | CarriedOver)
+          | CardEntered | Discarded | TakenBack | Restubbed | Returned | Shown | Awarded | CarriedOver)
 
 #: Record types that are a player's decision (what a replay feeds back in).
 DECISIONS = frozenset({"check", "bet", "call", "raise", "fold", "draw", "stand_pat"})
+#: With entered cards the draw decision is ``discard`` (its ``draw`` record follows the cards),
+#: and the cards entered are inputs too.
+ENTERED_INPUTS = frozenset({"check", "bet", "call", "raise", "fold", "discard", "stand_pat", "card"})
 
 
 def redact(doc: dict[str, Any], viewer: int | str) -> dict[str, Any]:
@@ -229,4 +275,8 @@ def redact(doc: dict[str, Any], viewer: int | str) -> dict[str, Any]:
     if kind == "draw" and doc["seat"] != viewer:
         return {**doc, "discards": [HIDDEN] * len(doc["discards"]),
                 "received": [HIDDEN] * len(doc["received"])}
+    if kind == "discard" and doc["seat"] != viewer:
+        return {**doc, "discards": [HIDDEN] * len(doc["discards"])}
+    if kind in ("card", "take_back") and doc["seat"] != viewer:
+        return {**doc, "card": HIDDEN}
     return doc

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from .. import money
 from ..errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
-from ..shoe import Shoe
+from ..shoe import EnteredShoe, Shoe
 from .draw import DrawHand, DrawRules
 
 HOST_DEALER = "dealer"
@@ -138,8 +138,9 @@ class DrawTable:
         later = [s for s in order if s > self.button]
         self.button = later[0] if later else order[0]
 
-    def start_hand(self, shoe: Shoe) -> DrawHand:
-        """Deal the next hand from ``shoe`` (a fresh one-deck shoe for every hand)."""
+    def start_hand(self, shoe: Shoe | EnteredShoe) -> DrawHand:
+        """Deal the next hand from ``shoe``: a fresh one-deck shoe for every hand, shuffled and
+        committed, or an ``EnteredShoe(1)`` when the dealer deals real cards and enters them."""
         if self.in_hand:
             raise OutOfTurn("hand", "a hand is in progress: finish it first")
         self._settle()

@@ -93,10 +93,11 @@ def _poker(doc: dict[str, Any], seed_hex: str | None, house: bool, seats: dict[i
         if not house and not revealed:
             _redact_poker(entry, visible, viewer)
             s["stacked"] = None  # a stacked order is every card: the house's alone
-        if seed_hex is None or is_legacy(s, seed_hex):
+        if seed_hex is None or s.get("entered") or is_legacy(s, seed_hex):
             continue
         # The server's own copy of the deck (re-stubs included) makes the openings.
         shoe = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).shoe
+        assert isinstance(shoe, Shoe)  # entered hands were skipped above
         _publish(s, shoe, sorted(visible))
 
 
@@ -111,9 +112,9 @@ def _blackjack(doc: dict[str, Any], seed_hex: str | None, house: bool) -> None:
         if not house and not revealed:
             turned = any(r["type"] == "reveal" for r in rnd["log"])
             for r in rnd["log"]:
-                if r["type"] == "card" and not r["face_up"] and not turned:
-                    r["card"] = None  # the hole card was never shown
-    if sj is None or seed_hex is None or is_legacy(sj, seed_hex):
+                if r["type"] in ("card", "take_back") and not r["face_up"] and not turned:
+                    r["card"] = None  # the hole card was never shown (nor one taken back)
+    if sj is None or seed_hex is None or sj.get("entered") or is_legacy(sj, seed_hex):
         return
     shoe = Shoe.from_seed(seed_hex, sj["decks"], sj["penetration"], sj["burn"])
     for rnd in doc["rounds"]:  # dealing again reproduces any re-stub
@@ -136,6 +137,14 @@ def _redact_poker(entry: dict[str, Any], visible: set[int], viewer: int | str) -
             pos += 1
     for d in deals:
         d["cards"] = cards[id(d)]
+    # Entered cards (a real-cards table): each card's own record, and the draw decided before
+    # its cards, hide like the deal and draw records they make.
+    shown = {(seat, c) for p, seat, c, _s in poker_positions(entry) if p in visible}
+    for d in entry["log"]:
+        if d["type"] in ("card", "take_back") and d["seat"] != viewer and (d["seat"], d["card"]) not in shown:
+            d["card"] = HIDDEN
+        elif d["type"] == "discard" and d["seat"] != viewer:
+            d["discards"] = [HIDDEN] * len(d["discards"])
     for d in entry["log"]:
         if d["type"] == "draw":
             received = []
