@@ -194,7 +194,9 @@ class DrawGame:
     @property
     def shoe(self) -> Shoe:
         assert self.round is not None
-        return self.round.shoe
+        shoe = self.round.shoe
+        assert isinstance(shoe, Shoe)  # this table deals from committed shoes (start_hand)
+        return shoe
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
