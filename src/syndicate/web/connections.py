@@ -29,7 +29,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 log = logging.getLogger(__name__)
 
@@ -175,10 +175,10 @@ def guarded_protocol(limits: ConnectionLimits, base: type[asyncio.Protocol] | No
             what = "request headers" if self._phase == "headers" else "request body"
             CLIENT_LOG.warning(self._address, "%s not received in time: connection closed", what)
             self._phase = None
-            if not self.transport.is_closing():
-                self.transport.write(_response(b"408 Request Timeout", "timeout",
-                                               f"the {what} did not arrive in time"))
-                self.transport.close()
+            transport = cast(asyncio.Transport, self.transport)  # uvicorn's: a stream transport
+            if not transport.is_closing():
+                transport.write(_response(b"408 Request Timeout", "timeout", f"the {what} did not arrive in time"))
+                transport.close()
 
         def data_received(self, data: bytes) -> None:
             if self._refused:
@@ -210,7 +210,7 @@ def guarded_protocol(limits: ConnectionLimits, base: type[asyncio.Protocol] | No
             if not self._refused:
                 super().shutdown()
 
-    Guarded.__name__ = Guarded.__qualname__ = f"Guarded{base.__name__}"
+    Guarded.__name__ = Guarded.__qualname__ = f"Guarded{Guarded.__mro__[1].__name__}"
     return Guarded
 
 
