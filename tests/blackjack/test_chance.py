@@ -13,13 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from syndicate import fairness
 from syndicate.blackjack import history
 from syndicate.blackjack.engine import DEALING, PLAYING, SETTLED, Round
 from syndicate.blackjack.rules import HOLE_CARD, SURRENDER, Rules
 from syndicate.blackjack.session import Session
 from syndicate.cards import SUITLESS, card, decks
 from syndicate.errors import IllegalAction, OutOfTurn
+from syndicate.room import histories
 from syndicate.shoe import CardNeed, EnteredShoe, Shoe
 
 from .stack import strings
@@ -462,9 +462,9 @@ class TestHistory:
 
         doc = {"format": "syndicate-history", "version": 1, "game": "blackjack", "rules": Rules(decks=1).to_dict(),
                "shoes": [shoe_json(rd.shoe)], "rounds": [round_json(1, 0, {1: 10_000}, rd)]}
-        served = fairness.for_viewer(doc, None, house=False, seats={})
+        served = histories.for_viewer(doc, None, house=False, seats={})
         assert "Qs" not in strings(served) and "Qh" not in strings(served)
-        assert "Qh" in strings(fairness.for_viewer(doc, None, house=True, seats={}))
+        assert "Qh" in strings(histories.for_viewer(doc, None, house=True, seats={}))
 
 
 # -- random rounds both ways ----------------------------------------------------------------

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from syndicate import fairness
 from syndicate.cards import DECK
 from syndicate.errors import IllegalAction, OutOfTurn
 from syndicate.poker.draw import COMPLETE, DEALING, DRAW, FIRST_BETTING, DrawHand, DrawRules
 from syndicate.poker.history import replay, to_history, to_phh, verify
 from syndicate.poker.table import DrawTable
+from syndicate.room import histories
 from syndicate.shoe import CardNeed, EnteredShoe, Shoe
 
 from .conftest import deck_order
@@ -341,7 +341,7 @@ class TestHistory:
         for entry in doc["hands"]:
             hand_no = entry["number"]
             for seat in (1, 2, 3):
-                served = fairness.for_viewer({**doc, "hands": [entry]}, None, house=False, seats={hand_no: seat})
+                served = histories.for_viewer({**doc, "hands": [entry]}, None, house=False, seats={hand_no: seat})
                 hand = table.hands[hand_no - 1]
                 mine = {c.text for r in hand.log if r.type in ("card", "take_back") and r.seat == seat
                         for c in [r.card]} | {c.text for c in hand.cards[seat]}
