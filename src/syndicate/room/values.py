@@ -29,9 +29,15 @@ class Account:
     name: str
     role: str
     password_hash: str
+    #: A walk-in linked by the host to a player's account: their history counts as that player's.
+    linked_to: int | None = None
 
     def to_json(self) -> dict[str, Any]:  # never the hash
-        return {"id": self.id, "event_id": self.event_id, "name": self.name, "role": self.role}
+        out: dict[str, Any] = {"id": self.id, "event_id": self.event_id, "name": self.name, "role": self.role}
+        if self.password_hash == "!walk-in: no password signs in":  # ledger.WALK_IN_HASH (values import nothing)
+            out["walk_in"] = True
+            out["linked_to"] = self.linked_to
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +137,23 @@ class Hand:
     history: dict[str, Any]
     started_at: datetime
     finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class CashCount:
+    """The cash a table's dealer holds, counted: ``counted`` beside what the table's cash
+    account said at that moment (``expected``, cents)."""
+
+    id: int
+    table_id: int
+    counted: int
+    expected: int
+    by: int
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "table": self.table_id, "counted": self.counted, "expected": self.expected,
+                "difference": self.counted - self.expected, "by": self.by, "at": self.at.isoformat()}
 
 
 @dataclass(frozen=True, slots=True)
