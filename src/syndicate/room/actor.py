@@ -370,7 +370,8 @@ class TableActor:
             raise Conflict("seat_taken", f"seat {seat} is taken")
         if self._held_in_hand(seat):
             raise Conflict("seat_taken", f"seat {seat} was just left in this round: free from the next one")
-        here = next((n for n, s in self.seats.items() if canonical_name(s.account.name) == canonical_name(name)), None)
+        here = next((n for n, s in self.seats.items()
+                     if s.walk_in and canonical_name(s.account.name) == canonical_name(name)), None)
         if here is not None:
             raise Conflict("seated", f"{name.strip()!r} already sits at seat {here} of this table")
         check_amount(amount)

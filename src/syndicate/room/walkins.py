@@ -108,10 +108,11 @@ class WalkIns:
 
     def count_cash(self, actor: Account, table_id: int, counted: Any) -> CashCount:
         """Record the cash counted at a table (its dealer, a pit boss or the admin), with what
-        the table's cash account says now."""
+        the table's cash account says now. ``counted`` is the cash in the table's box less the
+        float it opened with, so it is below zero when walk-ins cashed out more than they bought."""
         require(actor.role, "count_cash")
-        if isinstance(counted, bool) or not isinstance(counted, int) or not 0 <= counted <= money.MAX_CENTS:
-            raise BadRequest("counted", f"counted is a whole number of cents from 0, got {counted!r}")
+        if isinstance(counted, bool) or not isinstance(counted, int) or abs(counted) > money.MAX_CENTS:
+            raise BadRequest("counted", f"counted is a whole number of cents, got {counted!r}")
         with self.store.transaction() as repo:
             table = _table(repo, actor.event_id, table_id)
             if actor.role == DEALER and table.dealer_id != actor.id:

@@ -19,7 +19,9 @@ router = APIRouter()
 
 
 class CashCount(Body):
-    counted: Annotated[StrictInt, Field(ge=0, le=money.MAX_CENTS, description="the cash counted, in cents")]
+    counted: Annotated[StrictInt, Field(ge=-money.MAX_CENTS, le=money.MAX_CENTS, description=(
+        "cents: the cash in the table's box less the float it opened with (below zero when walk-ins "
+        "cashed out more than they bought)"))]
 
 
 class Link(Body):
