@@ -35,10 +35,10 @@ from functools import partial
 from typing import Any, Protocol
 
 from ..errors import RuleError
+from .accounts import canonical_name
 from .cardroom import CardRoom
 from .clock import Clock, Timers, check_window
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
-from .accounts import canonical_name
 from .game import Game
 from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer

@@ -5,7 +5,16 @@ closed table's shoes' seeds are revealed (docs/server.md, docs/fairness.md).
 from __future__ import annotations
 
 from .cardroom import CardRoom
-from .ledger import cash_account, float_account, is_bot, is_walk_in, now, player_account, table_account, transfer
+from .ledger import (
+    cash_account,
+    float_account,
+    is_bot,
+    is_walk_in,
+    now,
+    player_account,
+    table_account,
+    transfer,
+)
 from .ports import Repo
 from .values import Move, Table
 

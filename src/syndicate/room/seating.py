@@ -23,7 +23,17 @@ from dataclasses import dataclass
 from .. import money
 from .accounts import account_name, check_not_bot_name
 from .errors import Conflict
-from .ledger import BOT_HASH, WALK_IN_HASH, cash_account, float_account, is_bot, is_walk_in, now, player_account, transfer
+from .ledger import (
+    BOT_HASH,
+    WALK_IN_HASH,
+    cash_account,
+    float_account,
+    is_bot,
+    is_walk_in,
+    now,
+    player_account,
+    transfer,
+)
 from .ports import Repo
 from .values import Account, Move, Table
 

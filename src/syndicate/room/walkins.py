@@ -72,9 +72,10 @@ def table_cash(repo: Repo, event_id: int) -> list[TableCash]:
         key = cash_key(t.id)
         if key not in balances and t.id not in last:
             continue
-        c = last.get(t.id)
+        counted = last.get(t.id)
         out.append(TableCash(t.id, t.name, names.get(t.dealer_id, f"account {t.dealer_id}"), t.status,
-                             -balances.get(key, 0), c.counted if c else None, c.expected if c else None,
+                             -balances.get(key, 0), counted.counted if counted else None,
+                             counted.expected if counted else None,
                              key in balances))
     return out
 
@@ -84,7 +85,8 @@ def cash_findings(cash: list[TableCash]) -> tuple[list[str], list[str]]:
     it stood at that moment is a problem: cash is missing or over. A closed table whose cash was
     never counted, or has changed hands since its last count, is a problem too (the night's
     cash is not accounted for); at a table still open the same is a warning (count at the end)."""
-    problems, warnings = [], []
+    problems: list[str] = []
+    warnings: list[str] = []
     for tc in cash:
         where = f"table {tc.table} ({tc.name}, dealer {tc.dealer})"
         d = tc.difference
