@@ -48,4 +48,16 @@ def test_the_dealer_seats_a_walk_in_and_enters_a_bet(world) -> None:
     (entry,) = hand.history["rounds"][0]["entered_by"]
     assert (entry["by"], entry["for_seat"], entry["name"]) == (world.cast.dealer.id, 3, "Bokuden")
     assert hand.history["rounds"][0]["log"][entry["at"]]["type"] == "bet"
+    # The host's page shows the table's cash: $50.00 expected, not yet counted; a count of $45.00
+    # shows as $5.00 short.
+    admin = sign_in(world, "host", "admin", "/admin")
+    cash = admin.get_by_role("table", name="Tables' cash")
+    expect(cash).to_contain_text("Bokuden's walk-ins")
+    expect(cash).to_contain_text("$50.00")
+    expect(cash).to_contain_text("not counted")
+    form = admin.get_by_role("form", name="Record a cash count")
+    form.get_by_label("Table").fill(str(table.id))
+    form.get_by_label("Cash counted ($)").fill("45")
+    form.get_by_role("button", name="Record count").click()
+    expect(cash.locator("tbody tr").filter(has_text="Bokuden's walk-ins")).to_contain_text("−$5.00")
     assert not world.notes.get("page_errors")
