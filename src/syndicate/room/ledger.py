@@ -17,7 +17,7 @@ from typing import Any
 from .. import money
 from .errors import BadRequest, Conflict, NotFound
 from .ports import Repo, Store
-from .values import LedgerAccount, Line, Move
+from .values import WALK_IN_HASH, LedgerAccount, Line, Move
 
 CASHIER = "cashier"
 #: The house's chips for bots: the admin moves them from the cashier, bots sit down with them
@@ -28,8 +28,6 @@ HOUSE_FLOAT = "house_float"
 MAX_FLOAT = 10_000_000
 #: A bot's account is marked by this password hash (it can never sign in).
 BOT_HASH = "!bot: no password signs in"
-#: A walk-in's account (a player the dealer seats by name, with no sign-in) is marked the same way.
-WALK_IN_HASH = "!walk-in: no password signs in"
 #: The ledger kinds of play at a table (stack ↔ table); everything else moves chips, not winnings.
 GAME_KINDS = frozenset(("blackjack", "poker", "void"))
 

@@ -22,6 +22,11 @@ class Event:
                 "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by}
 
 
+#: A walk-in's account (a player a dealer seats by name) is marked by this password hash: no
+#: password matches it, so it never signs in (:func:`syndicate.room.ledger.is_walk_in`).
+WALK_IN_HASH = "!walk-in: no password signs in"
+
+
 @dataclass(frozen=True, slots=True)
 class Account:
     id: int
@@ -34,7 +39,7 @@ class Account:
 
     def to_json(self) -> dict[str, Any]:  # never the hash
         out: dict[str, Any] = {"id": self.id, "event_id": self.event_id, "name": self.name, "role": self.role}
-        if self.password_hash == "!walk-in: no password signs in":  # ledger.WALK_IN_HASH (values import nothing)
+        if self.password_hash == WALK_IN_HASH:
             out["walk_in"] = True
             out["linked_to"] = self.linked_to
         return out
