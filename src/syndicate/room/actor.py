@@ -311,7 +311,7 @@ class TableActor:
                                 "(let_dealer_act)")
             return claimed
         seat = self._seat_of(account)
-        if claimed is not None and claimed != seat:
+        if "seat" in msg and claimed != seat:  # a seat of null is not yours either
             raise Forbidden("own_seat", f"you play seat {seat} only, not {claimed!r}")
         return seat
 
