@@ -213,3 +213,30 @@ def test_admin_check_reports_a_sound_ledger_and_a_tampered_one(tmp_path):
     out = runner.invoke(app, ["admin", "check", "--db", db])
     assert out.exit_code == 1
     assert "ledger sound" not in out.output and ev.name in out.output
+
+
+def test_admin_check_reads_the_tables_cash(tmp_path):
+    """`syndicate admin check` on walk-ins' cash (docs/walk-ins.md): an open table's cash not
+    counted yet is a warning (exit 0); a short count is a problem (exit 1)."""
+    from syndicate.room.cardroom import CardRoom
+    from syndicate.room.seating import seat_walk_in
+    from syndicate.store import Database, SqlStore
+
+    db = str(tmp_path / "room.db")
+    assert runner.invoke(app, ["admin", "create", "boss", "--db", db], input="s3cret-pass\ns3cret-pass\n").exit_code == 0
+    database = Database(db)
+    room = CardRoom(SqlStore(database))
+    ev = room.accounts.events()[0]
+    boss = room.accounts.sign_in(ev.id, "boss", "s3cret-pass")[1]
+    dealer = room.accounts.create(boss, "Kyohei", "dealer", "dealer-pass")
+    room.roster.seed_notice(ev.id)
+    table = room.tables.open(dealer, "Kyohei's")
+    with room.store.transaction() as repo:
+        seat_walk_in(repo, table, dealer, "Kenji", 1, 2_000)
+    out = runner.invoke(app, ["admin", "check", "--db", db])
+    assert out.exit_code == 0, out.output
+    assert f"{ev.name}: ledger sound" in out.output and "warning: table" in out.output
+    room.walk_ins.count_cash(dealer, table.id, 1_500)
+    database.dispose()
+    out = runner.invoke(app, ["admin", "check", "--db", db])
+    assert out.exit_code == 1 and "short by $5.00" in out.output, out.output

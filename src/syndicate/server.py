@@ -93,13 +93,22 @@ def admin_create(db: str | None, name: str, password: str, event: str = DEFAULT_
         database.dispose()
 
 
-def ledger_check(db: str | None) -> dict[str, list[str]]:
-    """Every event's ledger audit (:meth:`syndicate.room.ledger.Ledger.audit`): the problems
-    found by event name, an empty list for a sound ledger. The database is not migrated."""
+def ledger_check(db: str | None, warnings: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """Every event's ledger audit (:meth:`syndicate.room.ledger.Ledger.audit`) and the check of
+    its tables' cash (:meth:`syndicate.room.walkins.WalkIns.check`): the problems found by event
+    name, an empty list for a sound ledger. ``warnings`` (if given) receives what is worth a
+    look but is no fault (an open table's cash not counted since its last sale). The database
+    is not migrated."""
     database = Database(db)
     try:
         room = CardRoom(SqlStore(database))
-        return {ev.name: room.ledger.audit(ev.id) for ev in room.accounts.events()}
+        out = {}
+        for ev in room.accounts.events():
+            problems, warned = room.walk_ins.check(ev.id)
+            out[ev.name] = room.ledger.audit(ev.id) + problems
+            if warnings is not None:
+                warnings[ev.name] = warned
+        return out
     finally:
         database.dispose()
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from syndicate.room.ledger import player_key
+from syndicate.room.ledger import WALK_IN_HASH, now, player_key
 from syndicate.room.roles import PERMISSIONS, ROLES, allowed
 from syndicate.web import create_app
 from syndicate.web.app import COOKIE
@@ -130,6 +130,13 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
         return client.put("/api/limits", json={"game": "poker", "min_bet": 50, "max_bet": 1_000}, headers=headers)
     if action == "set_float":
         return client.put("/api/float", json={"amount": 10_000}, headers=headers)
+    if action == "count_cash":  # at Bokuden's table (a dealer counts their own tables' cash)
+        t = room.tables.open(cast.dealer, "Counted")
+        return client.post(f"/api/tables/{t.id}/cash-count", json={"counted": 0}, headers=headers)
+    if action == "link_walk_in":
+        with room.store.transaction() as repo:
+            walk_in = repo.add_account(cast.event.id, "W" + secrets.token_hex(4), "player", WALK_IN_HASH, now())
+        return client.post(f"/api/walk-ins/{walk_in.id}/link", json={"player": cast.bob.id}, headers=headers)
     raise AssertionError(action)
 
 

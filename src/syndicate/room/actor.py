@@ -35,24 +35,28 @@ from functools import partial
 from typing import Any, Protocol
 
 from ..errors import RuleError
+from .accounts import canonical_name
 from .cardroom import CardRoom
 from .clock import Clock, Timers, check_window
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
 from .game import Game
+from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
 from .messages import PROTOCOL_VERSION, UNAVAILABLE, error, refusal, running
 from .ports import Repo
 from .recovery import reveal_table_seeds
 from .roles import ADMIN, PIT_BOSS, require
-from .seating import BOT_STAKE, Seat, seat_bots, sit_down, stand_up
+from .seating import BOT_STAKE, Seat, seat_bots, seat_walk_in, sell_chips, sit_down, stand_up
 from .values import Account, Move, Table
 from .writer import Writer
 
 log = logging.getLogger(__name__)
 
-TABLE_ACTIONS = ("sit", "leave_seat", "sit_in")
+TABLE_ACTIONS = ("sit", "leave_seat", "sit_in", "let_dealer_act")
 #: The dealer's actions at any table; a game adds its own (:attr:`Game.dealer_actions`).
 DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots")
+#: What only the table's own dealer does: walk-ins' seats and the cash taken for their chips.
+WALK_IN_ACTIONS = ("seat_walk_in", "sell_chips", "cash_out_walk_in")
 SEEN_IDS = 2048  # action ids remembered per table for retries
 
 
@@ -89,6 +93,8 @@ class TableActor:
         self.hand_id: int | None = None
         self.hand_number = 0
         self._start_stacks: dict[int, int] = {}
+        #: Who entered each action of the hand in play (stored beside the engine's log).
+        self._entered: list[dict[str, Any]] = []
         self._seen: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -237,7 +243,7 @@ class TableActor:
         action = msg.get("action")
         game = self.game
         dealer_actions = DEALER_ACTIONS[:1] + game.dealer_actions + DEALER_ACTIONS[1:]
-        known = TABLE_ACTIONS + dealer_actions + game.seat_actions
+        known = TABLE_ACTIONS + dealer_actions + WALK_IN_ACTIONS + game.seat_actions
         if action not in known:
             raise BadRequest("action", f"unknown action {action!r}; known: {', '.join(known)}")
         if action == "sit":
@@ -245,10 +251,20 @@ class TableActor:
         if action == "leave_seat":
             return await self._leave(self._seat_of(account))
         if action == "sit_in":
-            s = self.seats[self._seat_of(account)]
+            s = self.seats[self._acting_seat(account, msg)]
             s.sitting_out, s.timeouts = False, 0
             self.version += 1
             return True
+        if action == "let_dealer_act":
+            return self._let_dealer_act(account, msg.get("allow"))
+        if action in WALK_IN_ACTIONS:
+            self._require_table_dealer(account)
+            if action == "seat_walk_in":
+                return await self._seat_walk_in(account, msg.get("seat"), msg.get("name"), msg.get("amount"))
+            seat = self._walk_in_seat(msg.get("seat"))
+            if action == "sell_chips":
+                return await self._sell_chips(account, seat, msg.get("amount"))
+            return await self._leave(seat)  # cash_out_walk_in: after the round in play if in it
         if action in dealer_actions:
             self._require_dealer(account)
             if action == "start_round":
@@ -264,17 +280,66 @@ class TableActor:
             else:
                 self.version += 1
             return True
-        seat = self._seat_of(account)
-        claimed = msg.get("seat", seat)
-        if claimed != seat:
-            raise Forbidden("own_seat", f"you play seat {seat} only, not {claimed!r}")
+        seat = self._acting_seat(account, msg)
+        at = game.turn()  # the index in the log of the action's first record
         if not game.seat_action(seat, action, msg):  # the engine verifies first: a refusal changes nothing
             self.version += 1  # the table changed, not the hand (an ante accepted)
             return True
         if action != "bet":  # a decision made in time: the run of timeouts is broken
             self.seats[seat].timeouts = 0
-        await self._after(f"{account.name} at seat {seat}: {action}")
+        self._entered.append({"at": at, "by": account.id, "name": account.name, "for_seat": seat})
+        if self.seats[seat].account.id == account.id:
+            await self._after(f"{account.name} at seat {seat}: {action}", by=account.id)
+        else:
+            await self._after(f"Dealer {account.name} for seat {seat} ({self.seats[seat].account.name}): {action}",
+                              by=account.id)
         return True
+
+    def _acting_seat(self, account: Account, msg: dict[str, Any]) -> int:
+        """The seat an action is for. A player acts for their own seat (rule ``own_seat``). The
+        table's dealer names the seat (``"seat": n``) and may act for a walk-in's, or for a
+        player who let them (``let_dealer_act``); for no one else (rule ``dealer_acts``)."""
+        claimed = msg.get("seat")
+        if account.id == self.table.dealer_id and not any(s.account.id == account.id for s in self.seats.values()):
+            if isinstance(claimed, bool) or not isinstance(claimed, int) or claimed not in self.seats:
+                raise BadRequest("seat", "the dealer acts for a seated player: \"seat\" names an occupied seat, "
+                                         f"got {claimed!r}")
+            s = self.seats[claimed]
+            if not (s.walk_in or s.dealer_acts):
+                raise Forbidden("dealer_acts", f"seat {claimed} is {s.account.name}'s, who acts from their own "
+                                "phone: the dealer acts for a walk-in, or for a player who let them "
+                                "(let_dealer_act)")
+            return claimed
+        seat = self._seat_of(account)
+        if "seat" in msg and claimed != seat:  # a seat of null is not yours either
+            raise Forbidden("own_seat", f"you play seat {seat} only, not {claimed!r}")
+        return seat
+
+    def _let_dealer_act(self, account: Account, allow: Any) -> bool:
+        """A seated player lets the table's dealer enter their actions (or stops them). They
+        may still act from their own phone: every action records who entered it."""
+        seat = self._seat_of(account)
+        if not isinstance(allow, bool):
+            raise BadRequest("allow", f"allow is true or false, got {allow!r}")
+        self.seats[seat].dealer_acts = allow
+        self.version += 1
+        return True
+
+    def _require_table_dealer(self, account: Account) -> None:
+        """The cash taken for walk-ins' chips is the table's dealer's to answer for: only they
+        handle it (not a pit boss or the admin passing by)."""
+        if account.id != self.table.dealer_id:
+            raise Forbidden("table_dealer", "only this table's dealer seats walk-ins and sells or cashes out their "
+                                            "chips: the table's cash is theirs to answer for")
+
+    def _walk_in_seat(self, seat: Any) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.seats:
+            raise BadRequest("seat", f"seat names an occupied seat, got {seat!r}")
+        s = self.seats[seat]
+        if not s.walk_in:
+            raise Conflict("walk_in", f"seat {seat} is {s.account.name}'s, a player with an account: their chips "
+                                      "come from their bankroll at the cashier's window, not from the table's cash")
+        return seat
 
     def _require_dealer(self, account: Account) -> None:
         if account.id != self.table.dealer_id and account.role not in (ADMIN, PIT_BOSS):
@@ -292,6 +357,44 @@ class TableActor:
         return self.game.in_play and seat in self.game.hand_stacks()
 
     # -- seats -----------------------------------------------------------------------------
+    async def _seat_walk_in(self, dealer: Account, seat: Any, name: Any, amount: Any) -> bool:
+        """The dealer seats a walk-in by name with chips sold for cash (:func:`seat_walk_in`)."""
+        if self.table.status != "open":
+            raise Conflict("table_status", f"the table is {self.table.status}")
+        seats = self.game.seat_count
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= seats:
+            raise BadRequest("seat", f"seats here are 1 to {seats}")
+        if not isinstance(name, str) or not name.strip():
+            raise BadRequest("name", "a walk-in is seated by name")
+        if seat in self.seats:
+            raise Conflict("seat_taken", f"seat {seat} is taken")
+        if self._held_in_hand(seat):
+            raise Conflict("seat_taken", f"seat {seat} was just left in this round: free from the next one")
+        here = next((n for n, s in self.seats.items()
+                     if s.walk_in and canonical_name(s.account.name) == canonical_name(name)), None)
+        if here is not None:
+            raise Conflict("seated", f"{name.strip()!r} already sits at seat {here} of this table")
+        check_amount(amount)
+        walk_in, ledger_id = await self._db(partial(seat_walk_in, table=self.table, dealer=dealer, name=name,
+                                                    seat=seat, amount=amount))
+        self.seats[seat] = Seat(walk_in, ledger_id, amount, walk_in=True)
+        self.version += 1
+        return True
+
+    async def _sell_chips(self, dealer: Account, seat: int, amount: Any) -> bool:
+        """More chips for a walk-in, for cash. Not while their chips are in the hand in play: the
+        engine dealt it with the stack they had, and the two must stay equal."""
+        check_amount(amount)
+        if self._held_in_hand(seat):
+            raise Conflict("round_in_play", f"seat {seat} is in the {self.game.hand_word} in play: chips are sold "
+                                            "between rounds")
+        s = self.seats[seat]
+        await self._db(partial(sell_chips, table=self.table, dealer=dealer, walk_in=s.account, seat=seat,
+                               amount=amount))
+        s.stack += amount
+        self.version += 1
+        return True
+
     async def _sit(self, account: Account, seat: Any, amount: Any) -> bool:
         require(account.role, "play")
         if self.table.status != "open":
@@ -352,6 +455,7 @@ class TableActor:
             raise Conflict("table_status", f"the table is {self.table.status}: no new {word}s")
         memo = self.game.start_hand(self.hand_number + 1)
         self._start_stacks = self.game.start_stacks()
+        self._entered = []
         self.hand_id = None
         self.hand_number += 1
         self.version += 1
@@ -359,8 +463,9 @@ class TableActor:
             await self._after(memo)
         return True
 
-    async def _after(self, memo: str) -> None:
-        """Mirror the engine's stacks into the ledger and store the hand, in one transaction."""
+    async def _after(self, memo: str, by: int | None = None) -> None:
+        """Mirror the engine's stacks into the ledger and store the hand, in one transaction.
+        ``by``: the account that entered the action (the ledger's transaction names it)."""
         game = self.game
         moves = []
         engine = game.hand_stacks()
@@ -373,7 +478,7 @@ class TableActor:
                 moves.append(Move(s.ledger_id, self._table_account, -delta))
             elif delta > 0:
                 moves.append(Move(self._table_account, s.ledger_id, delta))
-        history = game.history(self.table.id, self.hand_number, self._start_stacks)
+        history = with_entries(game.history(self.table.id, self.hand_number, self._start_stacks), self._entered)
         settled = not game.in_play
         shoe = game.shoe
         commitment = shoe.commitment
@@ -391,7 +496,7 @@ class TableActor:
                 hand_id = repo.add_hand(self.table.id, self.hand_number, game.name, commitment, history, now(),
                                         players)
             if moves:
-                transfer(repo, self.table.event_id, moves, game.name, memo, hand_id=hand_id)
+                transfer(repo, self.table.event_id, moves, game.name, memo, by=by, hand_id=hand_id)
             if stored or settled:
                 repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
             return hand_id
@@ -590,7 +695,8 @@ class TableActor:
         return {
             "table": table,
             "seats": [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
-                       "sitting_out": s.sitting_out} for n, s in sorted(self.seats.items())],
+                       "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
+                      for n, s in sorted(self.seats.items())],
             "you": {"account": account_id, "seat": seat},
             "hand": self.hand_number if shown else None,
             "clock": self.clock.view(game.to_act) if game.in_play else None,

@@ -11,6 +11,7 @@ from .ledger import Ledger
 from .ports import Store
 from .roster import Roster
 from .tables import Tables
+from .walkins import WalkIns
 
 
 class CardRoom:
@@ -22,3 +23,4 @@ class CardRoom:
         self.tables = Tables(store)
         self.ledger = Ledger(store)
         self.events = Events(store)
+        self.walk_ins = WalkIns(store)

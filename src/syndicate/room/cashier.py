@@ -13,6 +13,7 @@ from .ledger import (
     check_amount,
     float_account,
     is_bot,
+    is_walk_in,
     player_account,
     transfer,
 )
@@ -44,6 +45,9 @@ class Cashier:
                 raise NotFound("player", f"no account {player_id} in this event")
             if player.role != PLAYER:
                 raise BadRequest("player", f"{player.name} is a {player.role}, not a player: no bankroll")
+            if is_walk_in(player):
+                raise BadRequest("walk_in", f"{player.name} is a walk-in: they buy and cash out chips at their "
+                                            "table, from its dealer, for the table's cash count")
             cashier = cashier_account(repo, actor.event_id)
             wallet = player_account(repo, actor.event_id, player.id, player.name)
             if action == "buy_in":

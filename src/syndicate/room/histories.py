@@ -33,9 +33,10 @@ def _stored(store: Store, event_id: int, hand_id: int, viewer_id: int | None
                      if h.status != "playing"]
         seed = repo.escrowed_seed(hand.commitment)
         seats: dict[int, int] = {}
-        if viewer_id is not None:
+        if viewer_id is not None:  # the viewer's seats, and those of the walk-ins linked to them
+            mine = {viewer_id} | {a.id for a in repo.accounts(event_id) if a.linked_to == viewer_id}
             for h in same_shoe:
-                seat = repo.hand_seats(h.id).get(viewer_id)
+                seat = next((s for a, s in repo.hand_seats(h.id).items() if a in mine), None)
                 if seat is not None:
                     seats[h.number] = seat
     doc = dict(same_shoe[-1].history)
@@ -63,6 +64,17 @@ def house_history(store: Store, event_id: int, hand_id: int) -> dict[str, Any]:
     if seed is not None and "hands" in doc:
         doc["hands"] = [{**e, "shoe": {**e["shoe"], "seed": seed}} for e in doc["hands"]]
     return doc
+
+
+def with_entries(history: dict[str, Any], entered: list[dict[str, Any]]) -> dict[str, Any]:
+    """A one-hand history with who entered each action beside the engine's log: the round's
+    (or hand's) ``entered_by``, a list of ``{"at": index in the log, "by": account id, "name",
+    "for_seat"}``. A decision the table made itself (a timeout, a bot, a player who left) has
+    no entry. It names no card, so every viewer may have it."""
+    key = "rounds" if "rounds" in history else "hands"
+    for entry in history[key]:
+        entry["entered_by"] = [dict(e) for e in entered]
+    return history
 
 
 # -- the served copy ---------------------------------------------------------------------------

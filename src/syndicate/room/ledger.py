@@ -17,7 +17,7 @@ from typing import Any
 from .. import money
 from .errors import BadRequest, Conflict, NotFound
 from .ports import Repo, Store
-from .values import LedgerAccount, Line, Move
+from .values import WALK_IN_HASH, LedgerAccount, Line, Move
 
 CASHIER = "cashier"
 #: The house's chips for bots: the admin moves them from the cashier, bots sit down with them
@@ -42,6 +42,11 @@ def player_key(account_id: int) -> str:
 
 def table_key(table_id: int) -> str:
     return f"table:{table_id}"
+
+
+def cash_key(table_id: int) -> str:
+    """The cash a table's dealer took for walk-ins' chips: minus the cash the dealer holds."""
+    return f"cash:{table_id}"
 
 
 def check_amount(amount: Any, field: str = "amount") -> int:
@@ -94,12 +99,22 @@ def is_bot(account: Any) -> bool:
     return bool(account.password_hash == BOT_HASH)
 
 
+def is_walk_in(account: Any) -> bool:
+    return bool(account.password_hash == WALK_IN_HASH)
+
+
 def player_account(repo: Repo, event_id: int, account_id: int, name: str) -> LedgerAccount:
     return repo.ledger_account(event_id, player_key(account_id), "player", name)
 
 
 def table_account(repo: Repo, event_id: int, table_id: int, name: str) -> LedgerAccount:
     return repo.ledger_account(event_id, table_key(table_id), "table", f"table {table_id} ({name})")
+
+
+def cash_account(repo: Repo, event_id: int, table_id: int) -> LedgerAccount:
+    """The table's cash box (:func:`cash_key`). Its kind is the cashier's: it sells and buys
+    back chips as the cashier's window does, so its balance may go below zero."""
+    return repo.ledger_account(event_id, cash_key(table_id), "cashier", f"cash taken at table {table_id}")
 
 
 def stacks_of(accounts: Iterable[LedgerAccount], account_id: int) -> list[tuple[int, LedgerAccount]]:
@@ -175,10 +190,12 @@ class Ledger:
         """Players by what they won at the tables (the game's ledger lines on their stacks:
         bets, pay-outs and voids; buy-ins, cash-outs and sitting down are not winnings), with
         their chips (bankroll plus stacks at tables). Bots play the house's chips: they are not
-        in the contest."""
+        in the contest. A walk-in linked to a player's account counts as that player."""
         with self.store.transaction() as repo:
-            bots = {str(a.id) for a in repo.accounts(event_id) if is_bot(a)}
-            names: dict[str, str] = {}
+            accounts = repo.accounts(event_id)
+            bots = {str(a.id) for a in accounts if is_bot(a)}
+            alias = {str(a.id): str(a.linked_to) for a in accounts if a.linked_to is not None}
+            names = {str(a.id): a.name for a in accounts}
             chips: dict[str, int] = {}
             won: dict[str, int] = {}
             for a in repo.ledger_accounts(event_id):
@@ -186,10 +203,9 @@ class Ledger:
                 if parts[-1] in bots:
                     continue
                 if parts[0] == "player":
-                    owner = parts[1]
-                    names[owner] = a.name
+                    owner = alias.get(parts[1], parts[1])
                 elif parts[0] == "stack":
-                    owner = parts[2]
+                    owner = alias.get(parts[2], parts[2])
                     won[owner] = won.get(owner, 0) + sum(ln.amount for ln in repo.lines(a.id) if ln.kind in GAME_KINDS)
                 else:
                     continue

@@ -5,7 +5,16 @@ closed table's shoes' seeds are revealed (docs/server.md, docs/fairness.md).
 from __future__ import annotations
 
 from .cardroom import CardRoom
-from .ledger import float_account, is_bot, now, player_account, table_account, transfer
+from .ledger import (
+    cash_account,
+    float_account,
+    is_bot,
+    is_walk_in,
+    now,
+    player_account,
+    table_account,
+    transfer,
+)
 from .ports import Repo
 from .values import Move, Table
 
@@ -90,6 +99,11 @@ def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
             moves = [Move(a.id, wallet.id, a.balance)]
             if is_bot(player):  # the house's chips, not the bot's: back to the float
                 moves.append(Move(wallet.id, float_account(repo, ev).id, a.balance))
+            if is_walk_in(player):  # no bankroll to keep chips in: cashed out at the table
+                moves.append(Move(wallet.id, cash_account(repo, ev, table.id).id, a.balance))
+                transfer(repo, ev, moves, "walk_in_cash_out", f"walk-in {player.name}'s stack at table {table.id} "
+                         "cashed out at the table after a restart: the dealer seats them again")
+                continue
             transfer(repo, ev, moves, "stand_up",
                      f"{player.name}'s stack at table {table.id} back to the bankroll after a restart")
     # A bot's bankroll holds nothing between sittings; whatever one holds now (left there by a

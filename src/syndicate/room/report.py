@@ -1,9 +1,10 @@
 """The end-of-night report and the evening's pictures, computed from the ledger and the hand
 records alone, in integer cents.
 
-The ledger has four kinds of account: the cashier, each player's bankroll (``player:<id>``),
-each player's stack at a table (``stack:<table>:<id>``) and each table (``table:<id>``, the
-house at that table). Because every transfer is a double entry, the balances sum to zero, and
+The ledger has five kinds of account: the cashier, each player's bankroll (``player:<id>``),
+each player's stack at a table (``stack:<table>:<id>``), each table (``table:<id>``, the
+house at that table) and the cash each table's dealer took for walk-ins' chips (``cash:<table>``,
+a cashier at the table: chips it sells are buy-ins, chips it takes back cash-outs). Because every transfer is a double entry, the balances sum to zero, and
 so a player's net for the evening (what they cashed out plus the chips they still hold, less
 what they bought) summed over every player is exactly minus the house's result (the tables'
 balances). The report states both sides and the ledger audit of ``syndicate admin check``, so
@@ -22,9 +23,10 @@ from typing import Any
 
 from .. import money
 from .errors import NotFound
-from .ledger import CASHIER, HOUSE_FLOAT, Ledger, is_bot
+from .ledger import CASHIER, HOUSE_FLOAT, Ledger, is_bot, is_walk_in
 from .ports import Store
 from .values import Entry, LedgerAccount
+from .walkins import aliases, cash_findings, table_cash
 
 
 def owner(key: str) -> int | None:
@@ -46,6 +48,7 @@ class PlayerLine:
     chips: int  # still held: bankroll plus stacks at tables
     net: int  # cash_outs + chips - buy_ins
     hands: int  # settled hands dealt to them
+    walk_in: bool = False  # seated by a dealer by name, with no sign-in (and not linked to an account)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,9 @@ class TableLine:
     hands: int  # settled
     voided: int
     house_result: int  # the table's ledger balance: positive, the house is ahead
+    cash_expected: int = 0  # cash its dealer should hold for walk-ins' chips: minus ``cash:<table>``
+    cash_counted: int | None = None  # the last count of that cash
+    cash_difference: int | None = None  # that count less what was expected when it was made
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +83,7 @@ class Totals:
     house_result: int  # the sum of the tables' balances
     float_result: int  # the bots' float: its balance plus the chips bots hold, less what the admin put in
     cashier: int  # the cashier's balance: cash-outs less buy-ins
+    table_cash: int  # the tables' cash accounts: minus the cash the dealers should hold
     ledger_total: int  # the sum of every balance: 0
     hands: int
     voided: int
@@ -94,6 +101,8 @@ class Report:
     totals: Totals
     audit: list[str]  # the problems `syndicate admin check` finds: none
     entries: list[Entry] = field(repr=False)
+    #: what `syndicate admin check` says of the tables' cash: (problems, warnings)
+    cash: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
 
     @property
     def agrees(self) -> bool:
@@ -109,6 +118,7 @@ class Report:
             "players": [asdict(p) for p in self.players], "tables": [asdict(t) for t in self.tables],
             "dealers": [asdict(d) for d in self.dealers], "winners": [asdict(w) for w in self.winners],
             "totals": asdict(self.totals), "audit": list(self.audit), "agrees": self.agrees,
+            "cash_problems": list(self.cash[0]), "cash_warnings": list(self.cash[1]),
             "ledger_lines": len(self.entries),
         }
         if with_entries:
@@ -135,8 +145,16 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         tables = repo.tables(event_id)
         hands = repo.hands(event_id, limit=10**9)
         dealt = repo.hand_players(event_id)
+        cash = {tc.table: tc for tc in table_cash(repo, event_id)}
     audit = Ledger(store).audit(event_id)
     names = {a.id: a.name for a in accounts}
+    # A walk-in linked to a player's account is that player: their lines are one.
+    alias = aliases(accounts)
+    walk_ins = {a.id for a in accounts if is_walk_in(a)}
+
+    def owner_of(key: str) -> int | None:
+        pid = owner(key)
+        return alias.get(pid, pid) if pid is not None else None
     # Bots play the house's float, not chips of their own: what they win or lose is the house's.
     bots = {a.id for a in accounts if is_bot(a)}
     status = {h.id: h.status for h in hands}
@@ -147,28 +165,29 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         return players.setdefault(pid, {"buy_ins": 0, "cash_outs": 0, "chips": 0, "hands": 0})
 
     for a in ledger_accounts:
-        pid = owner(a.key)
+        pid = owner_of(a.key)
         if pid is not None and pid not in bots:
             line(pid)["chips"] += a.balance
     float_in = 0
     for e in entries:
-        src, dst = owner(e.source_key), owner(e.dest_key)
+        src, dst = owner_of(e.source_key), owner_of(e.dest_key)
         if e.source_key == CASHIER and e.dest_key == HOUSE_FLOAT:
             float_in += e.amount
         elif e.source_key == HOUSE_FLOAT and e.dest_key == CASHIER:
             float_in -= e.amount
         if dst in bots or src in bots:
             continue
-        if e.source_key == CASHIER and dst is not None:
+        if _sells(e.source_key) and dst is not None:
             line(dst)["buy_ins"] += e.amount
-        elif e.dest_key == CASHIER and src is not None:
+        elif _sells(e.dest_key) and src is not None:
             line(src)["cash_outs"] += e.amount
     for hand_id, account_id, _seat in dealt:
         if status.get(hand_id) == "settled" and account_id not in bots:
-            line(account_id)["hands"] += 1
+            line(alias.get(account_id, account_id))["hands"] += 1
     player_lines = sorted(
         (PlayerLine(pid, names.get(pid, f"account {pid}"), p["buy_ins"], p["cash_outs"], p["chips"],
-                    p["cash_outs"] + p["chips"] - p["buy_ins"], p["hands"]) for pid, p in players.items()),
+                    p["cash_outs"] + p["chips"] - p["buy_ins"], p["hands"], pid in walk_ins)
+         for pid, p in players.items()),
         key=lambda p: (-p.net, p.name))
 
     balances = {a.key: a.balance for a in ledger_accounts}
@@ -178,7 +197,7 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         table_lines.append(TableLine(
             t.id, t.name, t.game, t.status, names.get(t.dealer_id, f"account {t.dealer_id}"),
             sum(1 for h in mine if h.status == "settled"), sum(1 for h in mine if h.status == "voided"),
-            balances.get(f"table:{t.id}", 0)))
+            balances.get(f"table:{t.id}", 0), *(_cash_cells(cash[t.id]) if t.id in cash else ())))
     by_dealer: dict[str, list[TableLine]] = {}
     for tl in table_lines:
         by_dealer.setdefault(tl.dealer, []).append(tl)
@@ -193,11 +212,21 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         chips_held=sum(p.chips for p in player_lines), players_net=sum(p.net for p in player_lines),
         house_result=sum(a.balance for a in ledger_accounts if a.kind == "table"),
         float_result=float_held - float_in, cashier=cashier,
+        table_cash=sum(a.balance for a in ledger_accounts if a.key.startswith("cash:")),
         ledger_total=sum(a.balance for a in ledger_accounts),
         hands=sum(t.hands for t in table_lines), voided=sum(t.voided for t in table_lines))
     winners = [p for p in player_lines if p.net > 0][:3]
     return Report(event.name, event.id, at or datetime.now(UTC), player_lines, table_lines, dealer_lines,
-                  winners, totals, audit, entries)
+                  winners, totals, audit, entries, cash_findings(list(cash.values())))
+
+
+def _sells(key: str) -> bool:
+    """Chips sold from here are buy-ins: the cashier's window, or a table's cash (walk-ins)."""
+    return key == CASHIER or key.startswith("cash:")
+
+
+def _cash_cells(tc: Any) -> tuple[int, int | None, int | None]:
+    return tc.expected, tc.counted, tc.difference
 
 
 # -- the pictures: time series ----------------------------------------------------------------
@@ -255,7 +284,8 @@ def chips_series(store: Store, event_id: int, players: list[int] | None = None, 
         accounts = repo.accounts(event_id)
     names = {a.id: a.name for a in accounts}
     bots = {a.id for a in accounts if is_bot(a)}
-    keys = {k: p for k, p in _player_keys(ledger_accounts).items() if p not in bots}
+    alias = aliases(accounts)  # a linked walk-in's chips are the player's
+    keys = {k: alias.get(p, p) for k, p in _player_keys(ledger_accounts).items() if p not in bots}
     if players is None:
         chips: dict[int, int] = {}
         for a in ledger_accounts:
@@ -306,11 +336,20 @@ def text(report: Report) -> str:
     out += ["", f"{'Dealer':<20} {'Tables':>6} {'Hands':>6} {'House':>11}"]
     for d in report.dealers:
         out.append(f"{d.dealer[:20]:<20} {d.tables:>6} {d.hands:>6} {_m(d.house_result):>11}")
+    counted = [tl for tl in report.tables if tl.cash_expected or tl.cash_counted is not None]
+    if counted:
+        out += ["", f"{'Table cash (walk-ins)':<26} {'Expected':>11} {'Counted':>11} {'Difference':>11}"]
+        for tl in counted:
+            out.append(f"{(tl.name + f' ({tl.table})')[:26]:<26} {_m(tl.cash_expected):>11} "
+                       f"{_m(tl.cash_counted) if tl.cash_counted is not None else 'not yet':>11} "
+                       f"{_m(tl.cash_difference) if tl.cash_difference is not None else '':>11}")
     out += ["", "Winners: " + (", ".join(f"{w.name} {_m(w.net)}" for w in report.winners) or "none")]
     out += ["", f"House result {_m(t.house_result)}; the players' nets sum to {_m(t.players_net)}; "
                 f"the bots' float {_m(t.float_result)}; every balance sums to {_m(t.ledger_total)} ({len(report.entries)} ledger lines).",
             "Ledger audit (syndicate admin check): " + ("; ".join(report.audit) or "ledger sound"),
             "The totals agree." if report.agrees else "THE TOTALS DO NOT AGREE."]
+    problems, warnings = report.cash
+    out += [f"Table cash: {p}" for p in problems] + [f"Table cash (warning): {w}" for w in warnings]
     return "\n".join(out) + "\n"
 
 
@@ -372,6 +411,14 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
                         [[f"{x.name} ({x.table})", x.game, x.dealer, x.status, x.hands, x.voided,
                           _m(x.house_result)] for x in report.tables], {4, 5, 6},
                         ["All tables", "", "", "", t.hands, t.voided, _m(t.house_result)]))
+    counted = [x for x in report.tables if x.cash_expected or x.cash_counted is not None]
+    if counted:
+        parts.append(_table("Table cash (walk-ins' chips)", ["Table", "Dealer", "Expected", "Counted", "Difference"],
+                            [[f"{x.name} ({x.table})", x.dealer, _m(x.cash_expected),
+                              "not yet" if x.cash_counted is None else _m(x.cash_counted),
+                              "" if x.cash_difference is None else _m(x.cash_difference)] for x in counted],
+                            {2, 3, 4}))
+        parts += [f"<p>{html.escape(p)}</p>" for p in report.cash[0] + report.cash[1]]
     parts.append(_table("Dealers", ["Dealer", "Tables", "Hands", "House result"],
                         [[d.dealer, d.tables, d.hands, _m(d.house_result)] for d in report.dealers], {1, 2, 3}))
     parts.append(f'<p class="agree">House result {_m(t.house_result)}; the players\' nets sum to '

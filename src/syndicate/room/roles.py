@@ -37,6 +37,10 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     # A pit boss deals too when on the roster (the notice lists Jean-Marc and Miles among the
     # authorized dealers): tables.open checks the roster for either role.
     "open_table": frozenset({DEALER, PIT_BOSS}),
+    # Walk-ins: a table's dealer counts the cash they took (their own tables only); the host
+    # links a walk-in to a player's account afterwards.
+    "count_cash": frozenset({ADMIN, PIT_BOSS, DEALER}),
+    "link_walk_in": frozenset({ADMIN, PIT_BOSS}),
     "manage_table": frozenset({ADMIN, PIT_BOSS, DEALER}),
     "play": frozenset({PLAYER}),
     "watch": frozenset(ROLES),
@@ -60,6 +64,8 @@ _WHY: Final[dict[str, str]] = {
     "search_any_hands": "only the admin and the pit bosses search the hands of any player",
     "search_own_hands": "only players (and the admin and pit bosses) search hands by player",
     "open_table": "Blackjack requires a dealer: only a dealer (or a pit boss who deals) opens a table",
+    "count_cash": "only a table's dealer, a pit boss or the admin counts a table's cash",
+    "link_walk_in": "only the admin or a pit boss links a walk-in to a player's account",
     "manage_table": "only the table's dealer, a pit boss or the admin pauses or closes a table",
     "play": "only players take a seat",
     "watch": "anyone may watch",

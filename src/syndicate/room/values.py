@@ -22,6 +22,11 @@ class Event:
                 "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by}
 
 
+#: A walk-in's account (a player a dealer seats by name) is marked by this password hash: no
+#: password matches it, so it never signs in (:func:`syndicate.room.ledger.is_walk_in`).
+WALK_IN_HASH = "!walk-in: no password signs in"
+
+
 @dataclass(frozen=True, slots=True)
 class Account:
     id: int
@@ -29,9 +34,15 @@ class Account:
     name: str
     role: str
     password_hash: str
+    #: A walk-in linked by the host to a player's account: their history counts as that player's.
+    linked_to: int | None = None
 
     def to_json(self) -> dict[str, Any]:  # never the hash
-        return {"id": self.id, "event_id": self.event_id, "name": self.name, "role": self.role}
+        out: dict[str, Any] = {"id": self.id, "event_id": self.event_id, "name": self.name, "role": self.role}
+        if self.password_hash == WALK_IN_HASH:
+            out["walk_in"] = True
+            out["linked_to"] = self.linked_to
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +142,23 @@ class Hand:
     history: dict[str, Any]
     started_at: datetime
     finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class CashCount:
+    """The cash a table's dealer holds, counted: ``counted`` beside what the table's cash
+    account said at that moment (``expected``, cents)."""
+
+    id: int
+    table_id: int
+    counted: int
+    expected: int
+    by: int
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "table": self.table_id, "counted": self.counted, "expected": self.expected,
+                "difference": self.counted - self.expected, "by": self.by, "at": self.at.isoformat()}
 
 
 @dataclass(frozen=True, slots=True)

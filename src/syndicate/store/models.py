@@ -72,6 +72,9 @@ class AccountRow(Base):
     role: Mapped[str] = mapped_column(String(20))
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # A walk-in linked to a player's account (migration 0008): an alias, so that the ledger stays
+    # as it was written and the walk-in's hands, stacks and winnings are read as the player's.
+    linked_to: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
 
 
 class TokenRow(Base):
@@ -229,6 +232,19 @@ class TableLeaseRow(Base):
     owner: Mapped[str] = mapped_column(String(64))
     epoch: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class CashCountRow(Base):
+    """The cash a table's dealer holds, counted (migration 0008), beside what the table's cash
+    account (``cash:<table>``) said in the same transaction."""
+
+    __tablename__ = "cash_counts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), index=True)
+    counted: Mapped[int] = mapped_column(BigInteger)
+    expected: Mapped[int] = mapped_column(BigInteger)
+    by_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class EventLimitRow(Base):

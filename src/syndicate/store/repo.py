@@ -20,6 +20,7 @@ from ..room.accounts import canonical_name, name_taken
 from ..room.errors import Conflict, Fenced
 from ..room.values import (
     Account,
+    CashCount,
     Entry,
     Event,
     Hand,
@@ -34,6 +35,7 @@ from ..room.values import (
 from .database import Database
 from .models import (
     AccountRow,
+    CashCountRow,
     EventLimitRow,
     EventRow,
     HandPlayerRow,
@@ -61,7 +63,7 @@ def _utc(dt: datetime) -> datetime:
 
 
 def _account(r: AccountRow) -> Account:
-    return Account(r.id, r.event_id, r.name, r.role, r.password_hash)
+    return Account(r.id, r.event_id, r.name, r.role, r.password_hash, r.linked_to)
 
 
 def _table(r: TableRow) -> Table:
@@ -173,6 +175,15 @@ class SqlRepo:
     def accounts(self, event_id: int) -> list[Account]:
         rows = self.s.scalars(select(AccountRow).where(AccountRow.event_id == event_id).order_by(AccountRow.id))
         return [_account(r) for r in rows]
+
+    def link_account(self, account_id: int, linked_to: int) -> Account | None:
+        """Mark a walk-in as another account's alias (their history reads as that account's)."""
+        r = self.s.get(AccountRow, account_id, with_for_update=self.for_update)
+        if r is None:
+            return None
+        r.linked_to = linked_to
+        self.s.flush()
+        return _account(r)
 
     # -- sign-ins ----------------------------------------------------------------------------
     def add_token(self, token_hash: str, account_id: int, kind: str, at: datetime, expires: datetime) -> None:
@@ -406,6 +417,20 @@ class SqlRepo:
             q = q.where(HandPlayerRow.hand_id.in_(list(hand_ids)))
         return [(h, a, s) for h, a, s in self.s.execute(q)]
 
+    # -- the tables' cash counts --------------------------------------------------------------
+    def add_cash_count(self, table_id: int, counted: int, expected: int, by: int, at: datetime) -> CashCount:
+        row = CashCountRow(table_id=table_id, counted=counted, expected=expected, by_account_id=by, at=at)
+        self.s.add(row)
+        self.s.flush()
+        return CashCount(row.id, table_id, counted, expected, by, _utc(at))
+
+    def cash_counts(self, event_id: int) -> list[CashCount]:
+        """Every cash count of the event's tables, in the order they were made."""
+        q = (select(CashCountRow).join(TableRow, TableRow.id == CashCountRow.table_id)
+             .where(TableRow.event_id == event_id).order_by(CashCountRow.id))
+        return [CashCount(r.id, r.table_id, r.counted, r.expected, r.by_account_id, _utc(r.at))
+                for r in self.s.scalars(q)]
+
     # -- shoes -------------------------------------------------------------------------------
     def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None:
         """Keep a new shoe's seed (secret until revealed) from before its first card."""
@@ -489,8 +514,10 @@ class SqlRepo:
     def hands(self, event_id: int, table_id: int | None = None, commitment: str | None = None,
               status: str | None = None, limit: int = 100, player: int | None = None) -> list[Hand]:
         q = select(HandRow).join(TableRow, TableRow.id == HandRow.table_id).where(TableRow.event_id == event_id)
-        if player is not None:
-            q = q.join(HandPlayerRow, HandPlayerRow.hand_id == HandRow.id).where(HandPlayerRow.account_id == player)
+        if player is not None:  # the player's hands, and those of the walk-ins linked to them
+            aliases = select(AccountRow.id).where(or_(AccountRow.id == player, AccountRow.linked_to == player))
+            q = (q.join(HandPlayerRow, HandPlayerRow.hand_id == HandRow.id)
+                 .where(HandPlayerRow.account_id.in_(aliases)).distinct())
         if table_id is not None:
             q = q.where(HandRow.table_id == table_id)
         if commitment is not None:

@@ -1,6 +1,7 @@
 // Admin (and pit bosses): the roster, accounts, buy-ins and cash-outs, a player's ledger line
 // by line, hand history search with a step-by-step replay and the fairness check, and the
-// house's figures per table.
+// house's figures per table; the tables' cash for walk-ins' chips (expected, counted, the
+// difference) and linking a walk-in to a player's account (docs/walk-ins.md).
 import { api, eventId, h, headerBar, money, parseDollars, signInForm, toast, whoAmI } from "./common.js";
 import { evening } from "./evening.js";
 import { replayViewer } from "./replay.js";
@@ -25,9 +26,11 @@ async function main() {
     wide(sec("figures", "The house's figures per table", h("div", { id: "figures" })))),
     sec("ledger", "A player's ledger", h("div", { id: "ledger" })),
     sec("hands", "Hand histories", h("div", { id: "hands" })),
+    sec("walk-ins", "Walk-ins and the tables' cash", h("div", { id: "walk-ins" })),
     sec("evening", "The evening: charts and the end-of-night report", h("div", { id: "evening" })));
   await Promise.all([roster(), loadAccounts(), figures(), evening(document.getElementById("evening"))]);
   handSearch();
+  walkIns();
   if (me.account.role === "admin") { houseFloat(); endOfNight(); }
 }
 
@@ -83,12 +86,58 @@ async function loadAccounts() {
   if (!document.querySelector("#cashier select")) { cashier(); ledgerPicker(); }
 }
 
-function playerSelect(label) {
-  return h("select", { "aria-label": label }, accounts.filter((a) => a.role === "player").map((a) => h("option", { value: a.id }, a.name)));
+function playerSelect(label, keep = () => true) {
+  return h("select", { "aria-label": label }, accounts.filter((a) => a.role === "player" && keep(a)).map((a) => h("option", { value: a.id }, a.name)));
+}
+
+/** Each table's cash for walk-ins' chips against its last count, a count to record, and the
+ * walk-ins with a form linking one to a player's account. */
+async function walkIns() {
+  const box = document.getElementById("walk-ins");
+  try {
+    const [cash, walkers] = await Promise.all([api("GET", "/api/cash"), api("GET", "/api/walk-ins")]);
+    const cents = (c) => (c === null || c === undefined ? "not counted" : money(c));
+    const table = h("input", { type: "number", min: "1", "aria-label": "Table whose cash was counted" });
+    const counted = h("input", { inputmode: "decimal", "aria-label": "Cash counted ($)", placeholder: "120.00" });
+    const count = h("form", { class: "inline", "aria-label": "Record a cash count" },
+      h("label", { class: "field" }, "Table", table), h("label", { class: "field" }, "Cash counted ($)", counted),
+      h("button", { type: "submit" }, "Record count"));
+    count.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const c = parseDollars(counted.value.replace(/^[−-]/, ""));
+      if (c === null) { toast("The cash counted in dollars, like 120 or 120.50", true); return; }
+      try {
+        const out = await api("POST", `/api/tables/${Number(table.value)}/cash-count`, { counted: /^[−-]/.test(counted.value) ? -c : c });
+        toast(`Table ${out.table}: counted ${money(out.counted)}, difference ${money(out.difference)}`);
+        walkIns();
+      } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+    });
+    const walkIn = h("select", { "aria-label": "Walk-in to link" }, walkers.filter((w) => w.linked_to === null).map((w) => h("option", { value: w.id }, w.name)));
+    const player = playerSelect("Player account to link to", (a) => !a.walk_in);
+    const link = h("form", { class: "inline", "aria-label": "Link a walk-in to an account" },
+      h("label", { class: "field" }, "Walk-in", walkIn), h("label", { class: "field" }, "Player", player),
+      h("button", { type: "submit" }, "Link"));
+    link.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const name = walkIn.selectedOptions[0] ? walkIn.selectedOptions[0].textContent : "";
+      if (!name || !confirm(`Link ${name} to ${player.selectedOptions[0].textContent}? Their whole history becomes that player's.`)) return;
+      try { await api("POST", `/api/walk-ins/${walkIn.value}/link`, { player: Number(player.value) }); toast(`${name} is linked`); walkIns(); }
+      catch (err) { toast(`${err.message} (${err.rule})`, true); }
+    });
+    const names = Object.fromEntries(accounts.map((a) => [a.id, a.name]));
+    box.replaceChildren(
+      h("table", { class: "data", "aria-label": "Tables' cash" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Dealer"), h("th", { class: "num" }, "Expected"), h("th", { class: "num" }, "Counted"), h("th", { class: "num" }, "Difference"), h("th", {}, "Count again"))),
+        h("tbody", {}, cash.map((c) => h("tr", {}, h("td", {}, `${c.name} (${c.table})`), h("td", {}, c.dealer), h("td", { class: "num" }, money(c.expected)),
+          h("td", { class: "num" }, cents(c.counted)), h("td", { class: "num" }, c.difference === null ? "" : money(c.difference)), h("td", {}, c.count_again ? "yes" : "no"))))),
+      count,
+      h("ul", { "aria-label": "Walk-ins" }, walkers.map((w) => h("li", {}, w.linked_to === null ? w.name : `${w.name}: linked to ${names[w.linked_to] || `account ${w.linked_to}`}`))),
+      link);
+  } catch (err) { box.textContent = err.message; }
 }
 
 function cashier() {
-  const who = playerSelect("Player");
+  const who = playerSelect("Player", (a) => !a.walk_in);
   const amount = h("input", { inputmode: "decimal", required: true, placeholder: "100.00" });
   const go = (kind) => async () => {
     const cents = parseDollars(amount.value);

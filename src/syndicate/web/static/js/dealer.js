@@ -1,11 +1,20 @@
 // The dealer console: open a table from a preset with overrides, then for each of your tables
-// start rounds, deal, pause, resume, close, seat or remove bots, propose an ante change.
+// start rounds, deal, pause, resume, close, seat or remove bots, propose an ante change; seat a
+// walk-in by name, sell them chips, cash them out, and act for a walk-in's seat (or a player's
+// who lets the dealer act for them: docs/walk-ins.md).
 // Table actions go over the table's WebSocket, like every other action.
 import { api, h, headerBar, money, parseDollars, signInForm, toast, whoAmI, eventId } from "./common.js";
 import { TableSocket } from "./socket.js";
 
 /** The games' names as every page shows them. */
 const GAMES = { blackjack: "Blackjack", poker: "Five-card draw" };
+/** What the dealer may enter for a seat, per game (the engine refuses what is not legal now). */
+const SEAT_ACTIONS = {
+  blackjack: ["bet", "hit", "stand", "double", "split", "surrender", "insurance", "no_insurance", "even_money", "play_on"],
+  poker: ["check", "call", "bet", "raise", "fold", "stand_pat", "draw"],
+};
+/** The actions that take the amount field (the others ignore it). */
+const WITH_AMOUNT = new Set(["bet", "raise", "double", "insurance"]);
 const socks = new Map(); // table id → {sock, state}
 let me = null;
 
@@ -104,6 +113,62 @@ function showLive(id, entry) {
   if (el) el.replaceChildren(liveLine(entry));
   const auto = document.getElementById(`auto-${id}`);
   if (auto) auto.replaceChildren(autoLine(entry));
+  const seats = document.getElementById(`seats-${id}`);
+  if (seats) seats.replaceChildren(...seatControls(entry));
+}
+
+/** One group per seat: who sits there and, for a walk-in or a player who lets the dealer act,
+ * the dealer's controls. The inputs are kept per seat, so a state that arrives while the dealer
+ * types does not wipe what is typed. */
+function seatControls(entry) {
+  const s = entry.state;
+  if (!s || !entry.table) return [];
+  const t = entry.table;
+  entry.seatInputs = entry.seatInputs || new Map();
+  const rd = s.round;
+  return s.seats.map((seat) => {
+    const n = seat.seat;
+    const L = (x) => `${x} for seat ${n} at ${t.name}`;
+    if (!entry.seatInputs.has(n)) {
+      entry.seatInputs.set(n, {
+        chips: h("input", { inputmode: "decimal", placeholder: "20.00", "aria-label": `Chips to sell at seat ${n} of ${t.name}, dollars` }),
+        amount: h("input", { inputmode: "decimal", placeholder: "5.00", "aria-label": L("Amount, dollars,") }),
+        discards: h("input", { placeholder: "7h 2c", "aria-label": L("Discards") }),
+      });
+    }
+    const inputs = entry.seatInputs.get(n);
+    const kind = seat.walk_in ? "walk-in" : seat.dealer_acts ? "lets the dealer act" : "plays from their phone";
+    const turn = rd && rd.to_act === n ? " — to act" : "";
+    const parts = [h("span", {}, `Seat ${n}: ${seat.player}, ${money(seat.stack)} (${kind})${turn}`)];
+    if (seat.walk_in) {
+      parts.push(h("label", { class: "field" }, "Sell chips ($)", inputs.chips),
+        h("button", { type: "button", "aria-label": `Sell chips at seat ${n} of ${t.name}`, onclick: () => {
+          const c = parseDollars(inputs.chips.value);
+          if (c === null) { toast("Chips in dollars, like 20 or 20.00", true); return; }
+          entry.act("sell_chips", { seat: n, amount: c });
+        } }, "Sell chips"),
+        h("button", { type: "button", class: "danger", "aria-label": `Cash out seat ${n} of ${t.name}`, onclick: () => {
+          if (confirm(`Cash ${seat.player} out at ${t.name}? Pay them ${money(seat.stack)} in cash.`)) entry.act("cash_out_walk_in", { seat: n });
+        } }, "Cash out"));
+    }
+    if (seat.walk_in || seat.dealer_acts) {
+      const act = (a) => {
+        const fields = { seat: n };
+        if (WITH_AMOUNT.has(a) && inputs.amount.value.trim()) {
+          const c = parseDollars(inputs.amount.value);
+          if (c === null) { toast("An amount in dollars, like 5 or 5.00", true); return; }
+          fields.amount = c;
+        }
+        if (a === "draw") fields.discards = inputs.discards.value.split(/[\s,]+/).filter(Boolean);
+        entry.act(a, fields);
+      };
+      const buttons = (SEAT_ACTIONS[t.game] || []).map((a) => h("button", { type: "button", "aria-label": L(a.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase())), onclick: () => act(a) }, a.replace(/_/g, " ")));
+      parts.push(h("div", { class: "actions", role: "group", "aria-label": `Act for seat ${n} at ${t.name}` },
+        h("label", { class: "field" }, "Amount ($)", inputs.amount),
+        t.game === "poker" ? h("label", { class: "field" }, "Discards", inputs.discards) : null, ...buttons));
+    }
+    return h("div", { class: "seat-line", role: "group", "aria-label": `Seat ${n} at ${t.name}` }, ...parts);
+  });
 }
 
 function liveLine(entry) {
@@ -128,6 +193,8 @@ function tableBox(t) {
   const act = async (action, fields = {}) => {
     try { await entry.sock.act(action, fields); toast(`${t.name}: ${action.replace(/_/g, " ")}`); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
   };
+  entry.table = t;
+  entry.act = act;
   const status = async (s) => {
     try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
   };
@@ -136,8 +203,21 @@ function tableBox(t) {
     bots: h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": `Bots to seat at ${t.name}` }),
     ante: h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" }),
     auto: h("input", { type: "number", min: "1", max: "600", step: "1", value: "15", "aria-label": `Auto-deal betting window at ${t.name}, seconds` }),
+    walkSeat: h("input", { type: "number", min: "1", max: String(t.seats), value: "1" }),
+    walkName: h("input", { autocomplete: "off" }),
+    walkChips: h("input", { inputmode: "decimal", placeholder: "20.00" }),
   };
-  const { bots, ante, auto } = entry.inputs;
+  const { bots, ante, auto, walkSeat, walkName, walkChips } = entry.inputs;
+  const walkIn = h("form", { class: "inline", "aria-label": `Seat a walk-in at ${t.name}` },
+    h("label", { class: "field" }, "Seat", walkSeat), h("label", { class: "field" }, "Walk-in's name", walkName),
+    h("label", { class: "field" }, "Chips bought ($)", walkChips),
+    h("button", { type: "submit" }, "Seat walk-in"));
+  walkIn.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const c = parseDollars(walkChips.value);
+    if (c === null) { toast("Chips bought: an amount in dollars, like 20 or 20.00", true); return; }
+    act("seat_walk_in", { seat: Number(walkSeat.value), name: walkName.value.trim(), amount: c });
+  });
   const setAuto = async (seconds) => {
     try {
       await entry.sock.act("auto_deal", { seconds });
@@ -171,7 +251,9 @@ function tableBox(t) {
         const c = parseDollars(ante.value);
         if (c === null) { toast("An ante in dollars, like 1.00", true); return; }
         act("propose_ante", { amount: c });
-      } }, "Propose ante")] : null));
+      } }, "Propose ante")] : null),
+    walkIn,
+    h("div", { id: `seats-${t.id}`, role: "group", "aria-label": `Seats at ${t.name}` }, ...seatControls(entry)));
 }
 
 main().catch((e) => toast(e.message, true));
