@@ -38,11 +38,11 @@ from ..errors import RuleError
 from .cardroom import CardRoom
 from .clock import Clock, Timers, check_window
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
-from .game import Game
+from .game import Game, real_only
 from .ledger import check_amount, now, table_account, transfer
 from .messages import PROTOCOL_VERSION, UNAVAILABLE, error, refusal, running
 from .ports import Repo
-from .recovery import reveal_table_seeds
+from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
 from .seating import BOT_STAKE, Seat, seat_bots, sit_down, stand_up
 from .values import Account, Move, Table
@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 
 TABLE_ACTIONS = ("sit", "leave_seat", "sit_in")
 #: The dealer's actions at any table; a game adds its own (:attr:`Game.dealer_actions`).
-DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots")
+DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots", "misdeal")
 SEEN_IDS = 2048  # action ids remembered per table for retries
 
 
@@ -95,6 +95,9 @@ class TableActor:
         self._table_account = 0
         self._memo: dict[str, Any] | None = None  # views shared by the messages of one broadcast
         self._kept_commitment: str | None = None  # the shoe whose seed is in the database
+        #: Real cards: who entered what in the hand in play ({"at": log index, "by": account id,
+        #: "action"}), stored with its history as ``entered_by`` (docs/dealer.md).
+        self._entered_by: list[dict[str, Any]] = []
         #: Several processes (:mod:`syndicate.room.cluster`): checks, in each write's transaction,
         #: that this process still holds the table's lease (raises Fenced); ``on_fenced`` is told
         #: when one failed.
@@ -259,7 +262,12 @@ class TableActor:
                 return await self._add_bots(msg.get("count"))
             if action == "remove_bots":
                 return await self._remove_bots()
+            if action == "misdeal":
+                return await self._misdeal(account)
+            before = game.turn()
             if game.dealer_action(action, msg):
+                if game.cards == "real":
+                    self._entered(account, action, before)
                 await self._after(f"{action}, hand {self.hand_number}")
             else:
                 self.version += 1
@@ -275,6 +283,15 @@ class TableActor:
             self.seats[seat].timeouts = 0
         await self._after(f"{account.name} at seat {seat}: {action}")
         return True
+
+    def _entered(self, account: Account, action: str, before: int) -> None:
+        """Note who entered a card (or dealt, or took a card back) in the hand's log: the record
+        an action appended is at ``before``; a take-back shortens the log and appends its note
+        last, and what it took back is no longer there to be attributed."""
+        after = self.game.turn()
+        at = before if after > before else after - 1
+        self._entered_by = [e for e in self._entered_by if e["at"] < at]
+        self._entered_by.append({"at": at, "by": account.id, "action": action})
 
     def _require_dealer(self, account: Account) -> None:
         if account.id != self.table.dealer_id and account.role not in (ADMIN, PIT_BOSS):
@@ -352,6 +369,7 @@ class TableActor:
             raise Conflict("table_status", f"the table is {self.table.status}: no new {word}s")
         memo = self.game.start_hand(self.hand_number + 1)
         self._start_stacks = self.game.start_stacks()
+        self._entered_by = []
         self.hand_id = None
         self.hand_number += 1
         self.version += 1
@@ -373,13 +391,14 @@ class TableActor:
                 moves.append(Move(s.ledger_id, self._table_account, -delta))
             elif delta > 0:
                 moves.append(Move(self._table_account, s.ledger_id, delta))
-        history = game.history(self.table.id, self.hand_number, self._start_stacks)
+        history = self._history()
         settled = not game.in_play
         shoe = game.shoe
-        commitment = shoe.commitment
+        commitment = game.shoe_key
         # A new shoe's seed is kept (secret) with the first write of its first hand, before any
         # of its cards reaches a client: a shoe a crash cuts short can be revealed afterwards.
-        escrow = shoe.escrow_hex() if commitment != self._kept_commitment else None
+        # Real cards have no seed (shoe None): nothing to keep.
+        escrow = shoe.escrow_hex() if shoe is not None and commitment != self._kept_commitment else None
         players = [(n, self.seats[n].account.id) for n in sorted(self._start_stacks) if n in self.seats]
 
         def write(repo: Repo) -> int:
@@ -403,9 +422,48 @@ class TableActor:
                 self.seats[n].stack = stack
         self.version += 1
         if settled:
+            self._tell_payouts()
             await self._round_over()
         else:
             self._arm_turn_timer()
+
+    def _history(self) -> dict[str, Any]:
+        history = self.game.history(self.table.id, self.hand_number, self._start_stacks)
+        if self._entered_by:
+            history["entered_by"] = list(self._entered_by)
+        return history
+
+    def _tell_payouts(self) -> None:
+        """Real cards: the dealer moves the chips, so their screens get what to pay and take."""
+        payouts = self.game.payouts() if self.game.cards == "real" else None
+        if payouts is None:
+            return
+        message = {"type": "payouts", "hand": self.hand_number, "payouts": payouts}
+        for conn in list(self.clients):
+            if self._viewer(conn.account)[0] == "dealer":
+                conn.send(message)
+
+    async def _misdeal(self, account: Account) -> bool:
+        """The dealer declares a misdeal: the hand in play is void and every bet on it returned,
+        by the restart's rule (one reversing transaction of all its ledger moves); the stored
+        hand says who declared it. The table is then ready for a new hand (docs/dealer.md)."""
+        game = self.game
+        real_only(game, "a misdeal")
+        if not game.in_play:
+            raise Conflict("no_round", f"no {game.hand_word} in play: there is nothing to void")
+        history = {**self._history(), "voided": True, "misdeal": {"by": account.id, "at": game.turn()}}
+        game.void_hand()  # refused at a shuffled table, changing nothing
+        hand_id, number = self.hand_id, self.hand_number
+        if hand_id is not None:  # stored: its bets are in the ledger
+            memo = f"hand {number} at table {self.table.id}: misdeal declared by {account.name}, every bet returned"
+            await self._db(partial(void_hand, table=self.table, hand_id=hand_id, history=history, memo=memo))
+        for n, stack in self._start_stacks.items():
+            if n in self.seats:
+                self.seats[n].stack = stack
+        self._entered_by = []
+        self.version += 1
+        await self._round_over()
+        return True
 
     async def _round_over(self) -> None:
         self.game.hand_over()
@@ -494,7 +552,8 @@ class TableActor:
         return (self.hand_number, self.game.turn())
 
     def _arm_turn_timer(self) -> None:
-        seat = self.game.to_act if self.game.in_play else None
+        # No player's clock runs while the hand waits for the dealer's card.
+        seat = self.game.to_act if self.game.in_play and self.game.card_needed is None else None
         if seat is None:
             self.clock.stop_turn()
             return

@@ -102,7 +102,7 @@ def _summary(t: Table) -> str:
         return (f"Five-card draw, ante {_dollars(r['ante'])}, bets {_dollars(r['min_bet'])}–"
                 f"{_dollars(r['max_bet'])}, draw up to {r['max_discard']}"
                 + (" (4 keeping an Ace)" if r.get("ace_discard") else ""))
-    rules = Rules.from_dict(r)
+    rules = Rules.from_dict(t.game_rules)
     return strategy._rules_caption(rules)
 
 
@@ -261,7 +261,7 @@ async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
         raise NotFound("table", f"no table {table_id}")
     if t.game == "poker":
         return {"game": "poker", "table": t.to_json()}
-    rules = Rules.from_dict(t.rules)
+    rules = Rules.from_dict(t.game_rules)
     return {"game": "blackjack", "table": t.to_json(), **await odds_service(request.app).get(odds.canonical(rules))}
 
 
