@@ -351,8 +351,9 @@ def test_a_misdeal_voids_the_hand_with_every_bet_returned(servers, room, cast) -
         for p in t.seats.values():
             await p.act("bet", amount=BET)
         version = (await t.dealer.act("deal"))["version"]
-        for c in ("9", "5", "7"):
+        for c in ("9", "5", "7", "6", "8", "4", "3", "Jd"):  # the deal, the hole card (Jd) last
             version = (await t.dealer.act("card", card=c))["version"]
+        assert (await t.settle(version))["round"]["to_act"] == 1
         with pytest.raises(ActionRefused) as e:
             await t.seats[2].act("misdeal")
         assert e.value.rule == "table_dealer"
@@ -375,6 +376,11 @@ def test_a_misdeal_voids_the_hand_with_every_bet_returned(servers, room, cast) -
     for s in after["seats"]:
         assert room.ledger.balance(ev, stack_key(real["id"], s["account"])) == STAKE
     assert room.ledger.audit(ev) == []
+    # The voided hand is served like any finished hand, its hole card never turned still hidden.
+    served = sign_in(srv, ev, "Alice").request("GET", f"/api/hands/{hand.id}/history")
+    assert served["voided"] is True and served["misdeal"]["by"] == cast.dealer.id
+    assert '"Jd"' not in json.dumps(served)
+    assert '"Jd"' not in json.dumps([m for c in (t.watcher, *t.seats.values()) for m in c.messages])
 
 
 # -- Five-card draw ---------------------------------------------------------------------------
