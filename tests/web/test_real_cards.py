@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -203,7 +204,8 @@ def assert_hole_hidden(messages: list[dict[str, Any]], hidden: tuple[str, ...]) 
 
 
 # -- Blackjack ---------------------------------------------------------------------------------
-def test_blackjack_round_with_real_cards_equals_the_stacked_shoe(servers, room, cast) -> None:
+def test_blackjack_round_with_real_cards_equals_the_stacked_shoe(servers, room, cast, caplog) -> None:
+    caplog.set_level(logging.DEBUG)
     ev = cast.event.id
     names = players(room, cast, 5)
     stacked_srv, real_srv = servers(stacked), servers()
@@ -270,6 +272,9 @@ def test_blackjack_round_with_real_cards_equals_the_stacked_shoe(servers, room, 
     assert assert_hole_hidden(others, ("Qc", "Kd")) > 20
     assert not [m for m in others if m["type"] == "error"]
     assert_schema(others + t.dealer.messages)
+    # Nor any line the server logged (the websockets client's own debug lines are the test's).
+    logged = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith(("syndicate", "uvicorn")))
+    assert not [c for c in ("Qc", "Q♣", "Kd", "K♦") if c in logged]
 
     # The stored hand: real cards, no commitment, each correction with who made it.
     assert hand.status == "settled" and hand.commitment.startswith("entered-")
