@@ -284,6 +284,10 @@ def test_blackjack_round_with_real_cards_equals_the_stacked_shoe(servers, room, 
     assert len(fixes) == 2 and all(e["by"] == cast.dealer.id and log[e["at"]]["type"] == "take_back" for e in fixes)
     cards = [e for e in hand.history["entered_by"] if e["action"] == "card"]
     assert len(cards) == len(BJ_CARDS) and all(log[e["at"]]["type"] == "card" for e in cards)
+    # The engine replays it exactly from the entered cards; there is no shuffle to verify.
+    check = sign_in(real_srv, ev, "admin").request("GET", f"/api/hands/{hand.id}/check")
+    assert check["replay"]["matches"] is True and check["commitment"] is None
+    assert check["verify"]["entered"] == 1 and "no shuffle to verify" in " ".join(check["verify"]["messages"])
     assert room.ledger.audit(ev) == []
 
 
@@ -516,6 +520,8 @@ def test_draw_hand_with_real_cards_equals_the_ordinary_table(servers, room, cast
     winners = [p for p in payouts if p["amount"] > 0]
     assert winners and all(p["text"].startswith(f"seat {p['seat']}: push $") for p in winners)
     assert hand.commitment.startswith("entered-") and hand.history["hands"][0]["shoe"]["entered"] is True
+    check = sign_in(srv, ev, "admin").request("GET", f"/api/hands/{hand.id}/check")
+    assert check["replay"]["matches"] is True and check["verify"]["ok"] is True
     (fix,) = [e for e in hand.history["entered_by"] if e["action"] == "take_back"]
     assert fix["by"] == cast.dealer.id and hand.history["hands"][0]["log"][fix["at"]]["type"] == "take_back"
     assert room.ledger.audit(ev) == []
