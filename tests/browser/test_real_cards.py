@@ -154,6 +154,9 @@ def test_the_dealer_enters_a_blackjack_round_from_the_console(world) -> None:
     split.click()
     con.expect_next("seat 1's second card (after a split)")
     snap()
+    IMG.mkdir(parents=True, exist_ok=True)
+    page.get_by_role("region", name="Cards at Real 21").scroll_into_view_if_needed()
+    page.screenshot(path=str(IMG / "browser-real-cards-console.png"))
     con.rank("3")
     alice.get_by_role("button", name="Double").click()
     con.expect_next("seat 1's third card (a double)")
@@ -172,8 +175,10 @@ def test_the_dealer_enters_a_blackjack_round_from_the_console(world) -> None:
     con.rank("4")  # the dealer's 16 draws to 20
 
     payouts = page.get_by_role("region", name="Payouts at Real 21")
-    expect(payouts).to_contain_text("seat 1: take $10.00 (hand 1: push; hand 2: take $10.00)")
-    expect(payouts).to_contain_text("seat 2: pay $20.00 (win 1:1)")
+    expect(payouts).to_contain_text("seat 1 (Alice): take $10.00 (hand 1: push; hand 2: take $10.00)")
+    page.screenshot(path=str(IMG / "browser-real-cards-payouts.png"))
+    expect(payouts).to_contain_text("seat 2 (Bob): pay $20.00 (win 1:1)")
+    expect(con.awaited).to_have_text("Hand 1 is over: pay out, then start the next")
     for p in (alice, bob):
         expect(p.get_by_role("heading", name="Results of the round")).to_be_visible()
 

@@ -156,7 +156,7 @@ function tableBox(t) {
   const L = (x) => `${x} at ${t.name}`;
   if (t.cards === "real" && !entry.pad) entry.pad = cardPad(t, entry);
   return h("section", { class: "card-box", "aria-label": t.name, dataset: { table: t.id } },
-    h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${GAMES[t.game] || t.game}, ${t.cards === "real" ? "real cards, " : ""}${t.status}) ${t.summary}`)),
+    h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${GAMES[t.game] || t.game}, ${t.status}) ${t.summary}`)),
     entry.pad ? entry.pad.el : null,
     h("p", { id: `live-${t.id}` }, liveLine(entry)),
     h("p", { id: `auto-${t.id}`, role: "status", "aria-label": L("Auto-deal") }, autoLine(entry)),
@@ -237,11 +237,15 @@ function cardPad(t, entry) {
     const need = rd && rd.card_needed_text;
     el.classList.toggle("waiting", Boolean(need));
     awaited.textContent = need ? `Next card: ${need}` : !rd ? (s && s.table.voided ? `Hand ${s.table.voided} was voided (misdeal): start the next one` : "No hand in play")
-      : rd.to_act ? `No card needed: seat ${rd.to_act} to act` : rd.phase === "betting" ? "Bets are open: deal when they are in" : "No card needed";
+      : rd.to_act ? `No card needed: seat ${rd.to_act} to act` : rd.phase === "betting" ? "Bets are open: deal when they are in"
+        : rd.phase === "settled" || rd.phase === "complete" ? `Hand ${s.hand} is over: pay out, then start the next` : "No card needed";
     const list = rd && rd.payouts;
     payouts.hidden = !list;
     if (list) {
-      payouts.replaceChildren(h("h4", {}, `Pay out hand ${s.hand}`), h("ul", {}, list.map((p) => h("li", { class: p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "" }, p.text))));
+      // Each line names the player too: the dealer pays people, not seat numbers.
+      const who = new Map(s.seats.map((x) => [x.seat, x.player]));
+      const named = (p) => (p.seat !== null && who.has(p.seat) ? p.text.replace(`seat ${p.seat}:`, `seat ${p.seat} (${who.get(p.seat)}):`) : p.text);
+      payouts.replaceChildren(h("h4", {}, `Pay out hand ${s.hand}`), h("ul", {}, list.map((p) => h("li", { class: p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "" }, named(p)))));
     }
   };
   update();
