@@ -14,6 +14,7 @@ seats so that only the dealer's work is counted. They go to build/browser/real-c
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
@@ -213,6 +214,24 @@ def bets_in(world: Any, table_id: int, count: int) -> None:
     raise AssertionError(f"{count} bets did not come in")
 
 
+def enter_all(con: Console, payouts: str, tap: Any) -> int:
+    """Tap the awaited card (``tap``) until the hand is settled; how many cards it took."""
+    region = con.page.get_by_role("region", name=payouts)
+    expect(region).to_be_hidden()
+    cards = 0
+    while not region.is_visible():
+        text = con.awaited.text_content() or ""
+        if text.startswith("Next card:"):
+            tap()
+            cards += 1
+            expect(con.awaited).not_to_have_text(text)
+        else:
+            con.page.wait_for_timeout(50)
+    return cards
+
+
+ROUNDS = 5  # Blackjack rounds at 5 seats
+HANDS = 3  # draw hands at 4 seats
 RANK_CYCLE = ["10", "7", "9", "5", "K", "2", "8", "A", "6", "Q", "3", "4", "J"]
 
 
@@ -226,43 +245,39 @@ def test_taps_for_a_5_seat_blackjack_round_and_a_4_player_draw_hand(world) -> No
     page.get_by_role("button", name="Seat bots at Real five").click()  # setting up: not counted
     live = page.get_by_role("region", name="Real five", exact=True)
     expect(live).to_contain_text("5 seated")
-    con.button("Start round")
-    expect(con.awaited).to_have_text("Bets are open: deal when they are in")
-    bets_in(world, t, 5)  # the bots bet at once, as the table asks them
-    con.button("Deal")
-    cards = 0
-    payouts = page.get_by_role("region", name="Payouts at Real five")
-    while not payouts.is_visible():
-        text = con.awaited.text_content() or ""
-        if text.startswith("Next card:"):
-            con.rank(RANK_CYCLE[cards % len(RANK_CYCLE)])
-            cards += 1
-            expect(con.awaited).not_to_have_text(text)
-        else:
-            page.wait_for_timeout(50)
-    blackjack = {"taps": con.taps, "cards": cards, "keys_typed": sum(
-        len(RANK_CYCLE[i % len(RANK_CYCLE)]) + 1 for i in range(cards))}
-    record("blackjack_5_seats", blackjack)
-    assert con.taps == cards + 2  # one tap a card, and Start round and Deal
+    rounds = []
+    dealt = 0
+    for _ in range(ROUNDS):
+        before = con.taps
+        con.button("Start round")
+        expect(con.awaited).to_have_text("Bets are open: deal when they are in")
+        bets_in(world, t, 5)  # the bots bet at once, as the table asks them
+        con.button("Deal")
+        start = dealt  # the cycle of ranks goes on from round to round
+        cards = enter_all(con, "Payouts at Real five",
+                          lambda start=start: con.rank(RANK_CYCLE[(start + con.taps - before - 2) % len(RANK_CYCLE)]))
+        rounds.append({"taps": con.taps - before, "cards": cards, "keys_typed": sum(
+            len(RANK_CYCLE[(dealt + k) % len(RANK_CYCLE)]) + 1 for k in range(cards))})
+        dealt += cards
+        assert rounds[-1]["taps"] == cards + 2  # one tap a card, and Start round and Deal
+    record("blackjack_5_seats", {"rounds": rounds, "mean_taps": sum(r["taps"] for r in rounds) / len(rounds),
+                                 "mean_cards": dealt / len(rounds)})
 
     page, d = open_real_table(world, "Real draw", game="poker")
     con = Console(page, "Real draw", d)
     page.get_by_label("Bots to seat at Real draw").fill("4")
     page.get_by_role("button", name="Seat bots at Real draw").click()
     expect(page.get_by_role("region", name="Real draw", exact=True)).to_contain_text("4 seated")
-    con.button("Deal a hand")
     deck = [r + s for s in "♠♥♦♣" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]]
-    used = 0
-    payouts = page.get_by_role("region", name="Payouts at Real draw")
-    while not payouts.is_visible():
-        text = con.awaited.text_content() or ""
-        if text.startswith("Next card:"):
-            con.card(deck[used])
-            used += 1
-            expect(con.awaited).not_to_have_text(text, timeout=5_000)
-        else:
-            page.wait_for_timeout(50)
-    typed = sum(len(c.replace("10", "T")) + 1 for c in deck[:used])  # "Ah" + Enter; "Th" for a ten
-    record("draw_4_players", {"taps": con.taps, "cards": used, "keys_typed": typed})
-    assert con.taps == used + 1 and used >= 20  # one tap a card, and Deal a hand
+    hands = []
+    for k in range(HANDS):
+        order = random.Random(k).sample(deck, len(deck))  # each hand its own deck, in its own order
+        before = con.taps
+        con.button("Deal a hand")
+        used = enter_all(con, "Payouts at Real draw", lambda: con.card(order[con.taps - before - 1]))
+        typed = sum(len(c.replace("10", "T")) + 1 for c in order[:used])  # "Ah" + Enter; "Th" for a ten
+        hands.append({"taps": con.taps - before, "cards": used, "keys_typed": typed})
+        assert con.taps - before == used + 1 and used >= 20  # one tap a card, and Deal a hand
+    record("draw_4_players", {"hands": hands, "mean_taps": sum(h["taps"] for h in hands) / len(hands),
+                              "mean_cards": sum(h["cards"] for h in hands) / len(hands)})
     assert room.ledger.audit(cast.event.id) == []
