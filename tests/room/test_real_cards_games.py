@@ -119,3 +119,15 @@ def test_a_draw_pot_won_by_folds_returns_the_uncalled_bet() -> None:
                            f"${3 * ante // 100}.{3 * ante % 100:02d}: the pot, everyone else folded)")
     assert sum(p["net"] for p in game.payouts()) == 0
     assert {p["seat"]: p["net"] for p in game.payouts()} == game.round.results()
+
+
+def test_the_card_that_settles_a_hand_stands() -> None:
+    game = blackjack()
+    bets(game)
+    deal(game, "10", "10", "10", "10", "10", "10", "10", "7")  # everyone 20, the dealer 17
+    for seat in STACKS:
+        game.seat_action(seat, "stand", {})
+    assert not game.in_play
+    with pytest.raises(RoomError) as e:
+        game.dealer_action("take_back", {})
+    assert e.value.rule == "take_back" and "its last card stands" in e.value.message

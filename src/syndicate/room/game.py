@@ -177,3 +177,11 @@ def move_text(amount: int) -> str:
     if amount > 0:
         return f"pay {money.format(amount)}"
     return f"take {money.format(-amount)}" if amount < 0 else "push"
+
+
+def settled_is_final(game: Game, action: str) -> None:
+    """Refuse a take-back once the hand is settled: the card that ended it moved the chips and
+    the dealer was told what to pay, so it stands (docs/dealer.md)."""
+    if action == "take_back" and game.has_hand and not game.in_play:
+        raise Conflict("take_back", f"the {game.hand_word} is settled: its last card stands (the chips have "
+                                    "moved and the payouts are told)")

@@ -15,7 +15,7 @@ from ...blackjack.rules import Rules
 from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
 from ...shoe import CardNeed, EnteredShoe, Shoe
 from ..errors import Conflict
-from ..game import Leaving, Players, entered_key, hand_in_play, move_text, real_only
+from ..game import Leaving, Players, entered_key, hand_in_play, move_text, real_only, settled_is_final
 
 #: What a player who lets the turn timer run out does: the passive choice.
 PASSIVE = ("stand", "no_insurance", "play_on")
@@ -124,6 +124,7 @@ class BlackjackGame:
             return self._change_shoe()
         if action != "deal":
             real_only(self, "entering a card")
+            settled_is_final(self, action)
         hand_in_play(self)
         rd = self.round
         assert rd is not None

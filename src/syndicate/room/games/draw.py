@@ -24,7 +24,7 @@ from ...poker.history import to_history
 from ...poker.table import HOST_DEALER, DrawTable
 from ...shoe import CardNeed, EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
-from ..game import Leaving, Players, entered_key, hand_in_play, real_only
+from ..game import Leaving, Players, entered_key, hand_in_play, real_only, settled_is_final
 
 MAX_DISCARDS = 5
 #: The passive choices, in order: for a player whose clock ran out.
@@ -145,6 +145,7 @@ class DrawGame:
     def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
         if action in ("card", "take_back"):
             real_only(self, "entering a card")
+            settled_is_final(self, action)
             hand_in_play(self)
             assert self.round is not None  # the engine refuses a card it cannot take
             self.round.deal_card(message.get("card")) if action == "card" else self.round.take_back()
