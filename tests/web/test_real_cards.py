@@ -280,10 +280,11 @@ def test_blackjack_round_with_real_cards_equals_the_stacked_shoe(servers, room, 
     assert hand.status == "settled" and hand.commitment.startswith("entered-")
     assert hand.history["shoes"][0]["entered"] is True
     log = hand.history["rounds"][0]["log"]
-    fixes = [e for e in hand.history["entered_by"] if e["action"] == "take_back"]
-    assert len(fixes) == 2 and all(e["by"] == cast.dealer.id and log[e["at"]]["type"] == "take_back" for e in fixes)
-    cards = [e for e in hand.history["entered_by"] if e["action"] == "card"]
-    assert len(cards) == len(BJ_CARDS) and all(log[e["at"]]["type"] == "card" for e in cards)
+    entered = hand.history["rounds"][0]["entered_by"]
+    by_type = {kind: [e for e in entered if log[e["at"]]["type"] == kind] for kind in ("take_back", "card", "deal")}
+    assert len(by_type["take_back"]) == 2 and len(by_type["card"]) == len(BJ_CARDS) and len(by_type["deal"]) == 1
+    dealer_entries = by_type["take_back"] + by_type["card"] + by_type["deal"]
+    assert all(e["by"] == cast.dealer.id and e["name"] == "Bokuden" and e["for_seat"] is None for e in dealer_entries)
     # The engine replays it exactly from the entered cards; there is no shuffle to verify.
     check = sign_in(real_srv, ev, "admin").request("GET", f"/api/hands/{hand.id}/check")
     assert check["replay"]["matches"] is True and check["commitment"] is None
@@ -522,8 +523,9 @@ def test_draw_hand_with_real_cards_equals_the_ordinary_table(servers, room, cast
     assert hand.commitment.startswith("entered-") and hand.history["hands"][0]["shoe"]["entered"] is True
     check = sign_in(srv, ev, "admin").request("GET", f"/api/hands/{hand.id}/check")
     assert check["replay"]["matches"] is True and check["verify"]["ok"] is True
-    (fix,) = [e for e in hand.history["entered_by"] if e["action"] == "take_back"]
-    assert fix["by"] == cast.dealer.id and hand.history["hands"][0]["log"][fix["at"]]["type"] == "take_back"
+    entry = hand.history["hands"][0]
+    (fix,) = [e for e in entry["entered_by"] if entry["log"][e["at"]]["type"] == "take_back"]
+    assert fix["by"] == cast.dealer.id and fix["for_seat"] is None
     assert room.ledger.audit(ev) == []
 
 

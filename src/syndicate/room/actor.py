@@ -38,7 +38,8 @@ from ..errors import RuleError
 from .cardroom import CardRoom
 from .clock import Clock, Timers, check_window
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
-from .game import Game, real_only
+from .game import Game
+from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
 from .messages import PROTOCOL_VERSION, UNAVAILABLE, error, refusal, running
 from .ports import Repo
@@ -89,15 +90,14 @@ class TableActor:
         self.hand_id: int | None = None
         self.hand_number = 0
         self._start_stacks: dict[int, int] = {}
+        #: Who entered each action of the hand in play (stored beside the engine's log).
+        self._entered: list[dict[str, Any]] = []
         self._seen: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._table_account = 0
         self._memo: dict[str, Any] | None = None  # views shared by the messages of one broadcast
         self._kept_commitment: str | None = None  # the shoe whose seed is in the database
-        #: Real cards: who entered what in the hand in play ({"at": log index, "by": account id,
-        #: "action"}), stored with its history as ``entered_by`` (docs/dealer.md).
-        self._entered_by: list[dict[str, Any]] = []
         #: Several processes (:mod:`syndicate.room.cluster`): checks, in each write's transaction,
         #: that this process still holds the table's lease (raises Fenced); ``on_fenced`` is told
         #: when one failed.
@@ -267,7 +267,7 @@ class TableActor:
             before = game.turn()
             if game.dealer_action(action, msg):
                 if game.cards == "real":
-                    self._entered(account, action, before)
+                    self._note_entry(account, before)
                 await self._after(f"{action}, hand {self.hand_number}")
             else:
                 self.version += 1
@@ -284,14 +284,15 @@ class TableActor:
         await self._after(f"{account.name} at seat {seat}: {action}")
         return True
 
-    def _entered(self, account: Account, action: str, before: int) -> None:
-        """Note who entered a card (or dealt, or took a card back) in the hand's log: the record
-        an action appended is at ``before``; a take-back shortens the log and appends its note
-        last, and what it took back is no longer there to be attributed."""
+    def _note_entry(self, account: Account, before: int) -> None:
+        """Real cards: note who entered a card (or dealt, or took a card back), beside the log
+        like every entered action (``entered_by``; a card is no seat's decision: ``for_seat``
+        null). The record an action appended is at ``before``; a take-back shortens the log and
+        appends its note last, and what it took back is no longer there to be attributed."""
         after = self.game.turn()
         at = before if after > before else after - 1
-        self._entered_by = [e for e in self._entered_by if e["at"] < at]
-        self._entered_by.append({"at": at, "by": account.id, "action": action})
+        self._entered = [e for e in self._entered if e["at"] < at]
+        self._entered.append({"at": at, "by": account.id, "name": account.name, "for_seat": None})
 
     def _require_dealer(self, account: Account) -> None:
         if account.id != self.table.dealer_id and account.role not in (ADMIN, PIT_BOSS):
@@ -369,7 +370,7 @@ class TableActor:
             raise Conflict("table_status", f"the table is {self.table.status}: no new {word}s")
         memo = self.game.start_hand(self.hand_number + 1)
         self._start_stacks = self.game.start_stacks()
-        self._entered_by = []
+        self._entered = []
         self.hand_id = None
         self.hand_number += 1
         self.version += 1
@@ -391,7 +392,7 @@ class TableActor:
                 moves.append(Move(s.ledger_id, self._table_account, -delta))
             elif delta > 0:
                 moves.append(Move(self._table_account, s.ledger_id, delta))
-        history = self._history()
+        history = with_entries(game.history(self.table.id, self.hand_number, self._start_stacks), self._entered)
         settled = not game.in_play
         shoe = game.shoe
         commitment = game.shoe_key
@@ -427,12 +428,6 @@ class TableActor:
         else:
             self._arm_turn_timer()
 
-    def _history(self) -> dict[str, Any]:
-        history = self.game.history(self.table.id, self.hand_number, self._start_stacks)
-        if self._entered_by:
-            history["entered_by"] = list(self._entered_by)
-        return history
-
     def _tell_payouts(self) -> None:
         """Real cards: the dealer moves the chips, so their screens get what to pay and take."""
         payouts = self.game.payouts() if self.game.cards == "real" else None
@@ -448,11 +443,11 @@ class TableActor:
         by the restart's rule (one reversing transaction of all its ledger moves); the stored
         hand says who declared it. The table is then ready for a new hand (docs/dealer.md)."""
         game = self.game
-        real_only(game, "a misdeal")
-        if not game.in_play:
-            raise Conflict("no_round", f"no {game.hand_word} in play: there is nothing to void")
-        history = {**self._history(), "voided": True, "misdeal": {"by": account.id, "at": game.turn()}}
-        game.void_hand()  # refused at a shuffled table, changing nothing
+        history = with_entries(game.history(self.table.id, self.hand_number, self._start_stacks),
+                               self._entered) if game.in_play else {}
+        at = game.turn()
+        game.void_hand()  # refused (card_source at a shuffled table, no_round with none in play): nothing changed
+        history.update(voided=True, misdeal={"by": account.id, "name": account.name, "at": at})
         hand_id, number = self.hand_id, self.hand_number
         if hand_id is not None:  # stored: its bets are in the ledger
             memo = f"hand {number} at table {self.table.id}: misdeal declared by {account.name}, every bet returned"
@@ -460,7 +455,7 @@ class TableActor:
         for n, stack in self._start_stacks.items():
             if n in self.seats:
                 self.seats[n].stack = stack
-        self._entered_by = []
+        self._entered = []
         self.version += 1
         await self._round_over()
         return True

@@ -65,6 +65,17 @@ def house_history(store: Store, event_id: int, hand_id: int) -> dict[str, Any]:
     return doc
 
 
+def with_entries(history: dict[str, Any], entered: list[dict[str, Any]]) -> dict[str, Any]:
+    """A one-hand history with who entered each action beside the engine's log: the round's
+    (or hand's) ``entered_by``, a list of ``{"at": index in the log, "by": account id, "name",
+    "for_seat"}``. A decision the table made itself (a timeout, a bot, a player who left) has
+    no entry. It names no card, so every viewer may have it."""
+    key = "rounds" if "rounds" in history else "hands"
+    for entry in history[key]:
+        entry["entered_by"] = [dict(e) for e in entered]
+    return history
+
+
 # -- the served copy ---------------------------------------------------------------------------
 def for_viewer(doc: dict[str, Any], seed_hex: str | None, *, house: bool, seats: dict[int, int]) -> dict[str, Any]:
     """``doc`` (the stored house copy of a shoe's history) as one viewer may have it.

@@ -1,8 +1,9 @@
 // The dealer console: open a table from a preset with overrides, then for each of your tables
 // start rounds, deal, pause, resume, close, seat or remove bots, propose an ante change.
-// Table actions go over the table's WebSocket, like every other action. At a table with real
-// cards the console also enters each card as it lands (docs/dealer.md): the awaited card is
-// highlighted and announced, one tap enters it, and the payouts are listed when a hand is over.
+// Table actions go over the table's WebSocket, like every other action.
+// At a table with real cards the console also enters each card as it lands (docs/dealer.md):
+// the awaited card is highlighted and announced, one tap enters it, and the payouts are listed
+// when a hand is over.
 import { api, h, headerBar, money, parseDollars, signInForm, toast, whoAmI, eventId } from "./common.js";
 import { TableSocket } from "./socket.js";
 
@@ -106,11 +107,11 @@ function ensureSocket(t) {
 }
 
 function showLive(id, entry) {
+  if (entry.pad) entry.pad.update();
   const el = document.getElementById(`live-${id}`);
   if (el) el.replaceChildren(liveLine(entry));
   const auto = document.getElementById(`auto-${id}`);
   if (auto) auto.replaceChildren(autoLine(entry));
-  if (entry.pad) entry.pad.update();
 }
 
 function liveLine(entry) {
@@ -128,59 +129,6 @@ function autoLine(entry) {
   const secs = fromState !== undefined ? fromState : entry.auto;
   if (secs === undefined) return "Auto-deal: not set from this console";
   return secs === null ? "Auto-deal: off" : `Auto-deal: on, dealt ${secs} s after a round opens`;
-}
-
-function tableBox(t) {
-  const entry = ensureSocket(t);
-  const act = async (action, fields = {}) => {
-    try { await entry.sock.act(action, fields); toast(`${t.name}: ${action.replace(/_/g, " ")}`); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
-  };
-  const status = async (s) => {
-    try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
-  };
-  // The inputs outlive the box's redraws (every few seconds), so what is typed stays.
-  entry.inputs = entry.inputs || {
-    bots: h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": `Bots to seat at ${t.name}` }),
-    ante: h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" }),
-    auto: h("input", { type: "number", min: "1", max: "600", step: "1", value: "15", "aria-label": `Auto-deal betting window at ${t.name}, seconds` }),
-  };
-  const { bots, ante, auto } = entry.inputs;
-  const setAuto = async (seconds) => {
-    try {
-      await entry.sock.act("auto_deal", { seconds });
-      entry.auto = seconds;
-      showLive(t.id, entry);
-      toast(`${t.name}: auto-deal ${seconds === null ? "stopped" : `every ${seconds} s`}`);
-    } catch (e) { toast(`${e.message} (${e.rule})`, true); }
-  };
-  const L = (x) => `${x} at ${t.name}`;
-  if (t.cards === "real" && !entry.pad) entry.pad = cardPad(t, entry);
-  return h("section", { class: "card-box", "aria-label": t.name, dataset: { table: t.id } },
-    h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${GAMES[t.game] || t.game}, ${t.status}) ${t.summary}`)),
-    entry.pad ? entry.pad.el : null,
-    h("p", { id: `live-${t.id}` }, liveLine(entry)),
-    h("p", { id: `auto-${t.id}`, role: "status", "aria-label": L("Auto-deal") }, autoLine(entry)),
-    h("div", { class: "actions", role: "group", "aria-label": L("Controls") },
-      h("a", { href: `/tables/${t.id}` }, "Go to the table"),
-      h("button", { type: "button", class: "primary", "aria-label": L(t.game === "poker" ? "Deal a hand" : "Start round"), onclick: () => act("start_round") }, t.game === "poker" ? "Deal a hand" : "Start round"),
-      t.game === "blackjack" ? h("button", { type: "button", "aria-label": L("Deal"), onclick: () => act("deal") }, "Deal") : null,
-      t.status === "open" ? h("button", { type: "button", "aria-label": L("Pause"), onclick: () => status("paused") }, "Pause")
-        : h("button", { type: "button", "aria-label": L("Resume"), onclick: () => status("open") }, "Resume"),
-      h("button", { type: "button", class: "danger", "aria-label": L("Close"), onclick: () => { if (confirm(`Close ${t.name}?`)) status("closed"); } }, "Close"),
-      h("label", { class: "field" }, "Auto-deal window (s)", auto),
-      h("button", { type: "button", "aria-label": L("Turn auto-deal on"), onclick: () => {
-        const n = Number(auto.value);
-        if (!(n > 0 && n <= 600)) { toast("Auto-deal: a betting window from 1 to 600 seconds", true); return; }
-        setAuto(n);
-      } }, "Auto-deal on"),
-      h("button", { type: "button", "aria-label": L("Turn auto-deal off"), onclick: () => setAuto(null) }, "Auto-deal off"),
-      h("label", { class: "field" }, "Bots to seat", bots), h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
-      h("button", { type: "button", "aria-label": L("Remove bots"), onclick: () => act("remove_bots") }, "Remove bots"),
-      t.game === "poker" ? [h("label", { class: "field" }, "New ante ($)", ante), h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
-        const c = parseDollars(ante.value);
-        if (c === null) { toast("An ante in dollars, like 1.00", true); return; }
-        act("propose_ante", { amount: c });
-      } }, "Propose ante")] : null));
 }
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -250,6 +198,59 @@ function cardPad(t, entry) {
   };
   update();
   return { el, update };
+}
+
+function tableBox(t) {
+  const entry = ensureSocket(t);
+  const act = async (action, fields = {}) => {
+    try { await entry.sock.act(action, fields); toast(`${t.name}: ${action.replace(/_/g, " ")}`); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
+  };
+  const status = async (s) => {
+    try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { toast(`${e.message} (${e.rule})`, true); }
+  };
+  // The inputs outlive the box's redraws (every few seconds), so what is typed stays.
+  entry.inputs = entry.inputs || {
+    bots: h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": `Bots to seat at ${t.name}` }),
+    ante: h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" }),
+    auto: h("input", { type: "number", min: "1", max: "600", step: "1", value: "15", "aria-label": `Auto-deal betting window at ${t.name}, seconds` }),
+  };
+  const { bots, ante, auto } = entry.inputs;
+  const setAuto = async (seconds) => {
+    try {
+      await entry.sock.act("auto_deal", { seconds });
+      entry.auto = seconds;
+      showLive(t.id, entry);
+      toast(`${t.name}: auto-deal ${seconds === null ? "stopped" : `every ${seconds} s`}`);
+    } catch (e) { toast(`${e.message} (${e.rule})`, true); }
+  };
+  const L = (x) => `${x} at ${t.name}`;
+  if (t.cards === "real" && !entry.pad) entry.pad = cardPad(t, entry);
+  return h("section", { class: "card-box", "aria-label": t.name, dataset: { table: t.id } },
+    h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${GAMES[t.game] || t.game}, ${t.status}) ${t.summary}`)),
+    entry.pad ? entry.pad.el : null,
+    h("p", { id: `live-${t.id}` }, liveLine(entry)),
+    h("p", { id: `auto-${t.id}`, role: "status", "aria-label": L("Auto-deal") }, autoLine(entry)),
+    h("div", { class: "actions", role: "group", "aria-label": L("Controls") },
+      h("a", { href: `/tables/${t.id}` }, "Go to the table"),
+      h("button", { type: "button", class: "primary", "aria-label": L(t.game === "poker" ? "Deal a hand" : "Start round"), onclick: () => act("start_round") }, t.game === "poker" ? "Deal a hand" : "Start round"),
+      t.game === "blackjack" ? h("button", { type: "button", "aria-label": L("Deal"), onclick: () => act("deal") }, "Deal") : null,
+      t.status === "open" ? h("button", { type: "button", "aria-label": L("Pause"), onclick: () => status("paused") }, "Pause")
+        : h("button", { type: "button", "aria-label": L("Resume"), onclick: () => status("open") }, "Resume"),
+      h("button", { type: "button", class: "danger", "aria-label": L("Close"), onclick: () => { if (confirm(`Close ${t.name}?`)) status("closed"); } }, "Close"),
+      h("label", { class: "field" }, "Auto-deal window (s)", auto),
+      h("button", { type: "button", "aria-label": L("Turn auto-deal on"), onclick: () => {
+        const n = Number(auto.value);
+        if (!(n > 0 && n <= 600)) { toast("Auto-deal: a betting window from 1 to 600 seconds", true); return; }
+        setAuto(n);
+      } }, "Auto-deal on"),
+      h("button", { type: "button", "aria-label": L("Turn auto-deal off"), onclick: () => setAuto(null) }, "Auto-deal off"),
+      h("label", { class: "field" }, "Bots to seat", bots), h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
+      h("button", { type: "button", "aria-label": L("Remove bots"), onclick: () => act("remove_bots") }, "Remove bots"),
+      t.game === "poker" ? [h("label", { class: "field" }, "New ante ($)", ante), h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
+        const c = parseDollars(ante.value);
+        if (c === null) { toast("An ante in dollars, like 1.00", true); return; }
+        act("propose_ante", { amount: c });
+      } }, "Propose ante")] : null));
 }
 
 main().catch((e) => toast(e.message, true));
