@@ -53,7 +53,7 @@ log = logging.getLogger(__name__)
 
 TABLE_ACTIONS = ("sit", "leave_seat", "sit_in")
 #: The dealer's actions at any table; a game adds its own (:attr:`Game.dealer_actions`).
-DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots", "misdeal")
+DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots")
 SEEN_IDS = 2048  # action ids remembered per table for retries
 
 
@@ -284,16 +284,6 @@ class TableActor:
         await self._after(f"{account.name} at seat {seat}: {action}")
         return True
 
-    def _note_entry(self, account: Account, before: int) -> None:
-        """Real cards: note who entered a card (or dealt, or took a card back), beside the log
-        like every entered action (``entered_by``; a card is no seat's decision: ``for_seat``
-        null). The record an action appended is at ``before``; a take-back shortens the log and
-        appends its note last, and what it took back is no longer there to be attributed."""
-        after = self.game.turn()
-        at = before if after > before else after - 1
-        self._entered = [e for e in self._entered if e["at"] < at]
-        self._entered.append({"at": at, "by": account.id, "name": account.name, "for_seat": None})
-
     def _require_dealer(self, account: Account) -> None:
         if account.id != self.table.dealer_id and account.role not in (ADMIN, PIT_BOSS):
             raise Forbidden("table_dealer", "only this table's dealer (or a pit boss, or the admin) deals here")
@@ -437,6 +427,16 @@ class TableActor:
         for conn in list(self.clients):
             if self._viewer(conn.account)[0] == "dealer":
                 conn.send(message)
+
+    def _note_entry(self, account: Account, before: int) -> None:
+        """Real cards: note who entered a card (or dealt, or took a card back), beside the log
+        like every entered action (``entered_by``; a card is no seat's decision: ``for_seat``
+        null). The record an action appended is at ``before``; a take-back shortens the log and
+        appends its note last, and what it took back is no longer there to be attributed."""
+        after = self.game.turn()
+        at = before if after > before else after - 1
+        self._entered = [e for e in self._entered if e["at"] < at]
+        self._entered.append({"at": at, "by": account.id, "name": account.name, "for_seat": None})
 
     async def _misdeal(self, account: Account) -> bool:
         """The dealer declares a misdeal: the hand in play is void and every bet on it returned,

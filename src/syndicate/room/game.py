@@ -86,7 +86,8 @@ class Game(Protocol):
         False if only the table did (an ante accepted). Raises, changing nothing, if refused."""
 
     def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
-        """Apply one of :attr:`dealer_actions`; True if the hand changed, as above."""
+        """Apply one of :attr:`dealer_actions`; True if the hand changed, as above. (A
+        ``misdeal`` never comes here: the actor completes it through :meth:`void_hand`.)"""
 
     def leave(self, seat: int) -> Leaving:
         """A player leaves while a hand is in play."""

@@ -14,7 +14,7 @@ from ...blackjack.engine import Round
 from ...blackjack.rules import Rules
 from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
 from ...shoe import CardNeed, EnteredShoe, Shoe
-from ..errors import Conflict
+from ..errors import BadRequest, Conflict
 from ..game import Leaving, Players, entered_key, hand_in_play, move_text, real_only, settled_is_final
 
 #: What a player who lets the turn timer run out does: the passive choice.
@@ -37,7 +37,9 @@ class BlackjackGame:
     hand_word: str = "round"
     seat_actions: tuple[str, ...] = ("bet", "hit", "stand", "double", "split", "surrender", "insurance", "no_insurance",
                     "even_money", "play_on")
-    dealer_actions: tuple[str, ...] = ("deal", "card", "take_back", "new_shoe")
+    #: card, take_back, new_shoe and misdeal are for a real-cards table (docs/dealer.md); the
+    #: actor completes a misdeal (void_hand here, every bet returned there).
+    dealer_actions: tuple[str, ...] = ("deal", "card", "take_back", "new_shoe", "misdeal")
 
     def __init__(self, rules: Rules, players: Players, new_shoe: Callable[[Rules], Shoe] | None = None, *,
                  real: bool = False) -> None:
@@ -132,8 +134,10 @@ class BlackjackGame:
             rd.deal_card(message.get("card"))
         elif action == "take_back":
             rd.take_back()
-        else:
+        elif action == "deal":
             rd.deal()
+        else:  # misdeal: the actor's to complete, through void_hand
+            raise BadRequest("action", f"{action!r} is not for the round to apply")
         return True
 
     def _change_shoe(self) -> bool:

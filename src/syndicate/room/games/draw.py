@@ -37,7 +37,9 @@ class DrawGame:
     name: str = "poker"
     hand_word: str = "hand"
     seat_actions: tuple[str, ...] = ("check", "bet", "call", "raise", "fold", "draw", "stand_pat", "accept_ante", "refuse_ante")
-    dealer_actions: tuple[str, ...] = ("propose_ante", "card", "take_back")
+    #: card, take_back and misdeal are for a real-cards table (docs/dealer.md); the actor
+    #: completes a misdeal (void_hand here, every bet returned there).
+    dealer_actions: tuple[str, ...] = ("propose_ante", "card", "take_back", "misdeal")
 
     def __init__(self, rules: DrawRules, players: Players, *, real: bool = False) -> None:
         self.rules = rules
