@@ -91,7 +91,11 @@ async function refresh() {
   const tables = (await api("GET", `/api/events/${ev}/lobby`)).filter((t) => t.dealer_id === me.account.id || me.account.role !== "dealer");
   const box = document.getElementById("mine");
   if (!tables.length) { box.replaceChildren(h("p", { class: "muted" }, "No open table.")); return; }
+  // The boxes are redrawn around the inputs and the card pad they keep: whatever had the focus
+  // (a card being typed, say) gets it back in the same task, so no key is lost to the redraw.
+  const focused = document.activeElement;
   box.replaceChildren(...tables.map(tableBox));
+  if (focused && focused !== document.body && focused.isConnected && document.activeElement !== focused) focused.focus();
 }
 
 function ensureSocket(t) {
