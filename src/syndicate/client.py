@@ -109,9 +109,9 @@ class RoomClient:
         return self.request("GET", f"/api/accounts/{account_id}/ledger")
 
     def open_table(self, name: str, game: str = "blackjack", preset: str | None = None,
-                   overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+                   overrides: dict[str, Any] | None = None, cards: str = "shuffled") -> dict[str, Any]:
         return self.request("POST", "/api/tables", {"name": name, "game": game, "preset": preset,
-                                                    "overrides": overrides or {}})
+                                                    "overrides": overrides or {}, "cards": cards})
 
     def lobby(self, event_id: int) -> list[dict[str, Any]]:
         return self.request("GET", f"/api/events/{event_id}/tables")

@@ -44,7 +44,7 @@ from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
 from .messages import PROTOCOL_VERSION, UNAVAILABLE, error, refusal, running
 from .ports import Repo
-from .recovery import reveal_table_seeds
+from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
 from .seating import BOT_STAKE, Seat, seat_bots, seat_walk_in, sell_chips, sit_down, stand_up
 from .values import Account, Move, Table
@@ -275,7 +275,12 @@ class TableActor:
                 return await self._add_bots(msg.get("count"))
             if action == "remove_bots":
                 return await self._remove_bots()
+            if action == "misdeal":
+                return await self._misdeal(account)
+            before = game.turn()
             if game.dealer_action(action, msg):
+                if game.cards == "real":
+                    self._note_entry(account, before)
                 await self._after(f"{action}, hand {self.hand_number}")
             else:
                 self.version += 1
@@ -481,10 +486,11 @@ class TableActor:
         history = with_entries(game.history(self.table.id, self.hand_number, self._start_stacks), self._entered)
         settled = not game.in_play
         shoe = game.shoe
-        commitment = shoe.commitment
+        commitment = game.shoe_key
         # A new shoe's seed is kept (secret) with the first write of its first hand, before any
         # of its cards reaches a client: a shoe a crash cuts short can be revealed afterwards.
-        escrow = shoe.escrow_hex() if commitment != self._kept_commitment else None
+        # Real cards have no seed (shoe None): nothing to keep.
+        escrow = shoe.escrow_hex() if shoe is not None and commitment != self._kept_commitment else None
         players = [(n, self.seats[n].account.id) for n in sorted(self._start_stacks) if n in self.seats]
 
         def write(repo: Repo) -> int:
@@ -508,9 +514,52 @@ class TableActor:
                 self.seats[n].stack = stack
         self.version += 1
         if settled:
+            self._tell_payouts()
             await self._round_over()
         else:
             self._arm_turn_timer()
+
+    def _tell_payouts(self) -> None:
+        """Real cards: the dealer moves the chips, so their screens get what to pay and take."""
+        payouts = self.game.payouts() if self.game.cards == "real" else None
+        if payouts is None:
+            return
+        message = {"type": "payouts", "hand": self.hand_number, "payouts": payouts}
+        for conn in list(self.clients):
+            if self._viewer(conn.account)[0] == "dealer":
+                conn.send(message)
+
+    def _note_entry(self, account: Account, before: int) -> None:
+        """Real cards: note who entered a card (or dealt, or took a card back), beside the log
+        like every entered action (``entered_by``; a card is no seat's decision: ``for_seat``
+        null). The record an action appended is at ``before``; a take-back shortens the log and
+        appends its note last, and what it took back is no longer there to be attributed."""
+        after = self.game.turn()
+        at = before if after > before else after - 1
+        self._entered = [e for e in self._entered if e["at"] < at]
+        self._entered.append({"at": at, "by": account.id, "name": account.name, "for_seat": None})
+
+    async def _misdeal(self, account: Account) -> bool:
+        """The dealer declares a misdeal: the hand in play is void and every bet on it returned,
+        by the restart's rule (one reversing transaction of all its ledger moves); the stored
+        hand says who declared it. The table is then ready for a new hand (docs/dealer.md)."""
+        game = self.game
+        history = with_entries(game.history(self.table.id, self.hand_number, self._start_stacks),
+                               self._entered) if game.in_play else {}
+        at = game.turn()
+        game.void_hand()  # refused (card_source at a shuffled table, no_round with none in play): nothing changed
+        history.update(voided=True, misdeal={"by": account.id, "name": account.name, "at": at})
+        hand_id, number = self.hand_id, self.hand_number
+        if hand_id is not None:  # stored: its bets are in the ledger
+            memo = f"hand {number} at table {self.table.id}: misdeal declared by {account.name}, every bet returned"
+            await self._db(partial(void_hand, table=self.table, hand_id=hand_id, history=history, memo=memo))
+        for n, stack in self._start_stacks.items():
+            if n in self.seats:
+                self.seats[n].stack = stack
+        self._entered = []
+        self.version += 1
+        await self._round_over()
+        return True
 
     async def _round_over(self) -> None:
         self.game.hand_over()
@@ -599,7 +648,8 @@ class TableActor:
         return (self.hand_number, self.game.turn())
 
     def _arm_turn_timer(self) -> None:
-        seat = self.game.to_act if self.game.in_play else None
+        # No player's clock runs while the hand waits for the dealer's card.
+        seat = self.game.to_act if self.game.in_play and self.game.card_needed is None else None
         if seat is None:
             self.clock.stop_turn()
             return

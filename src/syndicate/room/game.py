@@ -8,14 +8,21 @@ whose turn it is, applies an action (the engine verifies it first, so a refusal 
 nothing), makes each viewer's view and the hand's history, and picks the move of a player who
 timed out and of a bot. The actor reads the engine's stacks after every change and moves the
 ledger by the difference, so the settlement of a hand is whatever the engine says it is.
+
+At a real-cards table (``cards == "real"``, docs/dealer.md) the adapter deals from an
+:class:`~syndicate.shoe.EnteredShoe`: the hand stops at every card (:attr:`Game.card_needed`)
+and the dealer's ``card`` and ``take_back`` actions supply and correct them; there is then no
+shoe to commit to (:attr:`Game.shoe` is ``None``).
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
-from ..shoe import Shoe
+from .. import money
+from ..shoe import CardNeed, Shoe
 from .errors import Conflict
 
 #: The seated players a new hand is dealt to: seat -> chips (sitting out and leaving excluded).
@@ -37,6 +44,7 @@ class Game(Protocol):
     seat_actions: tuple[str, ...]  # what a seated player may send
     dealer_actions: tuple[str, ...]  # the game's own dealer actions (besides the table's)
     rules: Any  # the rules in force: ``min_bet``, ``max_bet``, ``to_dict()``
+    cards: str  # where the cards come from: "shuffled" (a committed shoe) or "real" (entered)
 
     @property
     def seat_count(self) -> int: ...
@@ -58,6 +66,11 @@ class Game(Protocol):
     def turn(self) -> int:
         """How far the hand has gone (the length of its log): a turn clock belongs to one turn."""
 
+    @property
+    def card_needed(self) -> CardNeed | None:
+        """The card the hand waits for from the dealer (real cards only; else always None).
+        While one is awaited no player is to act, so no turn clock runs."""
+
     def start_hand(self, number: int) -> str | None:
         """Deal hand ``number`` to the seated players; a ledger memo if chips moved at once
         (the antes), else None. Raises Conflict (``no_players``) when too few can play."""
@@ -73,7 +86,8 @@ class Game(Protocol):
         False if only the table did (an ante accepted). Raises, changing nothing, if refused."""
 
     def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
-        """Apply one of :attr:`dealer_actions`; True if the hand changed, as above."""
+        """Apply one of :attr:`dealer_actions`; True if the hand changed, as above. (A
+        ``misdeal`` never comes here: the actor completes it through :meth:`void_hand`.)"""
 
     def leave(self, seat: int) -> Leaving:
         """A player leaves while a hand is in play."""
@@ -102,14 +116,32 @@ class Game(Protocol):
     def close(self) -> None:
         """The table is closed: no more cards from its shoe."""
 
+    def void_hand(self) -> None:
+        """A misdeal: drop the hand in play as if it had not been dealt (the button and the
+        carry stay where they were). Refused (``card_source``) at a shuffled table, where the
+        server deals and there is no misdeal to declare. The actor returns every bet."""
+
+    def payouts(self) -> list[dict[str, Any]] | None:
+        """Once the hand is settled, what the dealer moves at the table, seat by seat: each
+        ``{"seat", "amount", "net", "text", "items"}`` (``amount``: chips to the seat, negative
+        when the dealer takes them; ``net``: the seat's result in the hand, as the ledger moved
+        it). None while the hand is in play."""
+
     # -- storage ------------------------------------------------------------------------------
     def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:
         """The hand in play as a one-hand history in the game's format (stored, never served as
         is: it holds every card)."""
 
     @property
-    def shoe(self) -> Shoe:
-        """The shoe the hand in play is dealt from (its commitment, its seed kept in escrow)."""
+    def shoe(self) -> Shoe | None:
+        """The shoe the hand in play is dealt from (its commitment, its seed kept in escrow);
+        None at a real-cards table: the dealer's cards have no seed and nothing to commit to."""
+
+    @property
+    def shoe_key(self) -> str:
+        """What the hand's row names as its shoe: the shoe's commitment, or at a real-cards table
+        ``entered-`` and the physical shoe's id (a Blackjack shoe until the dealer says it was
+        changed; a draw hand's own deck), so the hands of one shoe still go together."""
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
@@ -127,3 +159,30 @@ def hand_in_play(game: Game) -> None:
     """Refuse an action that needs a hand in play when there is none."""
     if not game.in_play:
         raise Conflict("no_round", "no round in play: the dealer starts the next one")
+
+
+def real_only(game: Game, what: str) -> None:
+    """Refuse a dealer's correction (``what``) at a table whose server deals the cards."""
+    if game.cards != "real":
+        raise Conflict("card_source", f"this table deals from a shuffled shoe: {what} is for a table with real cards")
+
+
+def entered_key() -> str:
+    """A new physical shoe's name in the hands' ``commitment`` column: it has no commitment,
+    and its hands must not be taken for another shoe's (docs/dealer.md)."""
+    return "entered-" + secrets.token_hex(16)
+
+
+def move_text(amount: int) -> str:
+    """What the dealer does with ``amount`` cents: "pay $15.00", "take $10.00", "push"."""
+    if amount > 0:
+        return f"pay {money.format(amount)}"
+    return f"take {money.format(-amount)}" if amount < 0 else "push"
+
+
+def settled_is_final(game: Game, action: str) -> None:
+    """Refuse a take-back once the hand is settled: the card that ended it moved the chips and
+    the dealer was told what to pay, so it stands (docs/dealer.md)."""
+    if action == "take_back" and game.has_hand and not game.in_play:
+        raise Conflict("take_back", f"the {game.hand_word} is settled: its last card stands (the chips have "
+                                    "moved and the payouts are told)")

@@ -4,6 +4,8 @@ closed table's shoes' seeds are revealed (docs/server.md, docs/fairness.md).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cardroom import CardRoom
 from .ledger import (
     cash_account,
@@ -66,6 +68,28 @@ def reveal_table_seeds(repo: Repo, table_id: int) -> None:
             repo.reveal_seed(commitment, seed)
 
 
+def void_hand(repo: Repo, table: Table, hand_id: int, history: dict[str, Any], memo: str) -> None:
+    """Void one hand, in the caller's transaction: one reversing transaction undoes every ledger
+    move tagged with it (the original entries stay, so a statement shows both), and the hand is
+    stored ``voided`` with ``history``. The rule of a restart (:func:`void_unfinished`) and of a
+    misdeal at a real-cards table (docs/dealer.md) alike: every bet returned, no chip created or
+    lost."""
+    ev = table.event_id
+    net = repo.hand_net(hand_id)
+    house = table_account(repo, ev, table.id, table.name).id
+    moves = []
+    for acct_id, delta in sorted(net.items()):
+        if acct_id == house:
+            continue
+        if delta < 0:
+            moves.append(Move(house, acct_id, -delta))
+        else:
+            moves.append(Move(acct_id, house, delta))
+    if moves:
+        transfer(repo, ev, moves, "void", memo, hand_id=hand_id)
+    repo.update_hand(hand_id, "voided", history, now())
+
+
 def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
     """:func:`void_unfinished` for one table, in the caller's transaction: its unfinished hand
     is voided (every bet returned), its stacks go back to their bankrolls and (``shoes``), if the
@@ -73,22 +97,8 @@ def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
     voided: list[int] = []
     ev = table.event_id
     for hand in repo.hands(ev, table.id, status="playing", limit=10_000):
-        net = repo.hand_net(hand.id)
-        house = table_account(repo, ev, table.id, table.name).id
-        moves = []
-        for acct_id, delta in sorted(net.items()):
-            if acct_id == house:
-                continue
-            if delta < 0:
-                moves.append(Move(house, acct_id, -delta))
-            else:
-                moves.append(Move(acct_id, house, delta))
-        if moves:
-            transfer(repo, ev, moves, "void", f"hand {hand.number} at table {table.id} voided after a "
-                     "restart: every bet returned", hand_id=hand.id)
-        doc = dict(hand.history)
-        doc["voided"] = True
-        repo.update_hand(hand.id, "voided", doc, now())
+        void_hand(repo, table, hand.id, {**hand.history, "voided": True},
+                  f"hand {hand.number} at table {table.id} voided after a restart: every bet returned")
         voided.append(hand.id)
     prefix = f"stack:{table.id}:"
     for a in repo.ledger_accounts(ev):

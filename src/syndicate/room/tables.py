@@ -21,9 +21,12 @@ from .events import refuse_if_ended
 from .ledger import check_amount, now, table_account
 from .ports import Store
 from .roles import DEALER, require
-from .values import Account, Table
+from .values import CARDS_KEY, Account, Table
 
 GAMES = ("blackjack", "poker")
+#: Where a table's cards come from: the server's shuffled, committed shoe, or real cards the
+#: dealer deals and enters (docs/dealer.md).
+CARD_SOURCES = ("shuffled", "real")
 STATUSES = ("open", "paused", "closed")
 MAX_OVERRIDES = 40
 MONEY_KEYS = ("min_bet", "max_bet")
@@ -107,13 +110,17 @@ class Tables:
 
     def open(
         self, actor: Account, name: str, game: str = "blackjack", preset_name: str | None = None,
-        overrides: Mapping[str, Any] | None = None,
+        overrides: Mapping[str, Any] | None = None, cards: str = "shuffled",
     ) -> Table:
         require(actor.role, "open_table")
         check_name(name, "table name")
         if game not in GAMES:
             raise BadRequest("game", f"game is one of {', '.join(GAMES)}, got {game!r}")
+        if cards not in CARD_SOURCES:
+            raise BadRequest("cards", f"cards is one of {', '.join(CARD_SOURCES)}, got {cards!r}")
         rules, seats = table_rules(game, preset_name, overrides or {})
+        if cards == "real":  # only then: a shuffled table's rules stay exactly the engine's
+            rules[CARDS_KEY] = cards
         with self.store.transaction() as repo:
             refuse_if_ended(repo.event(actor.event_id, lock=True))
             lo, hi = repo.event_limits(actor.event_id).get(game, DEFAULT_BOUNDS[game])

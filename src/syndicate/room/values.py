@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+#: The key of a real-cards table's card source in its rules' JSON (see :attr:`Table.cards`).
+CARDS_KEY = "cards"
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -74,10 +77,23 @@ class Table:
     dealer_id: int
     status: str
 
+    @property
+    def cards(self) -> str:
+        """Where the table's cards come from: ``"shuffled"`` (the server's committed shoe) or
+        ``"real"`` (the dealer deals real cards and enters each one: docs/dealer.md). Kept in the
+        rules' JSON, and only when real, so every table opened before it reads as shuffled."""
+        return str(self.rules.get(CARDS_KEY, "shuffled"))
+
+    @property
+    def game_rules(self) -> dict[str, Any]:
+        """The rules the game's engine takes: the rules' JSON without the card source."""
+        return {k: v for k, v in self.rules.items() if k != CARDS_KEY}
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "event_id": self.event_id, "name": self.name, "game": self.game,
             "rules": self.rules, "seats": self.seats, "dealer_id": self.dealer_id, "status": self.status,
+            "cards": self.cards,
         }
 
 

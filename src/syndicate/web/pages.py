@@ -96,14 +96,15 @@ def static_file(path: str) -> Response:
 
 # -- read-only answers for the pages ----------------------------------------------------------
 def _summary(t: Table) -> str:
-    """A table's rules in a few words, for the lobby."""
+    """A table's rules in a few words, for the lobby (and whether its cards are real)."""
+    real = "; real cards, dealt by hand" if t.cards == "real" else ""
     r = t.rules
     if t.game == "poker":
         return (f"Five-card draw, ante {_dollars(r['ante'])}, bets {_dollars(r['min_bet'])}–"
                 f"{_dollars(r['max_bet'])}, draw up to {r['max_discard']}"
-                + (" (4 keeping an Ace)" if r.get("ace_discard") else ""))
-    rules = Rules.from_dict(r)
-    return strategy._rules_caption(rules)
+                + (" (4 keeping an Ace)" if r.get("ace_discard") else "") + real)
+    rules = Rules.from_dict(t.game_rules)
+    return strategy._rules_caption(rules) + real
 
 
 def _dollars(cents: int) -> str:
@@ -261,7 +262,7 @@ async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
         raise NotFound("table", f"no table {table_id}")
     if t.game == "poker":
         return {"game": "poker", "table": t.to_json()}
-    rules = Rules.from_dict(t.rules)
+    rules = Rules.from_dict(t.game_rules)
     return {"game": "blackjack", "table": t.to_json(), **await odds_service(request.app).get(odds.canonical(rules))}
 
 

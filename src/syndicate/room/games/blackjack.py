@@ -1,4 +1,8 @@
-"""Blackjack at a live table: the adapter between the table actor and :class:`Round`."""
+"""Blackjack at a live table: the adapter between the table actor and :class:`Round`.
+
+At a real-cards table the rounds are dealt from an :class:`EnteredShoe` of the rules' decks,
+one per physical shoe: it counts every card entered until the dealer says the shoe was changed
+(``new_shoe``), so a card the shoe cannot hold is refused (docs/dealer.md)."""
 
 from __future__ import annotations
 
@@ -9,12 +13,16 @@ from ...blackjack import basic
 from ...blackjack.engine import Round
 from ...blackjack.rules import Rules
 from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
-from ...shoe import Shoe
-from ..errors import Conflict
-from ..game import Leaving, Players, hand_in_play
+from ...shoe import CardNeed, EnteredShoe, Shoe
+from ..errors import BadRequest, Conflict
+from ..game import Leaving, Players, entered_key, hand_in_play, move_text, real_only, settled_is_final
 
 #: What a player who lets the turn timer run out does: the passive choice.
 PASSIVE = ("stand", "no_insurance", "play_on")
+#: Why the dealer pays or takes, by the engine's outcome of a bet (blackjack is the rules' ratio).
+OUTCOMES = {"win": "win 1:1", "push": "", "lose": "", "bust": "bust", "surrender": "surrender: half the bet back",
+            "forfeit": "left the table", "even_money": "even money 1:1", "insurance_win": "insurance 2:1",
+            "insurance_lose": "insurance lost", "insurance_forfeit": "insurance, left the table"}
 
 
 def standard_shoe(rules: Rules) -> Shoe:
@@ -29,15 +37,22 @@ class BlackjackGame:
     hand_word: str = "round"
     seat_actions: tuple[str, ...] = ("bet", "hit", "stand", "double", "split", "surrender", "insurance", "no_insurance",
                     "even_money", "play_on")
-    dealer_actions: tuple[str, ...] = ("deal",)
+    #: card, take_back, new_shoe and misdeal are for a real-cards table (docs/dealer.md); the
+    #: actor completes a misdeal (void_hand here, every bet returned there).
+    dealer_actions: tuple[str, ...] = ("deal", "card", "take_back", "new_shoe", "misdeal")
 
-    def __init__(self, rules: Rules, players: Players, new_shoe: Callable[[Rules], Shoe] | None = None) -> None:
+    def __init__(self, rules: Rules, players: Players, new_shoe: Callable[[Rules], Shoe] | None = None, *,
+                 real: bool = False) -> None:
         self.rules = rules
+        self.cards = "real" if real else "shuffled"
         self._players = players
         self._new_shoe = new_shoe or standard_shoe
-        self._shoe: Shoe | None = None
+        self._shoe: Shoe | EnteredShoe | None = None
+        self._entered_key = ""  # the physical shoe's name (real cards)
         self.round: Round | None = None
         self._start: dict[int, int] = {}
+        self._voided: int | None = None  # the number of the hand a misdeal voided, until the next
+        self._number = 0
 
     @property
     def seat_count(self) -> int:
@@ -63,15 +78,23 @@ class BlackjackGame:
     def turn(self) -> int:
         return len(self.round.log) if self.round is not None else -1
 
+    @property
+    def card_needed(self) -> CardNeed | None:
+        return self.round.card_needed if self.round is not None else None
+
     def start_hand(self, number: int) -> str | None:
         stacks = self._players()
         if not stacks:
             raise Conflict("no_players", "no one is seated")
         finished = None
-        if self._shoe is None or self._shoe.needs_shuffle:
+        if self.cards == "real":
+            if self._shoe is None:  # until the dealer says the shoe was changed (new_shoe)
+                self._shoe, self._entered_key = EnteredShoe(self.rules.decks), entered_key()
+        elif self._shoe is None or self._shoe.needs_shuffle:
             finished, self._shoe = self._shoe, self._new_shoe(self.rules)
         self.round = Round(self.rules, self._shoe, stacks)
         self._start = dict(stacks)
+        self._number, self._voided = number, None
         if finished is not None:
             # No more cards from it. Its seed stays secret until the table closes
             # (docs/fairness.md): the cards shown are checked by their openings.
@@ -99,10 +122,39 @@ class BlackjackGame:
         return True
 
     def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
+        if action == "new_shoe":
+            return self._change_shoe()
+        if action != "deal":
+            real_only(self, "entering a card")
+            settled_is_final(self, action)
         hand_in_play(self)
-        assert self.round is not None
-        self.round.deal()
+        rd = self.round
+        assert rd is not None
+        if action == "card":  # the engine refuses a card it cannot take
+            rd.deal_card(message.get("card"))
+        elif action == "take_back":
+            rd.take_back()
+        elif action == "deal":
+            rd.deal()
+        else:  # misdeal: the actor's to complete, through void_hand
+            raise BadRequest("action", f"{action!r} is not for the round to apply")
         return True
+
+    def _change_shoe(self) -> bool:
+        """The dealer filled the shoe again (or changed it): the count starts afresh. Between
+        rounds only: a round's cards all come from one shoe."""
+        real_only(self, "a new shoe")
+        if self.in_play:
+            raise Conflict("round_in_play", "the shoe is changed between rounds: finish this round first "
+                                            "(or declare a misdeal)")
+        self._shoe = None
+        return False
+
+    def void_hand(self) -> None:
+        real_only(self, "a misdeal")
+        hand_in_play(self)
+        # The cards of the voided round stay counted: they are out of the shoe, in the discard tray.
+        self.round, self._voided = None, self._number
 
     def leave(self, seat: int) -> Leaving:
         rd = self.round
@@ -183,13 +235,47 @@ class BlackjackGame:
         }
 
     @property
-    def shoe(self) -> Shoe:
+    def shoe(self) -> Shoe | None:
         assert self._shoe is not None
-        return self._shoe
+        return self._shoe if isinstance(self._shoe, Shoe) else None
+
+    @property
+    def shoe_key(self) -> str:
+        assert self._shoe is not None
+        return self._shoe.commitment if isinstance(self._shoe, Shoe) else self._entered_key
+
+    def payouts(self) -> list[dict[str, Any]] | None:
+        """From the round's ``payout`` records: each bet's result, the seat's sum being what the
+        ledger moved (a bet was taken from the stack when made; ``net`` is what comes back less
+        it)."""
+        rd = self.round
+        if rd is None or not rd.is_terminal:
+            return None
+        items: dict[int, list[dict[str, Any]]] = {}
+        for r in rd.log:
+            if r.type != "payout":
+                continue
+            why = f"blackjack {self.rules.blackjack_pays}" if r.outcome == "blackjack" else OUTCOMES.get(
+                r.outcome, r.outcome)
+            items.setdefault(r.seat, []).append({"hand": r.hand, "outcome": r.outcome, "amount": r.net, "why": why})
+        out = []
+        for seat in sorted(items):
+            bets = items[seat]
+            net = sum(i["amount"] for i in bets)
+            for i in bets:
+                i["text"] = _said(i["amount"], i["why"])
+            if len(bets) == 1:
+                text = bets[0]["text"]
+            else:
+                said = "; ".join(f"{'insurance' if i['hand'] < 0 else 'hand ' + str(i['hand'] + 1)}: {i['text']}"
+                                 for i in bets)
+                text = f"{move_text(net)} ({said})"
+            out.append({"seat": seat, "amount": net, "net": net, "text": f"seat {seat}: {text}", "items": bets})
+        return out
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
-        return {}
+        return {"cards": self.cards, "voided": self._voided}
 
     def round_view(self, viewer: int | str, memo: dict[str, Any] | None) -> dict[str, Any]:
         """``Round.view(viewer)``. During a broadcast it is built once and each seat's copy
@@ -199,14 +285,29 @@ class BlackjackGame:
         rd = self.round
         assert rd is not None
         if memo is None:
-            return rd.view(viewer)
+            return self._with_dealer(rd, viewer, self._base(rd, viewer))
         base = memo.get("round")
         if base is None:
-            base = memo["round"] = rd.view("spectator")
+            base = memo["round"] = self._base(rd, "spectator")
         if viewer == "spectator":
             return base  # type: ignore[no-any-return]
         legal = rd.legal_actions(viewer) if isinstance(viewer, int) and viewer in rd.seats else []
-        return {**base, "viewer": viewer, "legal_actions": legal}
+        return self._with_dealer(rd, viewer, {**base, "viewer": viewer, "legal_actions": legal})
+
+    @staticmethod
+    def _base(rd: Round, viewer: int | str) -> dict[str, Any]:
+        """The engine's view and the awaited card in words ("seat 3's second card"): who waits
+        for what is public; the hole card itself is in no view until it is turned."""
+        view = rd.view(viewer)
+        need = rd.card_needed
+        view["card_needed_text"] = need.describe() if need is not None else None
+        return view
+
+    def _with_dealer(self, rd: Round, viewer: int | str, view: dict[str, Any]) -> dict[str, Any]:
+        """The dealer's view also says what to pay and take once the round is settled."""
+        if viewer == "dealer":
+            view["payouts"] = self.payouts()
+        return view
 
     def log_view(self, viewer: int | str, memo: dict[str, Any] | None) -> list[dict[str, Any]]:
         """``Round.log_view(viewer)``: the same list for every viewer at Blackjack (see above),
@@ -219,3 +320,8 @@ class BlackjackGame:
         if log is None:
             log = memo["log"] = rd.log_view("spectator")
         return log  # type: ignore[no-any-return]
+
+
+def _said(amount: int, why: str) -> str:
+    """"pay $15.00 (blackjack 3:2)", "take $10.00", "push"."""
+    return move_text(amount) + (f" ({why})" if why and amount else "")

@@ -3,6 +3,9 @@
 the next pot), dealing each hand from a fresh one-deck shoe. Its seed is revealed when the table
 closes; when a hand ends, each card shown is checked by its opening (docs/fairness.md).
 
+At a real-cards table each hand has an :class:`EnteredShoe` of one deck: the dealer enters every
+card as it is dealt, and a card twice in the hand is refused (docs/dealer.md).
+
 In the ledger the table's account holds the pot while a hand is played and the carried
 remainder between hands; there is no house edge, so after each hand that account holds exactly
 the carry.
@@ -14,13 +17,14 @@ import random
 import secrets
 from typing import Any
 
+from ... import money
 from ...poker import bots as poker_bots
 from ...poker.draw import DrawHand, DrawRules
 from ...poker.history import to_history
 from ...poker.table import HOST_DEALER, DrawTable
-from ...shoe import Shoe
+from ...shoe import CardNeed, EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
-from ..game import Leaving, Players, hand_in_play
+from ..game import Leaving, Players, entered_key, hand_in_play, real_only, settled_is_final
 
 MAX_DISCARDS = 5
 #: The passive choices, in order: for a player whose clock ran out.
@@ -33,14 +37,19 @@ class DrawGame:
     name: str = "poker"
     hand_word: str = "hand"
     seat_actions: tuple[str, ...] = ("check", "bet", "call", "raise", "fold", "draw", "stand_pat", "accept_ante", "refuse_ante")
-    dealer_actions: tuple[str, ...] = ("propose_ante",)
+    #: card, take_back and misdeal are for a real-cards table (docs/dealer.md); the actor
+    #: completes a misdeal (void_hand here, every bet returned there).
+    dealer_actions: tuple[str, ...] = ("propose_ante", "card", "take_back", "misdeal")
 
-    def __init__(self, rules: DrawRules, players: Players) -> None:
+    def __init__(self, rules: DrawRules, players: Players, *, real: bool = False) -> None:
         self.rules = rules
+        self.cards = "real" if real else "shuffled"
         self._players = players
         self.draw_table: DrawTable | None = None
         self.round: DrawHand | None = None
         self._rng: random.Random | None = None
+        self._entered_key = ""  # the hand's deck's name (real cards)
+        self._voided: int | None = None  # the number of the hand a misdeal voided, until the next
 
     @property
     def seat_count(self) -> int:
@@ -81,14 +90,24 @@ class DrawGame:
     def turn(self) -> int:
         return len(self.round.log) if self.round is not None else -1
 
+    @property
+    def card_needed(self) -> CardNeed | None:
+        return self.round.card_needed if self.round is not None else None
+
     def start_hand(self, number: int) -> str | None:
         if len(self._playing()) < self.rules.min_players:
             raise Conflict("no_players", f"a hand needs at least {self.rules.min_players} players with chips")
         table = self._sync_seats()
         # A fresh one-deck shoe per hand from the OS's CSPRNG; its seed is kept until the table
-        # closes (see history()).
-        self.round = table.start_hand(Shoe.new(1, penetration=1.0, burn=0))
+        # closes (see history()). With real cards, the deck the dealer deals from, entered.
+        shoe: Shoe | EnteredShoe
+        if self.cards == "real":
+            shoe, self._entered_key = EnteredShoe(1), entered_key()
+        else:
+            shoe = Shoe.new(1, penetration=1.0, burn=0)
+        self.round = table.start_hand(shoe)
         self.round.number = number
+        self._voided = None
         return f"hand {number} dealt, antes in"
 
     def hand_stacks(self) -> dict[int, int]:
@@ -126,6 +145,13 @@ class DrawGame:
         return True
 
     def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
+        if action in ("card", "take_back"):
+            real_only(self, "entering a card")
+            settled_is_final(self, action)
+            hand_in_play(self)
+            assert self.round is not None  # the engine refuses a card it cannot take
+            self.round.deal_card(message.get("card")) if action == "card" else self.round.take_back()
+            return True
         # propose_ante: it applies once every seated player has accepted.
         table = self._sync_seats()
         amount: Any = message.get("amount")  # the engine checks it
@@ -181,6 +207,47 @@ class DrawGame:
     def close(self) -> None:
         pass  # each hand's shoe was finished with its hand
 
+    def void_hand(self) -> None:
+        real_only(self, "a misdeal")
+        hand_in_play(self)
+        hand, table = self.round, self.draw_table
+        assert hand is not None and table is not None
+        # As if it had not been dealt: the carry goes back in the middle for the next hand, and
+        # the button stays, so the same seat deals (antes again) the hand that replaces it.
+        table.hand, table.carry = None, hand.carry_in
+        self.round, self._voided = None, hand.number
+
+    def payouts(self) -> list[dict[str, Any]] | None:
+        """The pots pushed and the uncalled bets returned, seat by seat, from the hand's log;
+        ``net`` is the seat's result in the hand (what the ledger moved)."""
+        hand = self.round
+        if hand is None or not hand.is_terminal:
+            return None
+        shown = {r.seat: r.name for r in hand.log if r.type == "show"}
+        items: dict[int, list[dict[str, Any]]] = {}
+        carried = 0
+        for r in hand.log:
+            if r.type == "award":
+                pot = "the pot" if r.pot == 0 else f"side pot {r.pot}"
+                how = f"{shown[r.seat]}" if r.seat in shown else "everyone else folded"
+                items.setdefault(r.seat, []).append({"amount": r.amount, "why": f"{pot}, {how}"})
+            elif r.type == "uncalled":
+                items.setdefault(r.seat, []).append({"amount": r.amount, "why": "uncalled bet back"})
+            elif r.type == "carry":
+                carried += r.amount
+        out = []
+        for seat in hand.order:
+            got = items.get(seat, [])
+            amount = sum(i["amount"] for i in got)
+            net = hand.stacks[seat] - hand.start_stacks[seat]
+            said = "; ".join(f"{money.format(i['amount'])}: {i['why']}" for i in got)
+            text = f"seat {seat}: push {money.format(amount)} ({said})" if got else f"seat {seat}: nothing"
+            out.append({"seat": seat, "amount": amount, "net": net, "text": text, "items": got})
+        if carried:
+            out.append({"seat": None, "amount": 0, "net": 0, "items": [],
+                        "text": f"leave {money.format(carried)} in the middle for the next pot (odd chips)"})
+        return out
+
     # -- storage ------------------------------------------------------------------------------
     def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:
         """The hand as a one-hand history in the poker format (docs/hand-history-poker.md)."""
@@ -192,18 +259,25 @@ class DrawGame:
         return doc
 
     @property
-    def shoe(self) -> Shoe:
+    def shoe(self) -> Shoe | None:
         assert self.round is not None
         shoe = self.round.shoe
-        assert isinstance(shoe, Shoe)  # this table deals from committed shoes (start_hand)
-        return shoe
+        return shoe if isinstance(shoe, Shoe) else None
+
+    @property
+    def shoe_key(self) -> str:
+        assert self.round is not None
+        shoe = self.round.shoe
+        return shoe.commitment if isinstance(shoe, Shoe) else self._entered_key
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
         """The ante in force and any ante proposal waiting for acceptances
-        (``{"amount", "waiting_for": [seats]}``, else null)."""
+        (``{"amount", "waiting_for": [seats]}``, else null); where the cards come from, and the
+        hand a misdeal just voided."""
         dt = self.draw_table
         return {
+            "cards": self.cards, "voided": self._voided,
             "ante": int(dt.rules.ante if dt is not None else self.rules.ante),
             "ante_proposal": ({"amount": dt.proposal, "waiting_for": dt.waiting_for}
                               if dt is not None and dt.proposal is not None else None),
@@ -211,7 +285,12 @@ class DrawGame:
 
     def round_view(self, viewer: int | str, memo: dict[str, Any] | None) -> dict[str, Any]:
         assert self.round is not None
-        return self.round.view(viewer)  # each seat sees its own cards
+        view = self.round.view(viewer)  # each seat sees its own cards
+        need = self.round.card_needed
+        view["card_needed_text"] = need.describe() if need is not None else None
+        if viewer == "dealer":
+            view["payouts"] = self.payouts()
+        return view
 
     def log_view(self, viewer: int | str, memo: dict[str, Any] | None) -> list[dict[str, Any]]:
         assert self.round is not None

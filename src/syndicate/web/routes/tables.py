@@ -23,6 +23,9 @@ class NewTable(Body):
     overrides: dict[Annotated[str, Field(max_length=40)], StrictStr | StrictInt | float | bool] = Field(
         default_factory=dict, max_length=40,
         description="rule key → value; money keys as integer cents or text such as \"$5\"")
+    cards: Literal["shuffled", "real"] = Field(
+        default="shuffled", description="where the cards come from: the server's shuffled, committed shoe, or "
+        "real cards the dealer deals and enters as they land (docs/dealer.md)")
 
 
 class TableStatus(Body):
@@ -37,7 +40,7 @@ def lobby(event_id: Id, room: Room) -> list[dict[str, Any]]:
 @router.post("/api/tables", tags=["tables"], status_code=201)
 def open_table(account: Me, body: NewTable, room: Room) -> dict[str, Any]:
     """Open a table: authorized dealers only ("Unauthorized games are prohibited")."""
-    return room.tables.open(account, body.name, body.game, body.preset, body.overrides).to_json()
+    return room.tables.open(account, body.name, body.game, body.preset, body.overrides, body.cards).to_json()
 
 
 @router.get("/api/tables/{table_id}", tags=["tables"])

@@ -229,11 +229,14 @@ async function replay(hand, viewer) {
       h("p", { "data-testid": "replay-match" }, c.replay.matches ? "The engine reproduces this hand exactly." : `The replay differs: ${c.replay.problems.join("; ")}`),
       h("p", { "data-testid": "fairness" }, "Fairness check: ",
         h("strong", {}, !c.verify.ok ? "FAILED"
+          // Real cards entered by the dealer: no shuffle was committed, so no claim either way (docs/dealer.md).
+          : c.verify.entered ? "nothing to verify: real cards, entered by the dealer as they were dealt"
           // No openings (a stacked shoe, or one dealt before per-position commitments): no claim until the reveal.
           : c.verify.pending ? "not yet verifiable (no openings: it checks once its seed or order is revealed)"
             : "verified: every card shown opens its committed position"),
         ` — ${c.verify.messages.join(" ")}`),
-      h("p", { class: "muted" }, `Commitment ${c.commitment} (${c.hands_in_shoe} hand(s) of this shoe so far)`)]));
+      h("p", { class: "muted" }, c.commitment ? `Commitment ${c.commitment} (${c.hands_in_shoe} hand(s) of this shoe so far)`
+        : `No commitment: real cards (${c.hands_in_shoe} hand(s) of this shoe so far)`)]));
   } catch (err) { toast(`${err.message} (${err.rule})`, true); }
 }
 

@@ -69,6 +69,7 @@ export function renderTable(ctx) {
     dealer.total !== null && dealer.cards.length ? h("div", { class: "meta" },
       hidden ? `showing ${dealer.total}` : `${dealer.total}${dealer.blackjack ? ", blackjack" : ""}`) : null,
     rd ? h("div", { class: "label" }, `Phase: ${rd.phase.replace(/_/g, " ")}`,
+      rd.card_needed_text ? h("span", { "data-testid": "awaited" }, ` · the dealer deals ${rd.card_needed_text}`) : "",
       rd.to_act ? ` · to act: ${playerName(ctx, rd.to_act)}` : "", " ", timer(ctx) || "") : h("div", { class: "label" }, "Waiting for the dealer to start a round")));
   const seats = h("div", { class: "seats" });
   const bySeat = new Map((rd ? rd.seats : []).map((x) => [x.seat, x]));
@@ -166,7 +167,7 @@ function forLess(ctx, action, mine) {
 }
 
 function value(card) {
-  const r = card.slice(0, -1);
+  const r = "shdc".includes(card.slice(-1)) ? card.slice(0, -1) : card; // a real card may have no suit
   return r === "A" ? 1 : "TJQK".includes(r) ? 10 : Number(r);
 }
 

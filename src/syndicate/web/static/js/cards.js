@@ -6,9 +6,15 @@ const SUIT = { s: ["♠", "spades", "#1b1b1b"], h: ["♥", "hearts", "#c0262d"],
 const RANK = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "10" };
 const NS = "http://www.w3.org/2000/svg";
 
+/** Rank and suit of a card's text; a Blackjack card entered by its rank alone at a real-cards
+ * table ("K", "T", "7") has no suit (docs/dealer.md). */
+function parts(text) {
+  return SUIT[text.slice(-1)] ? [text.slice(0, -1), text.slice(-1)] : [text, null];
+}
+
 export function cardName(text) {
-  const r = text.slice(0, -1), s = text.slice(-1);
-  return `${RANK[r] || r} of ${SUIT[s][1]}`;
+  const [r, s] = parts(text);
+  return s ? `${RANK[r] || r} of ${SUIT[s][1]}` : (RANK[r] || r);
 }
 
 function svg(inner) {
@@ -35,8 +41,8 @@ export function card(text, { small = false } = {}) {
       '<rect x="12" y="12" width="36" height="60" rx="3" fill="none" stroke="#e4b84d" stroke-width="1.5"/>'));
     return span;
   }
-  const r = text.slice(0, -1), s = text.slice(-1);
-  const [glyph, , colour] = SUIT[s];
+  const [r, s] = parts(text);
+  const [glyph, , colour] = s ? SUIT[s] : ["", "", "#1b1b1b"];
   const rank = r === "T" ? "10" : r;
   span.dataset.card = text;
   span.setAttribute("aria-label", cardName(text));

@@ -3,6 +3,9 @@
 // walk-in by name, sell them chips, cash them out, and act for a walk-in's seat (or a player's
 // who lets the dealer act for them: docs/walk-ins.md).
 // Table actions go over the table's WebSocket, like every other action.
+// At a table with real cards the console also enters each card as it lands (docs/dealer.md):
+// the awaited card is highlighted and announced, one tap enters it, and the payouts are listed
+// when a hand is over.
 import { api, h, headerBar, money, parseDollars, signInForm, toast, whoAmI, eventId } from "./common.js";
 import { TableSocket } from "./socket.js";
 
@@ -38,6 +41,8 @@ function openForm(presets) {
   const decks = h("input", { name: "decks", type: "number", min: "1", max: "8" });
   const ante = h("input", { name: "ante", inputmode: "decimal" });
   const extra = h("input", { name: "overrides", placeholder: "key=value, key=value" });
+  const cards = h("select", { name: "cards" }, h("option", { value: "shuffled" }, "Shuffled by the server"),
+    h("option", { value: "real" }, "Real cards (I deal and enter them)"));
   const msg = h("p", { role: "alert", class: "error" });
   const bjOnly = h("span", { class: "field-group" }, h("label", { class: "field" }, "Preset", preset), h("label", { class: "field" }, "Decks", decks));
   const pkOnly = h("label", { class: "field", hidden: true }, "Ante ($)", ante);
@@ -58,7 +63,8 @@ function openForm(presets) {
   preset.addEventListener("change", applyPreset);
   applyPreset();
   const form = h("form", { class: "inline card-box", "aria-label": "Open a table" },
-    h("label", { class: "field" }, "Table name", name), h("label", { class: "field" }, "Game", game), bjOnly, pkOnly,
+    h("label", { class: "field" }, "Table name", name), h("label", { class: "field" }, "Game", game),
+    h("label", { class: "field" }, "Cards", cards), bjOnly, pkOnly,
     h("label", { class: "field" }, "Minimum bet ($)", minBet), h("label", { class: "field" }, "Maximum bet ($)", maxBet),
     h("label", { class: "field" }, "Other rules (key=value)", extra),
     h("button", { type: "submit", class: "primary" }, "Open table"), msg);
@@ -81,7 +87,7 @@ function openForm(presets) {
     }
     try {
       const t = await api("POST", "/api/tables", { name: name.value, game: game.value,
-        preset: game.value === "blackjack" ? preset.value : null, overrides });
+        preset: game.value === "blackjack" ? preset.value : null, overrides, cards: cards.value });
       toast(`Table ${t.name} is open`);
       await refresh();
     } catch (e) { msg.textContent = `${e.message} (${e.rule})`; }
@@ -94,7 +100,11 @@ async function refresh() {
   const tables = (await api("GET", `/api/events/${ev}/lobby`)).filter((t) => t.dealer_id === me.account.id || me.account.role !== "dealer");
   const box = document.getElementById("mine");
   if (!tables.length) { box.replaceChildren(h("p", { class: "muted" }, "No open table.")); return; }
+  // The boxes are redrawn around the inputs and the card pad they keep: whatever had the focus
+  // (a card being typed, say) gets it back in the same task, so no key is lost to the redraw.
+  const focused = document.activeElement;
   box.replaceChildren(...tables.map(tableBox));
+  if (focused && focused !== document.body && focused.isConnected && document.activeElement !== focused) focused.focus();
 }
 
 function ensureSocket(t) {
@@ -102,6 +112,7 @@ function ensureSocket(t) {
   const entry = { state: null, auto: undefined, inputs: null };
   entry.sock = new TableSocket(t.id, { onMessage: (m) => {
     if (m.type === "welcome" || m.type === "state") { entry.state = m; showLive(t.id, entry); }
+    if (m.type === "payouts") { entry.payouts = m; showLive(t.id, entry); }
   } });
   entry.sock.connect();
   socks.set(t.id, entry);
@@ -109,6 +120,7 @@ function ensureSocket(t) {
 }
 
 function showLive(id, entry) {
+  if (entry.pad) entry.pad.update();
   const el = document.getElementById(`live-${id}`);
   if (el) el.replaceChildren(liveLine(entry));
   const auto = document.getElementById(`auto-${id}`);
@@ -188,6 +200,75 @@ function autoLine(entry) {
   return secs === null ? "Auto-deal: off" : `Auto-deal: on, dealt ${secs} s after a round opens`;
 }
 
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const SUITS = [["s", "♠", "spades"], ["h", "♥", "hearts"], ["d", "♦", "diamonds"], ["c", "♣", "clubs"]];
+
+/** The card entry of a real-cards table: built once per table (the table's box is redrawn every
+ * few seconds, the pad is not, so a half-entered card or the focus is never lost). Blackjack: 13
+ * rank buttons, one tap a card (a suit may be chosen first: it changes nothing at Blackjack).
+ * Draw: 52 buttons, a row per suit, one tap a card. Either: type the card ("Ah", "10", "K") and
+ * press Enter. */
+function cardPad(t, entry) {
+  const L = (x) => `${x} at ${t.name}`;
+  const bj = t.game === "blackjack";
+  const awaited = h("p", { class: "awaited", id: `need-${t.id}`, "aria-live": "assertive", "aria-atomic": "true" });
+  const refusal = h("p", { class: "error", role: "alert" });
+  const payouts = h("section", { class: "payouts", "aria-label": L("Payouts"), hidden: true });
+  let suit = null;
+  const suitButtons = bj ? SUITS.map(([code, sym, word]) => h("button", { type: "button", "aria-pressed": "false", "aria-label": `Suit ${word} (optional)`,
+    onclick: (ev) => { suit = suit === code ? null : code; for (const b of suitButtons) b.setAttribute("aria-pressed", String(b === ev.currentTarget && suit !== null)); } }, sym)) : [];
+  const send = async (card) => {
+    refusal.textContent = "";
+    try {
+      await entry.sock.act("card", { card });
+    } catch (e) {
+      // Only the dealer hears a refusal (it could tell the hole card): say it here, loudly.
+      refusal.textContent = `${card}: ${e.message} (${e.rule})`;
+    }
+  };
+  const tap = (rank, s) => { const c = rank + (s || ""); suit = null; for (const b of suitButtons) b.setAttribute("aria-pressed", "false"); send(c); };
+  const pad = bj
+    ? h("div", { class: "rank-pad", role: "group", "aria-label": L("Rank pad") }, RANKS.map((r) => h("button", { type: "button", class: "rank", onclick: () => tap(r, suit) }, r)))
+    : h("div", { class: "card-grid", role: "group", "aria-label": L("Card pad") }, SUITS.map(([code, sym, word]) =>
+      h("div", { class: `suit-row suit-${code}`, role: "group", "aria-label": word }, RANKS.map((r) => h("button", { type: "button", class: "rank", "aria-label": `${r}${sym}`, onclick: () => tap(r, code) }, `${r}${sym}`)))));
+  const typed = h("input", { autocomplete: "off", autocapitalize: "characters", spellcheck: "false", placeholder: bj ? "K, 10, As" : "Ah, 10h" });
+  const form = h("form", { class: "inline", "aria-label": L("Type a card") }, h("label", { class: "field" }, "Type a card", typed), h("button", { type: "submit" }, "Enter card"));
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); const c = typed.value.trim(); if (c) { typed.value = ""; send(c); } });
+  const act = async (action, done) => {
+    refusal.textContent = "";
+    try { await entry.sock.act(action); toast(`${t.name}: ${done}`); } catch (e) { refusal.textContent = `${e.message} (${e.rule})`; }
+  };
+  const controls = h("div", { class: "actions", role: "group", "aria-label": L("Corrections") },
+    h("button", { type: "button", "aria-label": L("Take back the last card"), onclick: () => act("take_back", "card taken back") }, "Take back"),
+    h("button", { type: "button", class: "danger", "aria-label": L("Declare a misdeal"), onclick: () => {
+      if (confirm(`Declare a misdeal at ${t.name}? The hand is void and every bet goes back.`)) act("misdeal", "misdeal: the hand is void");
+    } }, "Misdeal"),
+    bj ? h("button", { type: "button", "aria-label": L("New shoe"), onclick: () => {
+      if (confirm(`A new shoe at ${t.name}? The card count starts again.`)) act("new_shoe", "new shoe");
+    } }, "New shoe") : null);
+  const el = h("section", { class: "card-entry", "aria-label": L("Cards") }, awaited,
+    bj ? h("div", { class: "suits", role: "group", "aria-label": L("Suit") }, suitButtons) : null, pad, form, refusal, controls, payouts);
+  const update = () => {
+    const s = entry.state;
+    const rd = s && s.round;
+    const need = rd && rd.card_needed_text;
+    el.classList.toggle("waiting", Boolean(need));
+    awaited.textContent = need ? `Next card: ${need}` : !rd ? (s && s.table.voided ? `Hand ${s.table.voided} was voided (misdeal): start the next one` : "No hand in play")
+      : rd.to_act ? `No card needed: seat ${rd.to_act} to act` : rd.phase === "betting" ? "Bets are open: deal when they are in"
+        : rd.phase === "settled" || rd.phase === "complete" ? `Hand ${s.hand} is over: pay out, then start the next` : "No card needed";
+    const list = rd && rd.payouts;
+    payouts.hidden = !list;
+    if (list) {
+      // Each line names the player too: the dealer pays people, not seat numbers.
+      const who = new Map(s.seats.map((x) => [x.seat, x.player]));
+      const named = (p) => (p.seat !== null && who.has(p.seat) ? p.text.replace(`seat ${p.seat}:`, `seat ${p.seat} (${who.get(p.seat)}):`) : p.text);
+      payouts.replaceChildren(h("h4", {}, `Pay out hand ${s.hand}`), h("ul", {}, list.map((p) => h("li", { class: p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "" }, named(p)))));
+    }
+  };
+  update();
+  return { el, update };
+}
+
 function tableBox(t) {
   const entry = ensureSocket(t);
   const act = async (action, fields = {}) => {
@@ -227,8 +308,10 @@ function tableBox(t) {
     } catch (e) { toast(`${e.message} (${e.rule})`, true); }
   };
   const L = (x) => `${x} at ${t.name}`;
+  if (t.cards === "real" && !entry.pad) entry.pad = cardPad(t, entry);
   return h("section", { class: "card-box", "aria-label": t.name, dataset: { table: t.id } },
     h("h3", {}, `${t.name} `, h("span", { class: "muted" }, `(${GAMES[t.game] || t.game}, ${t.status}) ${t.summary}`)),
+    entry.pad ? entry.pad.el : null,
     h("p", { id: `live-${t.id}` }, liveLine(entry)),
     h("p", { id: `auto-${t.id}`, role: "status", "aria-label": L("Auto-deal") }, autoLine(entry)),
     h("div", { class: "actions", role: "group", "aria-label": L("Controls") },

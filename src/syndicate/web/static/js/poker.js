@@ -41,6 +41,7 @@ export function renderTable(ctx) {
       rd && rd.carry_out ? ` · carried to the next pot ${money(rd.carry_out)}` : "",
       rd && rd.current_bet ? ` · bet to match ${money(rd.current_bet)}` : ""),
     rd ? h("div", { class: "label" }, `Phase: ${rd.phase.replace(/_/g, " ")}`,
+      rd.card_needed_text ? h("span", { "data-testid": "awaited" }, ` · the dealer deals ${rd.card_needed_text}`) : "",
       rd.to_act ? ` · to act: ${name(ctx, rd.to_act)} ` : "", rd.to_act ? timer(ctx) || "" : "") : h("div", { class: "label" }, "Waiting for the dealer to deal")));
   const seats = h("div", { class: "seats" });
   const bySeat = new Map((rd ? rd.seats : []).map((x) => [x.seat, x]));

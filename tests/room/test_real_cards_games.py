@@ -1,0 +1,133 @@
+"""The game adapters at a real-cards table, without a server: the payouts the dealer is told for
+each kind of settlement (insurance, a push, a surrender, a pot won by folds with its uncalled bet
+back), always summing to the engine's results; a misdeal drops the hand; a new shoe only between
+rounds; a shuffled table refuses every real-cards action (docs/dealer.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from syndicate.blackjack.rules import preset
+from syndicate.poker.draw import DrawRules
+from syndicate.room.errors import RoomError
+from syndicate.room.games.blackjack import BlackjackGame
+from syndicate.room.games.draw import DrawGame
+
+STACKS = {1: 10_000, 2: 10_000, 3: 10_000}
+
+
+def blackjack(real: bool = True, **rules: Any) -> BlackjackGame:
+    game = BlackjackGame(preset("syndicate").with_(**rules), lambda: dict(STACKS), real=real)
+    game.start_hand(1)
+    return game
+
+
+def deal(game: Any, *cards: str) -> None:
+    for c in cards:
+        assert game.card_needed is not None, f"no card needed for {c}"
+        game.dealer_action("card", {"card": c})
+
+
+def bets(game: BlackjackGame, amount: int = 1_000) -> None:
+    for seat in STACKS:
+        game.seat_action(seat, "bet", {"amount": amount})
+    game.dealer_action("deal", {})
+
+
+def texts(game: Any) -> dict[int | None, str]:
+    return {p["seat"]: p["text"] for p in game.payouts()}
+
+
+def test_insurance_and_the_dealer_blackjack_found_by_the_peek() -> None:
+    game = blackjack()
+    bets(game)
+    deal(game, "9", "5", "A", "A", "9", "7", "K", "K")  # seat 3 has blackjack; the dealer A up, K in the hole
+    assert game.payouts() is None  # in play: nothing to pay yet
+    game.seat_action(1, "insurance", {})
+    game.seat_action(2, "no_insurance", {})
+    game.seat_action(3, "no_insurance", {})  # even money declined: the natural is played out
+    assert not game.in_play  # the peek found the blackjack
+    assert texts(game) == {
+        1: "seat 1: push (insurance: pay $10.00 (insurance 2:1); hand 1: take $10.00)",
+        2: "seat 2: take $10.00",
+        3: "seat 3: push",
+    }
+    assert {p["seat"]: p["amount"] for p in game.payouts()} == game.round.results()
+
+
+def test_a_surrender_and_a_win() -> None:
+    game = blackjack()
+    bets(game, 2_000)
+    deal(game, "10", "10", "9", "6", "6", "9", "10", "10")  # up 6, hole 10: 16
+    game.seat_action(1, "surrender", {})  # 16
+    game.seat_action(2, "stand", {})  # 19
+    game.seat_action(3, "stand", {})  # 20
+    deal(game, "8")  # the dealer busts
+    assert texts(game) == {1: "seat 1: take $10.00 (surrender: half the bet back)",
+                           2: "seat 2: pay $20.00 (win 1:1)", 3: "seat 3: pay $20.00 (win 1:1)"}
+    assert sum(p["amount"] for p in game.payouts()) == sum(game.round.results().values())
+
+
+def test_a_misdeal_drops_the_round_and_a_new_shoe_waits_for_the_next() -> None:
+    game = blackjack()
+    bets(game)
+    deal(game, "9", "5")
+    key = game.shoe_key
+    assert game.shoe is None and key.startswith("entered-")
+    with pytest.raises(RoomError) as e:
+        game.dealer_action("new_shoe", {})
+    assert e.value.rule == "round_in_play"
+    game.void_hand()
+    assert not game.in_play and not game.has_hand and game.table_view() == {"cards": "real", "voided": 1}
+    assert game.dealer_action("new_shoe", {}) is False  # the table changed, not a hand
+    game.start_hand(2)
+    assert game.shoe_key != key and game.table_view()["voided"] is None
+
+
+def test_a_shuffled_table_refuses_every_real_cards_action() -> None:
+    game = blackjack(real=False)
+    bets(game)
+    for action in ("card", "take_back", "new_shoe"):
+        with pytest.raises(RoomError) as e:
+            game.dealer_action(action, {"card": "K"})
+        assert e.value.rule == "card_source"
+    with pytest.raises(RoomError) as e:
+        game.void_hand()
+    assert e.value.rule == "card_source"
+    assert game.shoe is not None and game.shoe_key == game.shoe.commitment
+
+
+def test_a_draw_pot_won_by_folds_returns_the_uncalled_bet() -> None:
+    rules = DrawRules()
+    game = DrawGame(rules, lambda: {1: 1_000, 2: 1_000, 3: 1_000}, real=True)
+    game.start_hand(1)
+    deck = [r + s for s in "shdc" for r in "AKQJT98765432"]
+    for c in deck[:15]:
+        game.dealer_action("card", {"card": c})
+    first = game.to_act
+    assert first is not None
+    game.seat_action(first, "bet", {"amount": rules.min_bet})
+    while game.in_play:
+        game.seat_action(game.to_act, "fold", {})  # type: ignore[arg-type]
+    ante = rules.ante
+    (won,) = [p for p in game.payouts() if p["amount"] > 0]
+    assert won["seat"] == first and won["net"] == 2 * ante
+    assert won["text"] == (f"seat {first}: push ${(3 * ante + rules.min_bet) // 100}.{(3 * ante + rules.min_bet) % 100:02d} "
+                           f"(${rules.min_bet // 100}.{rules.min_bet % 100:02d}: uncalled bet back; "
+                           f"${3 * ante // 100}.{3 * ante % 100:02d}: the pot, everyone else folded)")
+    assert sum(p["net"] for p in game.payouts()) == 0
+    assert {p["seat"]: p["net"] for p in game.payouts()} == game.round.results()
+
+
+def test_the_card_that_settles_a_hand_stands() -> None:
+    game = blackjack()
+    bets(game)
+    deal(game, "10", "10", "10", "10", "10", "10", "10", "7")  # everyone 20, the dealer 17
+    for seat in STACKS:
+        game.seat_action(seat, "stand", {})
+    assert not game.in_play
+    with pytest.raises(RoomError) as e:
+        game.dealer_action("take_back", {})
+    assert e.value.rule == "take_back" and "its last card stands" in e.value.message
