@@ -8,6 +8,7 @@ the message is, and a socket only writes it out.
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from typing import Any
 
@@ -72,8 +73,12 @@ def dumps(value: Any) -> str:
     orjson: a state is encoded for each of a table's players on every change (issue 16's
     profile found the standard library's encoder the largest single cost of a broadcast).
     Integer keys become strings, as the standard library makes them; text outside ASCII is
-    written as UTF-8 rather than escaped, which is the same JSON."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    written as UTF-8 rather than escaped, which is the same JSON. What orjson refuses (an
+    integer beyond 64 bits) the standard library still writes, as before."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":"))
 
 
 def encode(msg: dict[str, Any]) -> str:
