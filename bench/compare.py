@@ -21,6 +21,7 @@ The machine's load average is printed with each run.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import statistics
@@ -32,7 +33,7 @@ HERE = Path(__file__).resolve().parents[1]
 
 
 def run(tree: Path, script: list[str], metrics: list[re.Pattern[str]], timeout: float,
-        script_tree: Path | None = None) -> tuple[list[float] | None, str]:
+        script_tree: Path | None = None) -> tuple[list[float] | None, str, int]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     where = script_tree or tree
     out = subprocess.run([sys.executable, str(where / script[0]), *script[1:]], cwd=where, env=env,
@@ -41,11 +42,16 @@ def run(tree: Path, script: list[str], metrics: list[re.Pattern[str]], timeout: 
     values = []
     for metric in metrics:
         found = metric.findall(text)
-        if not found:
-            return None, text
+        if not found:  # this figure is missing (a configuration that could not run): NaN, the others count
+            values.append(math.nan)
+            continue
         value = found[-1]
         values.append(float(value[0] if isinstance(value, tuple) else value))
-    return values, text
+    if all(math.isnan(v) for v in values):
+        return None, text, out.returncode
+    # A bench that measured and then failed (bench_cluster: some clients failed) still has its
+    # figures; the caller says that it failed.
+    return values, text, out.returncode
 
 
 def main() -> int:
@@ -66,7 +72,7 @@ def main() -> int:
     for i in range(args.runs):
         for label, tree in trees.items():
             load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-            values, text = run(tree, args.script, metrics, args.timeout, HERE if args.same_script else None)
+            values, text, code = run(tree, args.script, metrics, args.timeout, HERE if args.same_script else None)
             if args.log:
                 with args.log.open("a") as f:
                     f.write(f"=== run {i + 1} {label} (load average before: {load})\n{text}\n")
@@ -75,9 +81,11 @@ def main() -> int:
                 return 1
             figures[label].append(values)
             shown = ", ".join(f"{v:g}" for v in values)
-            print(f"run {i + 1} {label}: {shown} (load average before the run: {load})", flush=True)
+            failed = f", exit code {code}: see its output" if code else ""
+            print(f"run {i + 1} {label}: {shown} (load average before the run: {load}{failed})", flush=True)
     for j, metric in enumerate(args.metric):
-        base, this = (statistics.median(v[j] for v in figures[k]) for k in ("base", "this"))
+        base, this = (statistics.median([v[j] for v in figures[k] if not math.isnan(v[j])] or [math.nan])
+                      for k in ("base", "this"))
         ratio = f"{this / base:.3f}" if base else "n/a"
         print(f"{metric}: median base {base:g}, this {this:g}: this/base = {ratio}")
     return 0
