@@ -11,14 +11,17 @@ so both sides run the same compiled engine.
     python bench/compare.py --base ../base --runs 5 --metric 'CPU ([0-9.]+) ms per change' \\
         -- bench/bench_room_cpu.py --tables 20 --seconds 10
 
-``--same-driver`` runs this checkout's bench script (and so its load generator) for both, and
-only the processes it starts (``syndicate serve``, which finds the package on ``PYTHONPATH``)
-run each checkout's code: for benchmarks of the server, such as bench_cluster.py.
+``--metric`` may be given several times (each figure gets its medians and ratio). With
+``--same-script`` both sides run *this* checkout's bench script, with the other checkout's
+``src`` on ``PYTHONPATH``: for a bench whose measured code runs in processes it starts (the
+servers of ``bench_cluster.py``), so the instrument is the same and only the servers differ.
+The machine's load average is printed with each run.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import statistics
@@ -29,43 +32,62 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]
 
 
-def run(tree: Path, script: list[str], metric: re.Pattern[str], timeout: float,
-        driver: Path | None = None) -> tuple[float | None, str]:
+def run(tree: Path, script: list[str], metrics: list[re.Pattern[str]], timeout: float,
+        script_tree: Path | None = None) -> tuple[list[float] | None, str, int]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
-    home = driver or tree
-    out = subprocess.run([sys.executable, str(home / script[0]), *script[1:]], cwd=home, env=env,
+    where = script_tree or tree
+    out = subprocess.run([sys.executable, str(where / script[0]), *script[1:]], cwd=where, env=env,
                          capture_output=True, text=True, timeout=timeout)
     text = out.stdout + out.stderr
-    found = metric.findall(text)
-    if out.returncode != 0 or not found:
-        return None, text
-    value = found[-1]
-    return float(value[0] if isinstance(value, tuple) else value), text
+    values = []
+    for metric in metrics:
+        found = metric.findall(text)
+        if not found:  # this figure is missing (a configuration that could not run): NaN, the others count
+            values.append(math.nan)
+            continue
+        value = found[-1]
+        values.append(float(value[0] if isinstance(value, tuple) else value))
+    if all(math.isnan(v) for v in values):
+        return None, text, out.returncode
+    # A bench that measured and then failed (bench_cluster: some clients failed) still has its
+    # figures; the caller says that it failed.
+    return values, text, out.returncode
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", type=Path, required=True, help="the other checkout (A)")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--metric", required=True, help="a regular expression whose first group is the figure")
+    ap.add_argument("--metric", required=True, action="append",
+                    help="a regular expression whose first group is the figure (repeat for several)")
     ap.add_argument("--timeout", type=float, default=900)
-    ap.add_argument("--same-driver", action="store_true",
-                    help="this checkout's bench script drives both; only the servers it starts differ")
+    ap.add_argument("--same-script", "--same-driver", dest="same_script", action="store_true",
+                    help="run this checkout's bench script on both sides (see above)")
+    ap.add_argument("--log", type=Path, default=None, help="append each run's whole output to this file")
     ap.add_argument("script", nargs="+", help="the bench script (relative to the checkouts) and its arguments")
     args = ap.parse_args()
-    metric = re.compile(args.metric)
+    metrics = [re.compile(m, re.MULTILINE) for m in args.metric]
     trees = {"base": args.base.resolve(), "this": HERE}
-    figures: dict[str, list[float]] = {k: [] for k in trees}
+    figures: dict[str, list[list[float]]] = {k: [] for k in trees}
     for i in range(args.runs):
         for label, tree in trees.items():
-            value, text = run(tree, args.script, metric, args.timeout, HERE if args.same_driver else None)
-            if value is None:
+            load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+            values, text, code = run(tree, args.script, metrics, args.timeout, HERE if args.same_script else None)
+            if args.log:
+                with args.log.open("a") as f:
+                    f.write(f"=== run {i + 1} {label} (load average before: {load})\n{text}\n")
+            if values is None:
                 print(f"run {i + 1} {label}: no figure\n{text[-2000:]}", file=sys.stderr)
                 return 1
-            figures[label].append(value)
-            print(f"run {i + 1} {label}: {value:g}", flush=True)
-    base, this = (statistics.median(figures[k]) for k in ("base", "this"))
-    print(f"median base {base:g}, this {this:g}: this/base = {this / base:.3f}")
+            figures[label].append(values)
+            shown = ", ".join(f"{v:g}" for v in values)
+            failed = f", exit code {code}: see its output" if code else ""
+            print(f"run {i + 1} {label}: {shown} (load average before the run: {load}{failed})", flush=True)
+    for j, metric in enumerate(args.metric):
+        base, this = (statistics.median([v[j] for v in figures[k] if not math.isnan(v[j])] or [math.nan])
+                      for k in ("base", "this"))
+        ratio = f"{this / base:.3f}" if base else "n/a"
+        print(f"{metric}: median base {base:g}, this {this:g}: this/base = {ratio}")
     return 0
 
 

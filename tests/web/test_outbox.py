@@ -53,7 +53,7 @@ def test_a_client_too_far_behind_is_disconnected() -> None:
     assert ws.sent == [] and ws.closed is not None and ws.closed[0] == 1008
 
 
-def test_a_shared_log_is_encoded_once_and_the_text_is_the_message() -> None:
+def test_the_text_is_the_message_and_one_object_is_encoded_once() -> None:
     log = [{"type": "card", "card": "Kd", "seat": 1}]
     a = {"type": "state", "version": 3, "you": {"seat": 1}, "log": log}
     b = {"type": "state", "version": 3, "you": {"seat": 2}, "log": log}

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -100,6 +100,7 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._table_account = 0
         self._memo: dict[str, Any] | None = None  # views shared by the messages of one broadcast
+        self._shared: tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None] | None = None
         self._kept_commitment: str | None = None  # the shoe whose seed is in the database
         #: Several processes (:mod:`syndicate.room.cluster`): checks, in each write's transaction,
         #: that this process still holds the table's lease (raises Fenced); ``on_fenced`` is told
@@ -717,12 +718,18 @@ class TableActor:
         self._arm_auto()
 
     # -- views ---------------------------------------------------------------------------
-    def _viewer(self, account: Account) -> tuple[int | str, int | None]:
-        """Whose eyes: a seat dealt into the round, the dealer, or a spectator; and the seat."""
-        seat = next((n for n, s in self.seats.items() if s.account.id == account.id), None)
+    def _viewer(self, account: Account, seated: dict[int, int] | None = None,
+                dealt: Container[int] | None = None) -> tuple[int | str, int | None]:
+        """Whose eyes: a seat dealt into the round, the dealer, or a spectator; and the seat.
+        A broadcast passes who sits where (account id → seat) and the seats dealt in, which it
+        reads once for all its viewers."""
+        if seated is None:
+            seat = next((n for n, s in self.seats.items() if s.account.id == account.id), None)
+        else:
+            seat = seated.get(account.id)
         if account.id == self.table.dealer_id:
             return "dealer", seat
-        if seat is not None and self.game.has_hand and seat in self.game.hand_stacks():
+        if seat is not None and self.game.has_hand and seat in (self.game.hand_stacks() if dealt is None else dealt):
             return seat, seat
         return "spectator", seat
 
@@ -733,6 +740,30 @@ class TableActor:
 
     def _view(self, viewer: int | str, account_id: int | None, seat: int | None, welcome: bool) -> dict[str, Any]:
         game = self.game
+        shown = game.has_hand
+        table, seats, clock = self._common(welcome)
+        return {
+            "table": table,
+            "seats": seats,
+            "you": {"account": account_id, "seat": seat},
+            "hand": self.hand_number if shown else None,
+            "clock": clock,
+            "round": game.round_view(viewer, self._memo) if shown else None,
+            "log": game.log_view(viewer, self._memo) if shown else [],
+        }
+
+    def _common(self, welcome: bool) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+        """The table, its seats and the clock: what every viewer sees alike. During a broadcast
+        they are built once and the same objects go in every message (nothing changes a
+        message after it is made: it is only encoded)."""
+        if self._memo is None or welcome:
+            return self._build_common(welcome)
+        if self._shared is None:
+            self._shared = self._build_common(False)
+        return self._shared
+
+    def _build_common(self, welcome: bool) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+        game = self.game
         rules = game.rules
         table: dict[str, Any] = {
             "id": self.table.id, "name": self.table.name, "game": game.name, "status": self.table.status,
@@ -741,18 +772,11 @@ class TableActor:
         if welcome:
             table["rules"] = rules.to_dict()
         table.update(game.table_view())
-        shown = game.has_hand
-        return {
-            "table": table,
-            "seats": [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
-                       "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
-                      for n, s in sorted(self.seats.items())],
-            "you": {"account": account_id, "seat": seat},
-            "hand": self.hand_number if shown else None,
-            "clock": self.clock.view(game.to_act) if game.in_play else None,
-            "round": game.round_view(viewer, self._memo) if shown else None,
-            "log": game.log_view(viewer, self._memo) if shown else [],
-        }
+        seats = [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
+                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
+                 for n, s in sorted(self.seats.items())]
+        clock = self.clock.view(game.to_act) if game.in_play else None
+        return table, seats, clock
 
     def _send_state(self, conn: Connection, kind: str = "state") -> None:
         conn.send({"type": kind, "protocol": PROTOCOL_VERSION, "version": self.version,
@@ -762,10 +786,12 @@ class TableActor:
         """Every client its own view. Viewers who see the same thing (every spectator; the
         dealer) share one message object, so the transport can encode it once."""
         shared: dict[int | str, dict[str, Any]] = {}
-        self._memo = {}
+        self._memo, self._shared = {}, None
+        seated = {s.account.id: n for n, s in self.seats.items()}
+        dealt = self.game.hand_stacks() if self.game.has_hand else {}
         try:
             for conn in list(self.clients):
-                viewer, seat = self._viewer(conn.account)
+                viewer, seat = self._viewer(conn.account, seated, dealt)
                 if viewer == "spectator" and seat is None:
                     msg = shared.get("spectator")
                     if msg is None:
@@ -775,7 +801,7 @@ class TableActor:
                 else:
                     conn.send(self._state_message(viewer, conn.account.id, seat))
         finally:
-            self._memo = None
+            self._memo = self._shared = None
 
     def _state_message(self, viewer: int | str, account_id: int | None, seat: int | None) -> dict[str, Any]:
         return {"type": "state", "protocol": PROTOCOL_VERSION, "version": self.version,

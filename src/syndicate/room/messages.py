@@ -12,6 +12,8 @@ import json
 from collections import OrderedDict
 from typing import Any
 
+import orjson
+
 from .errors import Conflict
 
 PROTOCOL_VERSION = 1
@@ -66,21 +68,26 @@ class Encoded(dict[str, Any]):
         self.text = text
 
 
+def dumps(value: Any) -> str:
+    """Compact JSON text, as ``json.dumps(value, separators=(",", ":"))`` reads it back, made by
+    orjson: a state is encoded for each of a table's players on every change (issue 16's
+    profile found the standard library's encoder the largest single cost of a broadcast).
+    Integer keys become strings, as the standard library makes them; text outside ASCII is
+    written as UTF-8 rather than escaped, which is the same JSON. What orjson refuses (an
+    integer beyond 64 bits) the standard library still writes, as before."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
 def encode(msg: dict[str, Any]) -> str:
-    """JSON text of a message, encoded once however many watchers it goes to. The table sends
-    the same object to all watchers, and the same ``log`` list inside every player's state of
-    one change, so both are encoded once (the cache keeps each object alive, so its id is not
-    reused while it is cached)."""
+    """JSON text of a message, encoded once however many watchers it goes to: the table sends
+    the same object to all watchers, so it is encoded once (the cache keeps each object alive,
+    so its id is not reused while it is cached)."""
     if isinstance(msg, Encoded):
         return msg.text
     text = _cached(msg)
     if text is not None:
         return text
-    log = msg.get("log")
-    if isinstance(log, list) and log:
-        log_text = _cached(log) or _remember(log, json.dumps(log, separators=(",", ":")))
-        head = json.dumps({k: v for k, v in msg.items() if k != "log"}, separators=(",", ":"))
-        text = f'{head[:-1]},"log":{log_text}}}'
-    else:
-        text = json.dumps(msg, separators=(",", ":"))
-    return _remember(msg, text)
+    return _remember(msg, dumps(msg))

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, cast
 
+import orjson
 from sqlalchemy import Table as SqlTable
 from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -87,6 +88,13 @@ _LEASES = cast(SqlTable, TableLeaseRow.__table__)
 _LEASE_OF = select(_LEASES.c.owner, _LEASES.c.epoch).where(_LEASES.c.table_id == bindparam("table"))
 _UPDATE_HAND = (update(_HANDS).where(_HANDS.c.id == bindparam("hand"))
                 .values(status=bindparam("status"), history=bindparam("history"), finished_at=bindparam("finished")))
+
+
+def _history_text(history: dict[str, Any]) -> str:
+    """A hand's history as stored: written on every change at a live table, on the table's one
+    writer thread, which shares the interpreter with the event loop (issue 16), so orjson, not
+    the standard library; the same JSON (integer keys as strings)."""
+    return orjson.dumps(history, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _hand(r: HandRow) -> Hand:
@@ -304,8 +312,9 @@ class SqlRepo:
         for m in moves:
             delta[m.source] = delta.get(m.source, 0) - m.amount
             delta[m.dest] = delta.get(m.dest, 0) + m.amount
-        for account_id, d in sorted(delta.items()):
-            self.s.execute(_ADD_TO_BALANCE, {"account": account_id, "delta": d})
+        # One statement for all the balances (in id order, as they were locked): a change at a
+        # live table moves chips between a seat and the table on every bet (issue 16).
+        self.s.execute(_ADD_TO_BALANCE, [{"account": account_id, "delta": d} for account_id, d in sorted(delta.items())])
         return txn_id
 
     def lines(self, account_id: int) -> list[Line]:
@@ -364,7 +373,7 @@ class SqlRepo:
             seen.add(account_id)
         hand_id: int = self.s.execute(
             insert(_HANDS).values(table_id=table_id, number=number, game=game, commitment=commitment,
-                                  status="playing", history=json.dumps(history), started_at=at)
+                                  status="playing", history=_history_text(history), started_at=at)
             .returning(_HANDS.c.id)).scalar_one()
         if players:
             self.s.execute(insert(_HAND_PLAYERS), [
@@ -372,7 +381,7 @@ class SqlRepo:
         return hand_id
 
     def update_hand(self, hand_id: int, status: str, history: dict[str, Any], finished: datetime | None) -> None:
-        self.s.execute(_UPDATE_HAND, {"hand": hand_id, "status": status, "history": json.dumps(history),
+        self.s.execute(_UPDATE_HAND, {"hand": hand_id, "status": status, "history": _history_text(history),
                                       "finished": finished})
 
     def last_hand_number(self, table_id: int) -> int:

@@ -84,7 +84,10 @@ class SocketConnection:
                 return
             # A client that stopped reading (its TCP window shut) blocks the send: after
             # ``send_timeout`` it is let go (the socket's handler ends and leaves the table).
-            await asyncio.wait_for(self.ws.send_text(encode(msg)), self.send_timeout)
+            # ``timeout`` rather than ``wait_for``, which wraps every send in a task of its own:
+            # one send per player per change made that a measurable part of a broadcast.
+            async with asyncio.timeout(self.send_timeout):
+                await self.ws.send_text(encode(msg))
 
 
 def _err(rule: str, message: str) -> dict[str, Any]:
