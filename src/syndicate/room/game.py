@@ -18,7 +18,7 @@ shoe to commit to (:attr:`Game.shoe` is ``None``).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from typing import Any, NamedTuple, Protocol
 
 from .. import money
@@ -153,6 +153,46 @@ class Game(Protocol):
 
     def log_view(self, viewer: int | str, memo: dict[str, Any] | None) -> list[dict[str, Any]]:
         """The hand's log as ``viewer`` may see it (``memo`` as above)."""
+
+
+class EngineRound(Protocol):
+    """What an engine's hand offers the accessors of :class:`RoundAccessors`."""
+
+    @property
+    def log(self) -> Sized: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def is_terminal(self) -> bool: ...
+    @property
+    def card_needed(self) -> CardNeed | None: ...
+
+
+class RoundAccessors:
+    """The part of :class:`Game` that each adapter reads off its engine's hand in the same way:
+    ``round`` is the hand in play, or the last one (kept for the views), or None before the
+    first. An adapter sets ``round``; these derive from it."""
+
+    round: EngineRound | None
+
+    @property
+    def has_hand(self) -> bool:
+        return self.round is not None
+
+    @property
+    def in_play(self) -> bool:
+        return self.round is not None and not self.round.is_terminal
+
+    @property
+    def to_act(self) -> int | None:
+        return self.round.to_act if self.round is not None else None
+
+    def turn(self) -> int:
+        return len(self.round.log) if self.round is not None else -1
+
+    @property
+    def card_needed(self) -> CardNeed | None:
+        return self.round.card_needed if self.round is not None else None
 
 
 def hand_in_play(game: Game) -> None:

@@ -13,9 +13,18 @@ from ...blackjack import basic
 from ...blackjack.engine import Round
 from ...blackjack.rules import Rules
 from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
-from ...shoe import CardNeed, EnteredShoe, Shoe
+from ...shoe import EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
-from ..game import Leaving, Players, entered_key, hand_in_play, move_text, real_only, settled_is_final
+from ..game import (
+    Leaving,
+    Players,
+    RoundAccessors,
+    entered_key,
+    hand_in_play,
+    move_text,
+    real_only,
+    settled_is_final,
+)
 
 #: What a player who lets the turn timer run out does: the passive choice.
 PASSIVE = ("stand", "no_insurance", "play_on")
@@ -30,7 +39,7 @@ def standard_shoe(rules: Rules) -> Shoe:
     return Shoe.new(rules.decks, rules.penetration, 1 if rules.burn_card else 0)
 
 
-class BlackjackGame:
+class BlackjackGame(RoundAccessors):
     """Rounds dealt from a shoe that lasts until its cut card: one :class:`Round` per hand."""
 
     name: str = "blackjack"
@@ -63,25 +72,7 @@ class BlackjackGame:
         return int(self.rules.max_bet)
 
     # -- the hand ---------------------------------------------------------------------------
-    @property
-    def has_hand(self) -> bool:
-        return self.round is not None
-
-    @property
-    def in_play(self) -> bool:
-        return self.round is not None and not self.round.is_terminal
-
-    @property
-    def to_act(self) -> int | None:
-        return self.round.to_act if self.round is not None else None
-
-    def turn(self) -> int:
-        return len(self.round.log) if self.round is not None else -1
-
-    @property
-    def card_needed(self) -> CardNeed | None:
-        return self.round.card_needed if self.round is not None else None
-
+    # has_hand, in_play, to_act, turn and card_needed: RoundAccessors, from self.round
     def start_hand(self, number: int) -> str | None:
         stacks = self._players()
         if not stacks:

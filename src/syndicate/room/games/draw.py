@@ -22,16 +22,16 @@ from ...poker import bots as poker_bots
 from ...poker.draw import DrawHand, DrawRules
 from ...poker.history import to_history
 from ...poker.table import HOST_DEALER, DrawTable
-from ...shoe import CardNeed, EnteredShoe, Shoe
+from ...shoe import EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
-from ..game import Leaving, Players, entered_key, hand_in_play, real_only, settled_is_final
+from ..game import Leaving, Players, RoundAccessors, entered_key, hand_in_play, real_only, settled_is_final
 
 MAX_DISCARDS = 5
 #: The passive choices, in order: for a player whose clock ran out.
 PASSIVE = ("check", "stand_pat", "fold")
 
 
-class DrawGame:
+class DrawGame(RoundAccessors):
     """Hands of five-card draw at one table, with the ante agreed by every seated player."""
 
     name: str = "poker"
@@ -75,25 +75,7 @@ class DrawGame:
         return self.draw_table
 
     # -- the hand ---------------------------------------------------------------------------
-    @property
-    def has_hand(self) -> bool:
-        return self.round is not None
-
-    @property
-    def in_play(self) -> bool:
-        return self.round is not None and not self.round.is_terminal
-
-    @property
-    def to_act(self) -> int | None:
-        return self.round.to_act if self.round is not None else None
-
-    def turn(self) -> int:
-        return len(self.round.log) if self.round is not None else -1
-
-    @property
-    def card_needed(self) -> CardNeed | None:
-        return self.round.card_needed if self.round is not None else None
-
+    # has_hand, in_play, to_act, turn and card_needed: RoundAccessors, from self.round
     def start_hand(self, number: int) -> str | None:
         if len(self._playing()) < self.rules.min_players:
             raise Conflict("no_players", f"a hand needs at least {self.rules.min_players} players with chips")
