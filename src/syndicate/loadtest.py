@@ -35,7 +35,7 @@ from typing import Any
 
 import websockets
 
-from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, basic_strategy
+from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, basic_strategy, my_turn
 from .gcpause import keep_pauses_short
 
 GAMES = ("blackjack", "poker")
@@ -354,6 +354,9 @@ class TableBots:
                 return
             p = by_seat[rd["to_act"]]
             mine = await p.wait(lambda s: s["version"] >= st["version"], timeout=60)
+            if not my_turn(mine):  # the table moved on meanwhile (a turn clock ran out): look again
+                last = mine["version"]
+                continue
             action, fields = choose(mine, p)
             await self.pause()
             try:

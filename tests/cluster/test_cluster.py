@@ -11,7 +11,7 @@ import signal
 import time
 from typing import Any
 
-from syndicate.client import ActionRefused, RoomClient, TableClient, basic_strategy
+from syndicate.client import ActionRefused, RoomClient, TableClient, basic_strategy, my_turn
 from syndicate.room.cluster import VERSION_STRIDE
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
@@ -250,6 +250,8 @@ async def drive(dealer: TableClient, players: dict[int, TableClient], rounds: in
             else:
                 p = players[rd["to_act"]]
                 mine = await p.wait(lambda s, v=st["version"]: s["version"] >= v, timeout=3)
+                if not my_turn(mine):  # the table moved on since the dealer's state (a turn clock ran
+                    continue  # out, or this state is newer): look at the table again
                 action, fields = basic_strategy(mine, p.rules)
                 await p.act(action, timeout=3, **fields)
         except (ActionRefused, TimeoutError):

@@ -4,6 +4,8 @@ the sign-in limits shared through Redis."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import secrets
 import threading
 import time
@@ -203,3 +205,62 @@ def test_with_event_end_the_unowned_reveal_waits_for_the_event_end(room, cast) -
     assert sorted(tables) == sorted([closed_first, open_until_end])
     live.event_ended(tables)
     assert _kept(room, closed_first) == [True] and _kept(room, open_until_end) == [True]
+
+
+class _Client:
+    """A socket as the table sees it, keeping what it is sent."""
+
+    def __init__(self, account) -> None:
+        self.account, self.got = account, []
+
+    def send(self, message) -> None:
+        self.got.append(message)
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_join_no_owner_heard_is_sent_again(room, cast) -> None:  # noqa: F811
+    """After Redis comes back, a process may ask the owner for its clients' states before the
+    owner has subscribed again: Redis keeps no message for a later subscriber, so that join is
+    lost. The client must not be left with no table (or an old one) until the next change: the
+    join is sent again until the owner hears it. Here the second process's first join is lost."""
+    from syndicate.room.cluster import ClusterRoom
+    from syndicate.store.bus import RedisBus
+
+    class LosesFirstJoin(RedisBus):
+        lost = 0
+
+        async def publish(self, messages):
+            first_join = next((i for i, (_, body) in enumerate(messages) if '"op": "join"' in body), None)
+            if self.lost or first_join is None:
+                return await super().publish(messages)
+            self.lost += 1
+            heard = await super().publish([m for i, m in enumerate(messages) if i != first_join])
+            return heard[:first_join] + [0] + heard[first_join:]
+
+    namespace = "rejoin-" + secrets.token_hex(4)
+    tid = _table(room, cast)
+    table = room.tables.get(cast.event.id, tid)
+
+    async def scenario() -> None:
+        owner = ClusterRoom(room, RedisBus(REDIS), namespace=namespace, node="owner", lease_seconds=5)
+        lossy = LosesFirstJoin(REDIS)
+        other = ClusterRoom(room, lossy, namespace=namespace, node="other", lease_seconds=5)
+        await owner.start()
+        await other.start()
+        try:
+            await owner.table(table)  # the owner takes the table
+            await other.table(table)  # the other process routes its sockets to the owner
+            alice = _Client(cast.alice)
+            await other.join(tid, alice)
+            deadline = time.monotonic() + 10
+            while not any(m.get("type") == "welcome" for m in alice.got):
+                assert time.monotonic() < deadline, f"no welcome after a lost join: {alice.got}"
+                await asyncio.sleep(0.05)
+            assert lossy.lost == 1
+            welcome = json.loads(next(m for m in alice.got if m["type"] == "welcome").text)  # as the owner encoded it
+            assert welcome["table"]["id"] == tid and welcome["you"]["account"] == cast.alice.id
+        finally:
+            await other.stop()
+            await owner.stop()
+
+    asyncio.run(scenario())

@@ -60,6 +60,7 @@ from .values import Account, Lease, Table
 log = logging.getLogger(__name__)
 
 VERSION_STRIDE = 1_000_000_000  # versions an owner may use before the next owner's first
+JOIN_RETRY_SECONDS = 0.5  # a join no owner heard is sent again after this
 
 
 def node_name() -> str:
@@ -109,6 +110,17 @@ class RemoteTable:
         for conn in self.conns:
             self._op(conn, "join")
 
+    def _join_again(self, conn: Connection) -> None:
+        """A join no owner heard (Redis was away, or came back before the owner subscribed again,
+        or the owner died): without it the client would see its table as it was until the next
+        change, and miss its own turn. Ask again shortly, to whoever owns the table then, until
+        one hears it or the client leaves."""
+        def again() -> None:
+            if conn in self.conns and self.cluster.routes.get(self.table_id) is self:
+                self._op(conn, "join")
+
+        asyncio.get_running_loop().call_later(JOIN_RETRY_SECONDS, again)
+
     def _op(self, conn: Connection, op: str, message: dict[str, Any] | None = None) -> None:
         body: dict[str, Any] = {"op": op, "table": self.table_id, "node": self.cluster.node,
                                 "conn": self.conns.get(conn) or self.cluster._cid(conn)}
@@ -122,6 +134,8 @@ class RemoteTable:
                 conn.send(refusal(message, "table_moving", "the server running this table is not answering: "
                                   "nothing was applied; another server takes the table over within seconds, "
                                   "then resend"))
+            elif op == "join":
+                self._join_again(conn)
             self.cluster._suspect(self.table_id)
 
         self.cluster._publish(self.cluster._node_channel(self.owner), json.dumps(body), unheard)
