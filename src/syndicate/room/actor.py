@@ -742,11 +742,18 @@ class TableActor:
             table["rules"] = rules.to_dict()
         table.update(game.table_view())
         shown = game.has_hand
+        seats: list[dict[str, Any]] = []
+        for n, s in sorted(self.seats.items()):
+            entry: dict[str, Any] = {"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
+                                     "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
+            if viewer == "dealer" and (s.walk_in or s.dealer_acts):
+                # The dealer's console offers only what a seat they act for may do now: the list
+                # that seat's own view carries, no more (it names no card).
+                entry["legal_actions"] = game.legal_actions(n)
+            seats.append(entry)
         return {
             "table": table,
-            "seats": [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
-                       "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
-                      for n, s in sorted(self.seats.items())],
+            "seats": seats,
             "you": {"account": account_id, "seat": seat},
             "hand": self.hand_number if shown else None,
             "clock": self.clock.view(game.to_act) if game.in_play else None,

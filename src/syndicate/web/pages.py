@@ -70,6 +70,12 @@ def dealer_page() -> FileResponse:
     return _page("dealer")
 
 
+@router.get("/dealer/tables/{table_id}", include_in_schema=False)
+def tablet_page(table_id: Id) -> FileResponse:
+    """The dealer's tablet: the console of one table, laid out for a tablet held in one hand."""
+    return _page("dealer")
+
+
 @router.get("/admin", include_in_schema=False)
 def admin_page() -> FileResponse:
     return _page("admin")
@@ -295,7 +301,23 @@ def table_figures(request: Request, account: Me, table_id: Id) -> dict[str, Any]
     raise NotFound("table", f"no table {table_id} in this event")
 
 
-_CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
+#: A card named in an engine's message: with its suit, as text ("Ah", "Th", "10h") or pretty
+#: ("A♥", "10♥"); quoted ('A', 'T', "7h"); or a rank alone, the way a Blackjack card entered
+#: without its suit is named ("A cannot come out again..."): a letter rank standing alone, or a
+#: number rank opening the engine's sentence (after a colon), where no count or step number
+#: stands ("round 3", "a 1-deck shoe holds 4" keep their numbers).
+_CARD = re.compile(
+    r"(?<![\w])(?:10|[2-9TJQKA])[cdhs](?![\w])"
+    r"|(?<![\w])(?:10|[2-9JQKA])[♠♥♦♣]"
+    r"|(['\"])(?:10|[2-9TJQKA])[cdhs♠♥♦♣]?\1"
+    r"|(?<![\w'\"-])[TJQKA](?![\w'\"-])"
+    r"|(?:(?<=^)|(?<=: ))(?:10|[2-9])(?![\w.,-])")
+
+
+def hide_cards(text: str) -> str:
+    """``text`` with every card it names written ``??`` (an engine's refusal may name a card of
+    the full history, which the asker may not see)."""
+    return _CARD.sub("??", text)
 
 
 @router.get("/api/hands/{hand_id}/check", tags=["pages"])
@@ -318,7 +340,7 @@ def hand_check(request: Request, account: Me, hand_id: Id) -> dict[str, Any]:
     commitment = doc["shoes"][0]["commitment"] if key == "rounds" else same_shoe[-1]["shoe"]["commitment"]
     problems = list(getattr(rep, "problems", None) or getattr(rep, "messages", []))
     if account.role != "admin":  # an engine's refusal may name a card of the full copy
-        problems = [_CARD.sub("??", p) for p in problems]
+        problems = [hide_cards(p) for p in problems]
     return {"hand": hand_id, "game": doc["game"],
             "commitment": commitment, "hands_in_shoe": len(same_shoe),
             "replay": {"matches": rep.matches, "steps": game.steps_of(doc), "problems": problems},
