@@ -133,6 +133,7 @@ def seat_walk_ins(page: Any, table: str, walk_ins: list[tuple[int, str, str]]) -
         form.get_by_role("button", name="Seat walk-in").click()
         expect(page.get_by_role("group", name=f"Walk-ins' chips at {table}")).to_contain_text(f"Seat {seat}: {name}")
     check_screen(page)
+    assert violations(page) == []
     page.get_by_role("button", name="Back to the round").click()
     expect(page.get_by_role("group", name=f"Setup at {table}")).to_be_hidden()
 
