@@ -25,7 +25,7 @@ from syndicate.room.seating import stack_key
 from .axe import violations
 from .conftest import IMG
 from .steps import sign_in
-from .test_real_cards import Console
+from .test_real_cards import Console, open_real_table
 
 SIZES = {"landscape": (1024, 768), "portrait": (768, 1024)}
 PHONE, DESKTOP = (390, 844), (1440, 900)
@@ -101,22 +101,11 @@ def expect_offered(page: Any, n: int, table: str, labels: list[str]) -> None:
 
 def open_tablet(world: Any, name: str, game: str, size: tuple[int, int], **fields: str) -> tuple[Any, int]:
     """Open a real-cards table from the console, then its tablet view."""
-    dealer = world.page("dealer") if "dealer" in world.pages else sign_in(world, "dealer", "Bokuden", "/dealer")
+    dealer, table_id = open_real_table(world, name, game, **fields)
     dealer.set_viewport_size({"width": size[0], "height": size[1]})
-    dealer.goto(world.url + "/dealer")
-    form = dealer.get_by_role("form", name="Open a table")
-    form.get_by_label("Table name").fill(name)
-    form.get_by_label("Game").select_option(game)
-    form.get_by_label("Cards").select_option("real")
-    for label, value in fields.items():
-        field = form.get_by_role("spinbutton", name=label) if label == "Decks" else form.get_by_label(label, exact=True)
-        field.fill(value)
-    form.get_by_role("button", name="Open table").click()
     dealer.get_by_role("link", name=f"Tablet view of {name}").click()
-    region = dealer.get_by_role("region", name=name, exact=True)
-    expect(region).to_contain_text("real cards")
-    table_id = int(region.get_attribute("data-table"))
-    assert dealer.url == f"{world.url}/dealer/tables/{table_id}"
+    expect(dealer).to_have_url(f"{world.url}/dealer/tables/{table_id}")
+    expect(dealer.get_by_role("region", name=name, exact=True)).to_contain_text("real cards")
     expect(dealer.locator(f"#live-{table_id}")).to_contain_text("0 seated")
     return dealer, table_id
 

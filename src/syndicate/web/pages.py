@@ -249,14 +249,9 @@ def odds_service(app: Any) -> OddsService:
     return svc
 
 
-@router.get("/api/tables/{table_id}/odds", tags=["pages"], responses={
-    429: {"description": "too many rule sets being analysed at once (rule rate_limit)",
-          "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}})
-async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
-    """A Blackjack table's house edge (exact, full shoe) and the basic-strategy chart computed
-    for its rules (the table page's hint comes from this chart); a draw table's rules. Public,
-    like the rules themselves. A rule set's first analysis runs in a bounded pool off the event
-    loop; when the pool is full the answer is 429 (rule ``rate_limit``) with Retry-After."""
+async def table_row(request: Request, table_id: int) -> Table:
+    """A table's row, of any event (its page and rules are public), read off the event loop;
+    NotFound (rule ``table``) for no such table."""
     room = request.app.state.room
 
     def load() -> Table | None:
@@ -266,6 +261,18 @@ async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
     t = await asyncio.to_thread(load)
     if t is None:
         raise NotFound("table", f"no table {table_id}")
+    return t
+
+
+@router.get("/api/tables/{table_id}/odds", tags=["pages"], responses={
+    429: {"description": "too many rule sets being analysed at once (rule rate_limit)",
+          "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}})
+async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
+    """A Blackjack table's house edge (exact, full shoe) and the basic-strategy chart computed
+    for its rules (the table page's hint comes from this chart); a draw table's rules. Public,
+    like the rules themselves. A rule set's first analysis runs in a bounded pool off the event
+    loop; when the pool is full the answer is 429 (rule ``rate_limit``) with Retry-After."""
+    t = await table_row(request, table_id)
     if t.game == "poker":
         return {"game": "poker", "table": t.to_json()}
     rules = Rules.from_dict(t.game_rules)

@@ -12,7 +12,6 @@ code that players will scan.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from typing import Any
@@ -22,8 +21,8 @@ import segno
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from ..room.errors import BadRequest, NotFound
-from ..room.values import Table
+from ..room.errors import BadRequest
+from .pages import table_row
 from .schemas import Id
 from .state import Settings
 
@@ -105,13 +104,5 @@ async def table_qr(request: Request, table_id: Id) -> Response:
     scans it opens the table to sit down. 404 (rule ``table``) for no such table; 400 (rule
     ``public_url``) as for the lobby's."""
     url = base_url(request, request.app.state.settings) + f"/tables/{table_id}"
-    room = request.app.state.room
-
-    def load() -> Table | None:
-        with room.store.transaction() as repo:
-            return repo.table(table_id)
-
-    t = await asyncio.to_thread(load)
-    if t is None:
-        raise NotFound("table", f"no table {table_id}")
+    t = await table_row(request, table_id)
     return _answer(qr_svg(url, f"QR code of the table {t.name}: {url}"))
