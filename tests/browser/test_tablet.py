@@ -157,7 +157,6 @@ def test_the_dealer_runs_a_table_from_the_tablet(world: Any, size: str) -> None:
     table = f"Tablet 21 {size}"
     page, t = open_tablet(world, table, "blackjack", (w, h), Decks="1",
                           **{"Minimum bet ($)": "5", "Maximum bet ($)": "50"})
-    page.on("dialog", lambda d: d.accept())  # the cash-out asks first
     con = Console(page, table, t)
     seat_walk_ins(page, table, [(1, first, "100"), (2, second, "100")])
     join_code_reads_back(world, page, table, t)
@@ -295,8 +294,11 @@ def test_the_dealer_runs_a_table_from_the_tablet(world: Any, size: str) -> None:
     assert world.room.ledger.balance(ev, stack_key(d, ids[folder])) == 1_950
     # A walk-in cashes out at the table, from the setup.
     page.get_by_role("button", name="Setup").click()
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))  # it asks first
     page.get_by_role("button", name=f"Cash out seat {folder} of {draw}").click()
     expect(page.locator(f"#live-{d}")).to_contain_text("1 seated")
+    assert asked == [f"Cash {names[folder]} out at {draw}? Pay them $19.50 in cash."]
     assert world.room.ledger.audit(ev) == []
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
 
