@@ -276,6 +276,12 @@ def serve_cmd(
         typer.Option(help="The current event, the one the pages open (default: the event made at first "
                           "start). Another event an admin creates never replaces it.", envvar="SYNDICATE_EVENT"),
     ] = None,
+    public_url: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Where the players reach the server (https://casino.example): the address in the "
+                          "pages' QR codes. Needed behind a proxy or under a name (docs/dealer.md).",
+                     envvar="SYNDICATE_PUBLIC_URL"),
+    ] = None,
 ) -> None:
     """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md, docs/deployment.md)."""
     from .room.errors import RoomError
@@ -286,7 +292,7 @@ def serve_cmd(
 
         limits = ConnectionLimits(per_address=per_address, exempt=frozenset(proxy or ()))
         serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds,
-              connection_limits=limits, event=event)
+              connection_limits=limits, event=event, public_url=public_url)
     except RoomError as e:
         raise _fail(str(e)) from None
 

@@ -46,11 +46,13 @@ def prepare(db: str | None, *, seed_notice: bool = True, out: TextIO | None = No
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PORT, *,
           seed_notice: bool = True, redis: str | None = None, lease_seconds: float = 5.0,
-          connection_limits: ConnectionLimits | None = None, event: str | None = None) -> None:
+          connection_limits: ConnectionLimits | None = None, event: str | None = None,
+          public_url: str | None = None) -> None:
     """Run the card room server (``db``: a SQLite path or URL, default ``./syndicate.db``; or
     ``postgresql://…``). With ``redis``, one of several processes on a PostgreSQL database
     (docs/deployment.md). ``event`` names the current event, the one the pages open (default:
-    the event made at first start); it must exist. Blocks until stopped."""
+    the event made at first start); it must exist. ``public_url`` is where the players reach the
+    server, for the pages' QR codes (docs/dealer.md). Blocks until stopped."""
     import uvicorn
 
     from .web import create_app
@@ -66,7 +68,7 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PO
         database.dispose()
         raise NotFound("current_event", f"no event named {event!r}: create it first (POST /api/events)")
     app = create_app(database=database, migrate=False, redis_url=redis, lease_seconds=lease_seconds,
-                     short_gc_pauses=True, precompute_odds=True, current_event=event)
+                     short_gc_pauses=True, precompute_odds=True, current_event=event, public_url=public_url)
     if app.state.voided:
         print(f"Voided {len(app.state.voided)} hand(s) left unfinished by the last run; every bet returned.",
               flush=True)

@@ -141,12 +141,13 @@ def test_the_dealer_enters_a_blackjack_round_from_the_console(world) -> None:
     con.button("Deal")
     con.expect_next("seat 1's first card")
     expect(page.get_by_role("region", name="Cards at Real 21")).to_be_visible()
-    # Typed, with its suit, and across one of the console's redraws of its tables (every few
-    # seconds): the focus stays in the box, so no key is lost.
+    # Typed, with its suit, and across one of the console's refreshes of its tables (every few
+    # seconds): the boxes are updated in place, so the focus stays in the box and no key is lost.
     box = page.get_by_role("form", name="Type a card at Real 21").get_by_label("Type a card")
     box.press_sequentially("8")
-    page.evaluate(f"() => {{ document.querySelector('[data-table=\"{t}\"]').dataset.before = '1'; }}")
-    page.wait_for_function(f"() => !document.querySelector('[data-table=\"{t}\"]').dataset.before")  # redrawn
+    refreshes = page.evaluate("() => Number(document.getElementById('mine').dataset.refreshed)")
+    page.wait_for_function(f"() => Number(document.getElementById('mine').dataset.refreshed) > {refreshes}")
+    expect(box).to_be_focused()
     page.keyboard.type("s")
     page.keyboard.press("Enter")
     con.keys += 3

@@ -28,14 +28,17 @@ def test_the_dealer_seats_a_walk_in_and_enters_a_bet(world) -> None:
     walk_in.get_by_label("Chips bought ($)").fill("50")
     walk_in.get_by_label("Chips bought ($)").press("Enter")  # the keyboard submits the form
     seat = box.get_by_role("group", name="Seat 3 at Bokuden's walk-ins", exact=True)
-    expect(seat).to_contain_text("Kenji, $50.00 (walk-in)")
+    expect(seat).to_contain_text("Seat 3: Kenji")
+    expect(seat).to_contain_text("walk-in")
+    expect(seat).to_contain_text("Chips $50.00")
 
     box.get_by_role("button", name="Start round at Bokuden's walk-ins").click()
     seat.get_by_label("Amount, dollars, for seat 3 at Bokuden's walk-ins").fill("5")
     bet = seat.get_by_role("button", name="Bet for seat 3 at Bokuden's walk-ins")
     bet.focus()
     dealer.keyboard.press("Enter")
-    expect(seat).to_contain_text("Kenji, $45.00 (walk-in)")
+    expect(seat).to_contain_text("Chips $45.00")
+    expect(seat).to_contain_text("Bet $5.00")
     assert violations(dealer) == []
 
     ev = world.cast.event.id

@@ -742,6 +742,11 @@ class TableActor:
         game = self.game
         shown = game.has_hand
         table, seats, clock = self._common(welcome)
+        if viewer == "dealer":
+            # The dealer's console offers only what a seat they act for may do now: the list that
+            # seat's own view carries, no more (it names no card). A copy: the others share seats.
+            seats = [{**e, "legal_actions": game.legal_actions(e["seat"])} if e["walk_in"] or e["dealer_acts"]
+                     else e for e in seats]
         return {
             "table": table,
             "seats": seats,

@@ -81,6 +81,10 @@ class Game(Protocol):
     def start_stacks(self) -> dict[int, int]:
         """Each dealt-in seat's chips when the hand began (the history's starting stacks)."""
 
+    def legal_actions(self, seat: int) -> list[str]:
+        """What ``seat`` may send now, as its own view lists it (the dealer's view lists it for
+        a seat the dealer acts for); empty when nothing is that seat's to do."""
+
     def seat_action(self, seat: int, action: str, message: dict[str, Any]) -> bool:
         """Apply a seated player's action; True if the hand changed (the actor stores it),
         False if only the table did (an ante accepted). Raises, changing nothing, if refused."""

@@ -35,6 +35,8 @@ from .errors import answer_refusals
 from .headers import SecurityHeadersMiddleware
 from .pages import OddsService
 from .pages import router as pages_router
+from .qr import public_url as qr_public_url
+from .qr import router as qr_router
 from .report import router as report_router
 from .routes import ROUTERS
 from .schemas import ERRORS
@@ -52,6 +54,7 @@ def create_app(
     new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
     trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
     short_gc_pauses: bool = False, precompute_odds: bool = False, current_event: str | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The card room's web app over the database at ``db_url`` (created and migrated unless
     ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
@@ -61,6 +64,10 @@ def create_app(
 
     On start, any hand a previous process left unfinished is voided and its bets returned
     (:func:`syndicate.room.recovery.void_unfinished`), so every table comes back ready to play.
+
+    ``public_url`` (``https://casino.example``) is where the players reach the server: the pages'
+    QR codes carry it (:mod:`syndicate.web.qr`); without it, a code carries the address its
+    request was sent to when that is the server's own.
 
     ``current_event`` names the event the pages open (``syndicate serve --event``); without
     it, the event made at first start. Creating another event never changes it.
@@ -74,6 +81,7 @@ def create_app(
     (:mod:`syndicate.room.cluster`, docs/deployment.md): nothing is voided on start; a table's
     unfinished hand is voided when a process takes the table over after its owner stopped.
     """
+    public = qr_public_url(public_url) if public_url is not None else None
     db = database or Database(db_url)
     if migrate:
         db.migrate()
@@ -130,7 +138,7 @@ def create_app(
     app.add_middleware(SecurityHeadersMiddleware)  # outermost: the CSRF refusals get them too
     keep(app, room=room, live=live, cluster=cluster, sessions=sessions, sign_ins=sign_ins,
          settings=Settings(secure_cookies=secure_cookies, current_event=current_event, limits=limits,
-                           trusted_origins=trusted))
+                           trusted_origins=trusted, public_url=public))
     app.state.db = db
     app.state.voided = voided
     app.state.odds = odds_pool
@@ -138,5 +146,6 @@ def create_app(
     for router in ROUTERS:  # the REST API by resource, in the order of the OpenAPI document's paths
         app.include_router(router)
     app.include_router(pages_router)  # the browser pages (docs/browser.md)
+    app.include_router(qr_router)  # the pages' QR codes (docs/dealer.md)
     app.include_router(report_router)  # the end-of-night report and the charts' series (docs/report.md)
     return app

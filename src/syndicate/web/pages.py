@@ -70,6 +70,12 @@ def dealer_page() -> FileResponse:
     return _page("dealer")
 
 
+@router.get("/dealer/tables/{table_id}", include_in_schema=False)
+def tablet_page(table_id: Id) -> FileResponse:
+    """The dealer's tablet: the console of one table, laid out for a tablet held in one hand."""
+    return _page("dealer")
+
+
 @router.get("/admin", include_in_schema=False)
 def admin_page() -> FileResponse:
     return _page("admin")
@@ -243,14 +249,9 @@ def odds_service(app: Any) -> OddsService:
     return svc
 
 
-@router.get("/api/tables/{table_id}/odds", tags=["pages"], responses={
-    429: {"description": "too many rule sets being analysed at once (rule rate_limit)",
-          "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}})
-async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
-    """A Blackjack table's house edge (exact, full shoe) and the basic-strategy chart computed
-    for its rules (the table page's hint comes from this chart); a draw table's rules. Public,
-    like the rules themselves. A rule set's first analysis runs in a bounded pool off the event
-    loop; when the pool is full the answer is 429 (rule ``rate_limit``) with Retry-After."""
+async def table_row(request: Request, table_id: int) -> Table:
+    """A table's row, of any event (its page and rules are public), read off the event loop;
+    NotFound (rule ``table``) for no such table."""
     room = request.app.state.room
 
     def load() -> Table | None:
@@ -260,6 +261,18 @@ async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
     t = await asyncio.to_thread(load)
     if t is None:
         raise NotFound("table", f"no table {table_id}")
+    return t
+
+
+@router.get("/api/tables/{table_id}/odds", tags=["pages"], responses={
+    429: {"description": "too many rule sets being analysed at once (rule rate_limit)",
+          "headers": {"Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}}}})
+async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
+    """A Blackjack table's house edge (exact, full shoe) and the basic-strategy chart computed
+    for its rules (the table page's hint comes from this chart); a draw table's rules. Public,
+    like the rules themselves. A rule set's first analysis runs in a bounded pool off the event
+    loop; when the pool is full the answer is 429 (rule ``rate_limit``) with Retry-After."""
+    t = await table_row(request, table_id)
     if t.game == "poker":
         return {"game": "poker", "table": t.to_json()}
     rules = Rules.from_dict(t.game_rules)
@@ -295,7 +308,23 @@ def table_figures(request: Request, account: Me, table_id: Id) -> dict[str, Any]
     raise NotFound("table", f"no table {table_id} in this event")
 
 
-_CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
+#: A card named in an engine's message: with its suit, as text ("Ah", "Th", "10h") or pretty
+#: ("A♥", "10♥"); quoted ('A', 'T', "7h"); or a rank alone, the way a Blackjack card entered
+#: without its suit is named ("A cannot come out again..."): a letter rank standing alone, or a
+#: number rank opening the engine's sentence (after a colon), where no count or step number
+#: stands ("round 3", "a 1-deck shoe holds 4" keep their numbers).
+_CARD = re.compile(
+    r"(?<![\w])(?:10|[2-9TJQKA])[cdhs](?![\w])"
+    r"|(?<![\w])(?:10|[2-9JQKA])[♠♥♦♣]"
+    r"|(['\"])(?:10|[2-9TJQKA])[cdhs♠♥♦♣]?\1"
+    r"|(?<![\w'\"-])[TJQKA](?![\w'\"-])"
+    r"|(?:(?<=^)|(?<=: ))(?:10|[2-9])(?![\w.,-])")
+
+
+def hide_cards(text: str) -> str:
+    """``text`` with every card it names written ``??`` (an engine's refusal may name a card of
+    the full history, which the asker may not see)."""
+    return _CARD.sub("??", text)
 
 
 @router.get("/api/hands/{hand_id}/check", tags=["pages"])
@@ -318,7 +347,7 @@ def hand_check(request: Request, account: Me, hand_id: Id) -> dict[str, Any]:
     commitment = doc["shoes"][0]["commitment"] if key == "rounds" else same_shoe[-1]["shoe"]["commitment"]
     problems = list(getattr(rep, "problems", None) or getattr(rep, "messages", []))
     if account.role != "admin":  # an engine's refusal may name a card of the full copy
-        problems = [_CARD.sub("??", p) for p in problems]
+        problems = [hide_cards(p) for p in problems]
     return {"hand": hand_id, "game": doc["game"],
             "commitment": commitment, "hands_in_shoe": len(same_shoe),
             "replay": {"matches": rep.matches, "steps": game.steps_of(doc), "problems": problems},

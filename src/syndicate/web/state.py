@@ -58,6 +58,9 @@ class Settings:
     current_event: str | None = None  # the event the pages open; None: the one made at first start
     limits: Limits = field(default_factory=Limits)
     trusted_origins: frozenset[str] = frozenset()
+    #: where the players reach the server (``syndicate serve --public-url``): the address in the
+    #: pages' QR codes; None: the address each request was sent to, if it is the server's own
+    public_url: str | None = None
 
 
 def keep(app: FastAPI, *, room: CardRoom, live: LiveTables, cluster: Cluster | None, sessions: Sessions,

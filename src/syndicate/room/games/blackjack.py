@@ -158,6 +158,12 @@ class BlackjackGame(RoundAccessors):
     def leaver_move(self, seat: int) -> str:
         return self.timeout_move(seat)  # never needed: a seat that left is out of the round
 
+    def legal_actions(self, seat: int) -> list[str]:
+        rd = self.round
+        if rd is None or rd.is_terminal or seat not in rd.seats or rd.seats[seat].left:
+            return []
+        return rd.legal_actions(seat)
+
     def timeout_move(self, seat: int) -> str:
         rd = self.round
         assert rd is not None

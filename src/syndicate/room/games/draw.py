@@ -154,6 +154,16 @@ class DrawGame(RoundAccessors):
         hand.fold(seat) if "fold" in hand.legal_actions(seat) else hand.stand_pat(seat)
         return "folds"
 
+    def legal_actions(self, seat: int) -> list[str]:
+        """The hand's decision of ``seat`` if it is theirs now, and the ante change while it waits
+        for them."""
+        hand = self.round
+        out = hand.legal_actions(seat) if hand is not None and not hand.is_terminal and seat in hand.stacks else []
+        dt = self.draw_table
+        if dt is not None and dt.proposal is not None and seat in dt.waiting_for:
+            out = [*out, "accept_ante", "refuse_ante"]
+        return out
+
     def timeout_move(self, seat: int) -> str:
         hand = self.round
         assert hand is not None

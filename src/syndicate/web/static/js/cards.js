@@ -50,7 +50,9 @@ export function card(text, { small = false } = {}) {
     `<rect x="1" y="1" width="58" height="82" rx="6" fill="#fff" stroke="#888"/>` +
     `<text x="6" y="19" font-size="16" font-weight="700" fill="${colour}" font-family="sans-serif">${rank}</text>` +
     `<text x="6" y="34" font-size="14" fill="${colour}" font-family="sans-serif">${glyph}</text>` +
-    `<text x="30" y="60" font-size="30" text-anchor="middle" fill="${colour}" font-family="sans-serif">${glyph}</text>`));
+    // A card entered by its rank alone has no suit to draw: its rank stands in the middle.
+    (s ? `<text x="30" y="60" font-size="30" text-anchor="middle" fill="${colour}" font-family="sans-serif">${glyph}</text>`
+      : `<text x="30" y="58" font-size="28" font-weight="700" text-anchor="middle" fill="${colour}" font-family="sans-serif">${rank}</text>`)));
   if (small) span.classList.add("small");
   return span;
 }

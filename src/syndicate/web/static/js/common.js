@@ -130,3 +130,23 @@ export function newId() {
   crypto.getRandomValues(b);
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
+
+/** A QR code the server draws (`path`: /qr.svg, /tables/{id}/qr.svg): an image and the address
+ * it carries (the SVG's title ends with it), or why there is none. `load()` fetches it once. */
+export function qrCode(path) {
+  const img = h("img", { class: "qr", alt: "", hidden: true });
+  const text = h("p", { class: "qr-url" }, "Loading the code…");
+  let done = null;
+  const load = () => done || (done = (async () => {
+    const r = await fetch(path, { credentials: "same-origin" });
+    const body = await r.text();
+    if (!r.ok) { text.textContent = `No code: ${JSON.parse(body).error.message}`; return; }
+    const title = new DOMParser().parseFromString(body, "image/svg+xml").querySelector("title");
+    const url = title ? (title.textContent.match(/(https?:\/\/\S+)$/) || [""])[0] : "";
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(body)}`;
+    img.alt = `QR code of ${url}`;
+    img.hidden = false;
+    text.textContent = url;
+  })().catch((e) => { done = null; text.textContent = `No code: ${e.message}`; }));
+  return { img, text, load };
+}

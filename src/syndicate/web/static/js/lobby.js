@@ -1,6 +1,7 @@
-// The lobby: open tables by game, the roster as the event notice lists it, the leaderboard.
+// The lobby: open tables by game, the roster as the event notice lists it, the leaderboard, and
+// the lobby's QR code for the host's screen.
 // Public; refreshed every few seconds.
-import { api, eventId, h, headerBar, money, signInForm, whoAmI } from "./common.js";
+import { api, eventId, h, headerBar, money, qrCode, signInForm, whoAmI } from "./common.js";
 
 const GAMES = { blackjack: "Blackjack", poker: "Five-card draw" };
 
@@ -12,7 +13,11 @@ async function main() {
     s.hidden = false;
     s.append(h("p", { class: "muted" }, "Sign in to take a seat or watch a table."), signInForm(() => location.reload()));
   }
-  await refresh(me);
+  // The lobby's own code, for the host's screen: a phone that scans it opens this page.
+  const code = qrCode("/qr.svg");
+  document.getElementById("join").replaceChildren(code.img, code.text,
+    h("a", { href: "/qr.svg", class: "button" }, "The code alone, to fill a screen"));
+  await Promise.all([refresh(me), code.load()]);
   document.getElementById("main").setAttribute("aria-busy", "false");
   setInterval(() => refresh(me).catch(() => {}), 3000);
 }
