@@ -13,7 +13,7 @@ from sqlalchemy import DateTime, Dialect, bindparam, delete, func, or_, select, 
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import CursorResult
+from sqlalchemy.engine import Connection, CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -101,6 +101,7 @@ class _HotSql:
         self.add_to_balance = f"UPDATE ledger_accounts SET balance = balance + {p} WHERE id = {p}"
         self.new_hand = (f"INSERT INTO hands (table_id, number, game, commitment, status, history, started_at) "
                          f"VALUES ({p}, {p}, {p}, {p}, 'playing', {p}, {p}){returning}")
+        self.new_shoe = f"INSERT INTO shoes (table_id, commitment, seed, created_at) VALUES ({p}, {p}, {p}, {p})"
         self.hand_player = f"INSERT INTO hand_players (hand_id, account_id, seat) VALUES ({p}, {p}, {p})"
         self.update_hand = f"UPDATE hands SET status = {p}, history = {p}, finished_at = {p} WHERE id = {p}"
         self.lease_of = (f"SELECT owner, epoch FROM table_leases WHERE table_id = {p}"
@@ -134,12 +135,31 @@ def _hand(r: HandRow) -> Hand:
 
 
 class SqlRepo:
-    """One transaction's worth of reads and writes."""
+    """One transaction's worth of reads and writes, on one connection. The ORM's session over it
+    is made on first use: a live table's change (the most frequent transaction by far) needs
+    none, and making one costs more than its statements (issue 16)."""
 
-    def __init__(self, session: Session, for_update: bool) -> None:
-        self.s = session
+    def __init__(self, conn: Connection, for_update: bool) -> None:
+        self.conn = conn
         self.for_update = for_update  # SQLite locks the whole file at BEGIN IMMEDIATE instead
+        self._session: Session | None = None
         self._raw: tuple[_HotSql, Any] | None = None
+
+    @property
+    def s(self) -> Session:
+        if self._session is None:
+            # joins the connection's transaction: the store commits or rolls it back
+            self._session = Session(bind=self.conn, expire_on_commit=False, autoflush=True)
+        return self._session
+
+    def _finish(self) -> None:
+        """Before the commit: whatever the session still holds goes to the database."""
+        if self._session is not None:
+            self._session.flush()
+
+    def _close(self) -> None:
+        if self._session is not None:
+            self._session.close()
 
     # -- events and accounts -----------------------------------------------------------------
     def add_event(self, name: str, at: datetime, seed_reveal: str = "table_close") -> Event:
@@ -323,7 +343,7 @@ class SqlRepo:
             t.c.event_id == event_id, t.c.key == key)
         row = self.s.execute(q).first()
         if row is None:
-            dialect_insert = pg_insert if self.s.get_bind().dialect.name == "postgresql" else sqlite_insert
+            dialect_insert = pg_insert if self.conn.dialect.name == "postgresql" else sqlite_insert
             self.s.execute(dialect_insert(t).values(event_id=event_id, key=key, kind=kind, name=name, balance=0)
                            .on_conflict_do_nothing(index_elements=["event_id", "key"]))
             row = self.s.execute(q).one()
@@ -360,7 +380,7 @@ class SqlRepo:
         """The hot statements and this transaction's DBAPI connection (sqlite3's or psycopg's),
         which runs them in the session's own transaction (:class:`_HotSql`)."""
         if self._raw is None:
-            conn = self.s.connection()
+            conn = self.conn
             self._raw = (_hot_sql(conn.dialect), conn.connection.driver_connection)
         return self._raw
 
@@ -494,10 +514,10 @@ class SqlRepo:
     # -- shoes -------------------------------------------------------------------------------
     def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None:
         """Keep a new shoe's seed (secret until revealed) from before its first card."""
-        self.s.add(ShoeRow(table_id=table_id, commitment=commitment, seed=seed_hex, created_at=at))
+        hot, raw = self._hot()  # a draw table's every hand has a new deck: a live table's write
         try:
-            self.s.flush()
-        except IntegrityError:
+            raw.execute(hot.new_shoe, (table_id, commitment, seed_hex, hot.stamp(at)))
+        except self.conn.dialect.loaded_dbapi.IntegrityError:
             raise Conflict("shoe", f"a shoe with commitment {commitment} is already stored") from None
 
     def unrevealed_shoes(self) -> list[tuple[int, str, str]]:
@@ -523,7 +543,7 @@ class SqlRepo:
         t = _LEASES
         if self.for_update:  # wait for the writes in flight under the old epoch (they hold KEY SHARE)
             self.s.execute(_LEASE_OF.with_for_update(), {"table": table_id})
-        dialect_insert = pg_insert if self.s.get_bind().dialect.name == "postgresql" else sqlite_insert
+        dialect_insert = pg_insert if self.conn.dialect.name == "postgresql" else sqlite_insert
         q = dialect_insert(t).values(table_id=table_id, owner=owner, epoch=1, expires_at=expires)
         upsert = q.on_conflict_do_update(
             index_elements=["table_id"],
@@ -596,5 +616,11 @@ class SqlStore:
 
     @contextmanager
     def transaction(self) -> Iterator[SqlRepo]:
-        with self.db.session() as s:
-            yield SqlRepo(s, for_update=not self.db.is_sqlite)
+        """One transaction: committed if the block ends normally, rolled back if it raises."""
+        with self.db.engine.connect() as conn, conn.begin():
+            repo = SqlRepo(conn, for_update=not self.db.is_sqlite)
+            try:
+                yield repo
+                repo._finish()
+            finally:
+                repo._close()
