@@ -210,6 +210,10 @@ def draw_bot(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, 
     return action, {}
 
 
+class _WindowOver(Exception):
+    """The measured window ended while a table was playing: it stops there."""
+
+
 class TableBots:
     """One table's bots and its play loop. A client that fails stops the table: :meth:`fail`
     records why, naming the step it was at (:attr:`stage`)."""
@@ -306,8 +310,14 @@ class TableBots:
         return answer
 
     async def pause(self) -> None:
+        """A player thinks. Once the measured window is over, the table stops where it is, in the
+        middle of a hand if need be: a draw hand is some twenty decisions, and at a think time
+        of seconds the last hand begun would outlast any grace (and be counted as a table the
+        server kept waiting)."""
         if self.think:
             await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+        if time.monotonic() >= self.window[1]:
+            raise _WindowOver
 
     async def play(self, delay: float) -> None:
         """Rounds until the end of the measured window, the first after ``delay`` seconds."""
@@ -318,6 +328,8 @@ class TableBots:
                     await self._blackjack_round()
                 else:
                     await self._draw_hand()
+            except _WindowOver:
+                return
             except (ApiError, TimeoutError, ConnectionError):
                 if self.lost():
                     raise  # a closed socket: the table stops (the caller records why)

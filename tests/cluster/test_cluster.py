@@ -250,8 +250,12 @@ async def drive(dealer: TableClient, players: dict[int, TableClient], rounds: in
             else:
                 p = players[rd["to_act"]]
                 mine = await p.wait(lambda s, v=st["version"]: s["version"] >= v, timeout=3)
-                if not my_turn(mine):  # the table moved on since the dealer's state (a turn clock ran
-                    continue  # out, or this state is newer): look at the table again
+                if not my_turn(mine):
+                    # The player's state is newer than the dealer's (their own action's ack and
+                    # state reach them before the dealer hears of it, or a turn clock ran out): the
+                    # round moved on. Look again once the dealer has caught up.
+                    await dealer.wait(lambda s, v=mine["version"]: s["version"] >= v, timeout=3)
+                    continue
                 action, fields = basic_strategy(mine, p.rules)
                 await p.act(action, timeout=3, **fields)
         except (ActionRefused, TimeoutError):

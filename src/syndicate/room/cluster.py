@@ -162,7 +162,8 @@ class ClusterRoom(LiveRoom):
         self._remotes: dict[tuple[str, int], tuple[RemoteConn, int]] = {}  # (node, conn) -> (conn, table)
         self._outbox: dict[str, list[str]] = {}
         self._flush_pending = False
-        self._pending: asyncio.Queue[tuple[str, str, Callable[[], None] | None]] = asyncio.Queue()
+        #: (channel, text, what to do if no one heard it, whether to do it if the publish failed)
+        self._pending: asyncio.Queue[tuple[str, str, Callable[[], None] | None, bool]] = asyncio.Queue()
         self._wake = asyncio.Event()  # look at the leases now, not at the next tick
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -402,8 +403,11 @@ class ClusterRoom(LiveRoom):
     def _node_channel(self, node: str) -> str:
         return f"{self.prefix}:node:{node}"
 
-    def _publish(self, channel: str, payload: str, unheard: Callable[[], None] | None) -> None:
-        self._pending.put_nowait((channel, payload, unheard))
+    def _publish(self, channel: str, payload: str, unheard: Callable[[], None] | None, *,
+                 if_failed: bool = True) -> None:
+        """``unheard`` runs if no process listened; with ``if_failed`` also if the publish
+        itself failed (Redis away), which says nothing of who listens."""
+        self._pending.put_nowait((channel, payload, unheard, if_failed))
 
     def _deliver(self, node: str, cid: int, message: dict[str, Any]) -> None:
         """The owner's message for a client of another process: batched per process until the
@@ -418,7 +422,10 @@ class ClusterRoom(LiveRoom):
         self._flush_pending = False
         out, self._outbox = self._outbox, {}
         for node, lines in out.items():
-            self._publish(self._node_channel(node), "D\n" + "\n".join(lines), partial(self._node_gone, node))
+            # Only a process that did not listen is gone: if Redis was away, its clients stay,
+            # and are sent their whole states when Redis is back (:meth:`_listen`).
+            self._publish(self._node_channel(node), "D\n" + "\n".join(lines), partial(self._node_gone, node),
+                          if_failed=False)
 
     def _node_gone(self, node: str) -> None:
         """A process that had clients here no longer listens: its clients are gone."""
@@ -435,13 +442,20 @@ class ClusterRoom(LiveRoom):
             batch = [first]
             while not self._pending.empty() and len(batch) < 512:
                 batch.append(self._pending.get_nowait())
+            messages = [(channel, payload) for channel, payload, _, _ in batch]
+            failed = False
             try:
-                heard = await self.bus.publish([(channel, payload) for channel, payload, _ in batch])
-            except Exception as e:  # Redis away: tell who waits for an answer; resync comes on reconnect
-                log.warning("cluster: publishing failed (%s); %d message(s) lost", e, len(batch))
-                heard = [0] * len(batch)
-            for (_, _, unheard), n in zip(batch, heard, strict=True):
-                if not n and unheard is not None:
+                heard = await self.bus.publish(messages)
+            except Exception:  # noqa: BLE001
+                # Once more: after Redis restarted, a kept connection fails its first command
+                # and the client connects again (a rejoin lost so is a client never resynced).
+                try:
+                    heard = await self.bus.publish(messages)
+                except Exception as e:  # Redis away: tell who waits for an answer; resync comes on reconnect
+                    log.warning("cluster: publishing failed (%s); %d message(s) lost", e, len(batch))
+                    heard, failed = [0] * len(batch), True
+            for (_, _, unheard, if_failed), n in zip(batch, heard, strict=True):
+                if not n and unheard is not None and (if_failed or not failed):
                     unheard()
 
     async def _listen(self, ready: asyncio.Event) -> None:

@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import orjson
+from sqlalchemy import DateTime, Dialect, bindparam, delete, func, or_, select, update
 from sqlalchemy import Table as SqlTable
-from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import CursorResult
+from sqlalchemy.engine import Connection, CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -72,22 +72,54 @@ def _table(r: TableRow) -> Table:
 
 
 _ACCOUNTS = cast(SqlTable, LedgerAccountRow.__table__)
-_TRANSACTIONS = cast(SqlTable, LedgerTransactionRow.__table__)
-_ENTRIES = cast(SqlTable, LedgerEntryRow.__table__)
-_HAND_PLAYERS = cast(SqlTable, HandPlayerRow.__table__)
-_ADD_TO_BALANCE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("account"))
-                   .values(balance=_ACCOUNTS.c.balance + bindparam("delta")))
-_LOCK = (select(_ACCOUNTS.c.id, _ACCOUNTS.c.event_id, _ACCOUNTS.c.key, _ACCOUNTS.c.kind, _ACCOUNTS.c.name,
-                _ACCOUNTS.c.balance).where(_ACCOUNTS.c.id.in_(bindparam("ids", expanding=True)))
-         .order_by(_ACCOUNTS.c.id))
-_LOCK_FOR_UPDATE = _LOCK.with_for_update()
-_NEW_TRANSACTION = insert(_TRANSACTIONS).returning(_TRANSACTIONS.c.id)
-_NEW_ENTRY = insert(_ENTRIES)
 _HANDS = cast(SqlTable, HandRow.__table__)
 _LEASES = cast(SqlTable, TableLeaseRow.__table__)
 _LEASE_OF = select(_LEASES.c.owner, _LEASES.c.epoch).where(_LEASES.c.table_id == bindparam("table"))
-_UPDATE_HAND = (update(_HANDS).where(_HANDS.c.id == bindparam("hand"))
-                .values(status=bindparam("status"), history=bindparam("history"), finished_at=bindparam("finished")))
+
+
+class _HotSql:
+    """The live tables' statements (every change at a table: its ledger transfer, its hand's
+    history, its lease check), as the driver's own SQL run on the transaction's DBAPI
+    connection. Issue 16's profile found more of each write in SQLAlchemy's Python work per
+    statement (the execution context, the result, the bound values' processing) than in the
+    database itself, on the writer thread that shares the interpreter with the event loop. The
+    statements are the same ones SQLAlchemy would send; the values are processed as its types
+    would (a timestamp as SQLite's text); everything else in the repository stays on SQLAlchemy."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        pg = dialect.name == "postgresql"
+        self.pg = pg
+        p = "%s" if pg else "?"
+        self.p = p
+        stamp = DateTime(timezone=True).dialect_impl(dialect).bind_processor(dialect)
+        self.stamp: Any = stamp if stamp is not None else (lambda v: v)
+        self.lock_for_update = " FOR UPDATE" if pg else ""
+        returning = " RETURNING id" if pg else ""  # SQLite: the cursor's lastrowid
+        self.new_transaction = (f"INSERT INTO ledger_transactions (event_id, kind, memo, by_account_id, hand_id, at) "
+                                f"VALUES ({p}, {p}, {p}, {p}, {p}, {p}){returning}")
+        self.new_entry = f"INSERT INTO ledger_entries (transaction_id, source_id, dest_id, amount) VALUES ({p}, {p}, {p}, {p})"
+        self.add_to_balance = f"UPDATE ledger_accounts SET balance = balance + {p} WHERE id = {p}"
+        self.new_hand = (f"INSERT INTO hands (table_id, number, game, commitment, status, history, started_at) "
+                         f"VALUES ({p}, {p}, {p}, {p}, 'playing', {p}, {p}){returning}")
+        self.new_shoe = f"INSERT INTO shoes (table_id, commitment, seed, created_at) VALUES ({p}, {p}, {p}, {p})"
+        self.hand_player = f"INSERT INTO hand_players (hand_id, account_id, seat) VALUES ({p}, {p}, {p})"
+        self.update_hand = f"UPDATE hands SET status = {p}, history = {p}, finished_at = {p} WHERE id = {p}"
+        self.lease_of = (f"SELECT owner, epoch FROM table_leases WHERE table_id = {p}"
+                         + (" FOR KEY SHARE" if pg else ""))
+
+    def lock(self, count: int) -> str:
+        return (f"SELECT id, event_id, key, kind, name, balance FROM ledger_accounts WHERE id IN "
+                f"({', '.join([self.p] * count)}) ORDER BY id{self.lock_for_update}")
+
+
+_HOT: dict[str, _HotSql] = {}
+
+
+def _hot_sql(dialect: Dialect) -> _HotSql:
+    hot = _HOT.get(dialect.name)
+    if hot is None:
+        hot = _HOT[dialect.name] = _HotSql(dialect)
+    return hot
 
 
 def _history_text(history: dict[str, Any]) -> str:
@@ -103,11 +135,31 @@ def _hand(r: HandRow) -> Hand:
 
 
 class SqlRepo:
-    """One transaction's worth of reads and writes."""
+    """One transaction's worth of reads and writes, on one connection. The ORM's session over it
+    is made on first use: a live table's change (the most frequent transaction by far) needs
+    none, and making one costs more than its statements (issue 16)."""
 
-    def __init__(self, session: Session, for_update: bool) -> None:
-        self.s = session
+    def __init__(self, conn: Connection, for_update: bool) -> None:
+        self.conn = conn
         self.for_update = for_update  # SQLite locks the whole file at BEGIN IMMEDIATE instead
+        self._session: Session | None = None
+        self._raw: tuple[_HotSql, Any] | None = None
+
+    @property
+    def s(self) -> Session:
+        if self._session is None:
+            # joins the connection's transaction: the store commits or rolls it back
+            self._session = Session(bind=self.conn, expire_on_commit=False, autoflush=True)
+        return self._session
+
+    def _finish(self) -> None:
+        """Before the commit: whatever the session still holds goes to the database."""
+        if self._session is not None:
+            self._session.flush()
+
+    def _close(self) -> None:
+        if self._session is not None:
+            self._session.close()
 
     # -- events and accounts -----------------------------------------------------------------
     def add_event(self, name: str, at: datetime, seed_reveal: str = "table_close") -> Event:
@@ -291,31 +343,46 @@ class SqlRepo:
             t.c.event_id == event_id, t.c.key == key)
         row = self.s.execute(q).first()
         if row is None:
-            dialect_insert = pg_insert if self.s.get_bind().dialect.name == "postgresql" else sqlite_insert
+            dialect_insert = pg_insert if self.conn.dialect.name == "postgresql" else sqlite_insert
             self.s.execute(dialect_insert(t).values(event_id=event_id, key=key, kind=kind, name=name, balance=0)
                            .on_conflict_do_nothing(index_elements=["event_id", "key"]))
             row = self.s.execute(q).one()
         return LedgerAccount(*row)
 
     def lock_balances(self, account_ids: Sequence[int]) -> dict[int, LedgerAccount]:
-        q = _LOCK_FOR_UPDATE if self.for_update else _LOCK
-        return {r[0]: LedgerAccount(*r) for r in self.s.execute(q, {"ids": list(account_ids)})}
+        hot, raw = self._hot()
+        rows = raw.execute(hot.lock(len(account_ids)), list(account_ids)).fetchall()
+        return {r[0]: LedgerAccount(*r) for r in rows}
 
     def post(self, event_id: int, kind: str, memo: str, moves: Sequence[Move], by: int | None,
              hand_id: int | None, at: datetime) -> int:
-        txn_id: int = self.s.execute(_NEW_TRANSACTION, {
-            "event_id": event_id, "kind": kind, "memo": memo[:300], "by_account_id": by, "hand_id": hand_id,
-            "at": at}).scalar_one()
-        self.s.execute(_NEW_ENTRY, [
-            {"transaction_id": txn_id, "source_id": m.source, "dest_id": m.dest, "amount": m.amount} for m in moves])
+        hot, raw = self._hot()
+        cur = raw.execute(hot.new_transaction, (event_id, kind, memo[:300], by, hand_id, hot.stamp(at)))
+        txn_id: int = cur.fetchone()[0] if hot.pg else cur.lastrowid
+        entries = [(txn_id, m.source, m.dest, m.amount) for m in moves]
         delta: dict[int, int] = {}
         for m in moves:
             delta[m.source] = delta.get(m.source, 0) - m.amount
             delta[m.dest] = delta.get(m.dest, 0) + m.amount
-        # One statement for all the balances (in id order, as they were locked): a change at a
-        # live table moves chips between a seat and the table on every bet (issue 16).
-        self.s.execute(_ADD_TO_BALANCE, [{"account": account_id, "delta": d} for account_id, d in sorted(delta.items())])
+        # The balances in id order, as they were locked: a change at a live table moves chips
+        # between a seat and the table on every bet.
+        balances = [(d, account_id) for account_id, d in sorted(delta.items())]
+        if hot.pg:
+            with raw.cursor() as c:
+                c.executemany(hot.new_entry, entries)
+                c.executemany(hot.add_to_balance, balances)
+        else:
+            raw.executemany(hot.new_entry, entries)
+            raw.executemany(hot.add_to_balance, balances)
         return txn_id
+
+    def _hot(self) -> tuple[_HotSql, Any]:
+        """The hot statements and this transaction's DBAPI connection (sqlite3's or psycopg's),
+        which runs them in the session's own transaction (:class:`_HotSql`)."""
+        if self._raw is None:
+            conn = self.conn
+            self._raw = (_hot_sql(conn.dialect), conn.connection.driver_connection)
+        return self._raw
 
     def lines(self, account_id: int) -> list[Line]:
         src, dst = aliased(LedgerAccountRow), aliased(LedgerAccountRow)
@@ -371,18 +438,22 @@ class SqlRepo:
             if account_id in seen:  # one account, one row: the primary key is (hand, account)
                 raise ValueError(f"account {account_id} is listed twice in hand {number}'s players")
             seen.add(account_id)
-        hand_id: int = self.s.execute(
-            insert(_HANDS).values(table_id=table_id, number=number, game=game, commitment=commitment,
-                                  status="playing", history=_history_text(history), started_at=at)
-            .returning(_HANDS.c.id)).scalar_one()
+        hot, raw = self._hot()
+        cur = raw.execute(hot.new_hand, (table_id, number, game, commitment, _history_text(history), hot.stamp(at)))
+        hand_id: int = cur.fetchone()[0] if hot.pg else cur.lastrowid
         if players:
-            self.s.execute(insert(_HAND_PLAYERS), [
-                {"hand_id": hand_id, "account_id": account_id, "seat": seat} for seat, account_id in players])
+            rows = [(hand_id, account_id, seat) for seat, account_id in players]
+            if hot.pg:
+                with raw.cursor() as c:
+                    c.executemany(hot.hand_player, rows)
+            else:
+                raw.executemany(hot.hand_player, rows)
         return hand_id
 
     def update_hand(self, hand_id: int, status: str, history: dict[str, Any], finished: datetime | None) -> None:
-        self.s.execute(_UPDATE_HAND, {"hand": hand_id, "status": status, "history": _history_text(history),
-                                      "finished": finished})
+        hot, raw = self._hot()
+        raw.execute(hot.update_hand, (status, _history_text(history), hot.stamp(finished) if finished else None,
+                                      hand_id))
 
     def last_hand_number(self, table_id: int) -> int:
         return int(self.s.scalar(select(func.coalesce(func.max(HandRow.number), 0))
@@ -443,10 +514,10 @@ class SqlRepo:
     # -- shoes -------------------------------------------------------------------------------
     def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None:
         """Keep a new shoe's seed (secret until revealed) from before its first card."""
-        self.s.add(ShoeRow(table_id=table_id, commitment=commitment, seed=seed_hex, created_at=at))
+        hot, raw = self._hot()  # a draw table's every hand has a new deck: a live table's write
         try:
-            self.s.flush()
-        except IntegrityError:
+            raw.execute(hot.new_shoe, (table_id, commitment, seed_hex, hot.stamp(at)))
+        except self.conn.dialect.loaded_dbapi.IntegrityError:
             raise Conflict("shoe", f"a shoe with commitment {commitment} is already stored") from None
 
     def unrevealed_shoes(self) -> list[tuple[int, str, str]]:
@@ -472,7 +543,7 @@ class SqlRepo:
         t = _LEASES
         if self.for_update:  # wait for the writes in flight under the old epoch (they hold KEY SHARE)
             self.s.execute(_LEASE_OF.with_for_update(), {"table": table_id})
-        dialect_insert = pg_insert if self.s.get_bind().dialect.name == "postgresql" else sqlite_insert
+        dialect_insert = pg_insert if self.conn.dialect.name == "postgresql" else sqlite_insert
         q = dialect_insert(t).values(table_id=table_id, owner=owner, epoch=1, expires_at=expires)
         upsert = q.on_conflict_do_update(
             index_elements=["table_id"],
@@ -501,8 +572,8 @@ class SqlRepo:
         and the write cannot land after a takeover; renewals (an update of the expiry alone)
         do not conflict with that lock, so they never queue behind the tables' writes, nor the
         writes behind a renewal."""
-        q = _LEASE_OF.with_for_update(read=True, key_share=True) if self.for_update else _LEASE_OF
-        row = self.s.execute(q, {"table": table_id}).first()
+        hot, raw = self._hot()
+        row = raw.execute(hot.lease_of, (table_id,)).fetchone()
         if row is None or row[0] != owner or row[1] != epoch:
             raise Fenced(table_id)
 
@@ -545,5 +616,11 @@ class SqlStore:
 
     @contextmanager
     def transaction(self) -> Iterator[SqlRepo]:
-        with self.db.session() as s:
-            yield SqlRepo(s, for_update=not self.db.is_sqlite)
+        """One transaction: committed if the block ends normally, rolled back if it raises."""
+        with self.db.engine.connect() as conn, conn.begin():
+            repo = SqlRepo(conn, for_update=not self.db.is_sqlite)
+            try:
+                yield repo
+                repo._finish()
+            finally:
+                repo._close()

@@ -32,6 +32,54 @@ MAX_FRAME = 4096  # bytes: the largest action is under 200
 OUTBOX = 512
 
 
+class _SendWatch:
+    """The sends of one event loop's sockets that are waiting, and one timer for them all.
+
+    A client that stopped reading (its TCP window shut) blocks its socket's send; after the
+    connection's ``send_timeout`` the send is cancelled, which ends its pump and so the socket's
+    handler. Nearly every send completes at once, so a timer per send (``asyncio.timeout``, or a
+    task per send with ``wait_for``) was work for nothing on every message (issue 16: one send
+    per player per change): a send only notes its deadline here, and one timer, armed while any
+    send is waiting, looks twice a second for the sends past theirs."""
+
+    TICK = 0.5
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiting: dict[asyncio.Task[Any], float] = {}  # the pump's task: its send's deadline
+        self._timer: asyncio.TimerHandle | None = None
+
+    def start(self, task: asyncio.Task[Any], seconds: float) -> None:
+        self.waiting[task] = self.loop.time() + seconds
+        if self._timer is None:
+            self._timer = self.loop.call_later(self.TICK, self._look)
+
+    def done(self, task: asyncio.Task[Any]) -> None:
+        self.waiting.pop(task, None)
+
+    def _look(self) -> None:
+        self._timer = None
+        now = self.loop.time()
+        for task in [t for t, deadline in self.waiting.items() if deadline <= now]:
+            del self.waiting[task]
+            task.cancel("send timed out")
+        if self.waiting:
+            self._timer = self.loop.call_later(self.TICK, self._look)
+        else:
+            _WATCHES.pop(self.loop, None)
+
+
+_WATCHES: dict[asyncio.AbstractEventLoop, _SendWatch] = {}
+
+
+def _watch() -> _SendWatch:
+    loop = asyncio.get_running_loop()
+    watch = _WATCHES.get(loop)
+    if watch is None:
+        watch = _WATCHES[loop] = _SendWatch(loop)
+    return watch
+
+
 class SocketConnection:
     """One client's socket. Messages wait in a bounded outbox drained by :meth:`pump`; a state
     snapshot still waiting when a newer one arrives is replaced by it (snapshots are full, so
@@ -73,6 +121,9 @@ class SocketConnection:
 
     async def pump(self) -> None:
         box = self.outbox
+        task = asyncio.current_task()
+        assert task is not None
+        watch = _watch()
         while True:
             if not box:
                 self._ready.clear()
@@ -84,10 +135,11 @@ class SocketConnection:
                 return
             # A client that stopped reading (its TCP window shut) blocks the send: after
             # ``send_timeout`` it is let go (the socket's handler ends and leaves the table).
-            # ``timeout`` rather than ``wait_for``, which wraps every send in a task of its own:
-            # one send per player per change made that a measurable part of a broadcast.
-            async with asyncio.timeout(self.send_timeout):
+            watch.start(task, self.send_timeout)
+            try:
                 await self.ws.send_text(encode(msg))
+            finally:
+                watch.done(task)
 
 
 def _err(rule: str, message: str) -> dict[str, Any]:
