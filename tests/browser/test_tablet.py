@@ -15,6 +15,7 @@ docs/img with SYNDICATE_SCREENSHOTS=docs/img).
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -64,9 +65,32 @@ def small_targets(page: Any) -> list[str]:
       .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
 
 
+def small_text(page: Any) -> list[str]:
+    """The tablet's visible text smaller than 14 px (the faces of the cards are pictures, with
+    their names for a screen reader: not counted)."""
+    return page.evaluate("""() => [...document.querySelectorAll('.tv *')]
+      .filter((el) => !el.closest('svg') && el.getClientRects().length
+        && [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()))
+      .map((el) => [el.textContent.trim().slice(0, 40), parseFloat(getComputedStyle(el).fontSize)])
+      .filter(([, px]) => px < 14)
+      .map(([text, px]) => `${text}: ${px}px`)""")
+
+
 def check_screen(page: Any) -> None:
     fits(page)
     assert small_targets(page) == []
+    assert small_text(page) == []
+
+
+def payouts_in_view(page: Any, table: str) -> None:
+    """Every line of the payouts that moves money is on the screen whole, without scrolling the
+    box (a crowded table's box may scroll, but only for the seats with nothing to pay or take)."""
+    hidden = page.get_by_role("region", name=f"Payouts at {table}").evaluate("""(box) => {
+      const b = box.getBoundingClientRect();
+      return [...box.querySelectorAll('li.pay, li.take')].map((li) => [li.textContent, li.getBoundingClientRect()])
+        .filter(([, r]) => r.top < b.top || r.bottom > b.bottom || r.left < b.left || r.right > b.right)
+        .map(([text]) => text); }""")
+    assert hidden == []
 
 
 def shot(page: Any, name: str) -> None:
@@ -321,3 +345,150 @@ def test_the_lobby_shows_its_join_code(world: Any) -> None:
     expect(page).to_have_url(world.url + "/qr.svg")
     assert decode_qr(page.locator("svg")) == world.url + "/"
     ctx.close()
+
+
+#: A full table per size: every seat the rules allow (Blackjack's ``Rules.seats`` and draw's
+#: ``DrawRules.max_players`` are both 7), each a walk-in.
+FULL = {
+    "landscape": (("Akira", "Benkei", "Chiyo", "Daichi", "Emi", "Fumiko", "Goro"),
+                  ("Haruto", "Isamu", "Junko", "Kaede", "Kaito", "Midori", "Naoki")),
+    "portrait": (("Osamu", "Rina", "Satoshi", "Tomoko", "Umeko", "Wataru", "Yoshi"),
+                 ("Aiko", "Botan", "Chika", "Daisuke", "Eiji", "Fuyumi", "Gin")),
+}
+#: The full Blackjack round's cards as the engine asks for them: the deal (seats 1 to 7, the up
+#: card, seats 1 to 7, the hole card), then each seat's cards as it plays. Seat 1 splits 8s and
+#: doubles its first hand (8 3 9: 20), stands on the second (8 10: 18); seat 2 doubles 11 (K: 21);
+#: seat 3 stands on 17; seat 4 hits 14 and busts (10); seat 5 has a blackjack; seat 6 splits 7s
+#: (7 10: 17, stands; 7 3, hits 8: 18); seat 7 stands on 20. The dealer turns 16 and draws 4: 20.
+FULL_DEAL = ["8", "5", "10", "10", "A", "7", "10", "6", "8", "6", "7", "4", "K", "7", "10", "Q"]
+
+
+def full_table(page: Any, table: str, names: tuple[str, ...], chips: str) -> None:
+    seat_walk_ins(page, table, [(n, name, chips) for n, name in enumerate(names, 1)])
+    expect(page.locator(".tv-seats > .tile[data-seat]")).to_have_count(len(names))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_full_table_fits_the_tablet(world: Any, size: str) -> None:
+    """Every seat taken, at Blackjack (two splits, a double, a bust, a blackjack) and at draw
+    (seven hands to a showdown with the 52-card pad): the round never scrolls, at any step, and
+    every target stays 48 px or more."""
+    w, h = SIZES[size]
+    bj_names, draw_names = FULL[size]
+    table = f"Full 21 {size}"
+    page, t = open_tablet(world, table, "blackjack", (w, h), **{"Minimum bet ($)": "5", "Maximum bet ($)": "50"})
+    con = Console(page, table, t)
+    full_table(page, table, bj_names, "100")
+    con.button("Start round")
+    for n in range(1, 8):
+        decide(page, con, n, table, "Bet", "10")
+        expect(seat_tile(page, n, table)).to_contain_text("Bet $10.00")
+        check_screen(page)
+    con.button("Deal")
+    for card in FULL_DEAL:
+        expect(con.awaited).to_contain_text("Next card: ")
+        before = con.awaited.text_content()
+        con.rank(card)
+        expect(con.awaited).not_to_have_text(before)
+        check_screen(page)
+
+    def play(n: int, action: str, *cards: str) -> None:
+        expect(con.awaited).to_have_text(f"No card needed: seat {n} to act")
+        check_screen(page)
+        decide(page, con, n, table, action)
+        for card in cards:
+            expect(con.awaited).to_contain_text(f"Next card: seat {n}'s")
+            con.rank(card)
+            check_screen(page)
+
+    play(1, "Split", "3")
+    play(1, "Double", "9", "10")
+    play(1, "Stand")
+    play(2, "Double", "K")
+    play(3, "Stand")
+    play(4, "Hit", "10")  # 24: bust; seat 5's blackjack has nothing to decide
+    play(6, "Split", "10")
+    expect(seat_tile(page, 6, table).locator(".tile-hand")).to_have_count(2)
+    play(6, "Stand", "3")
+    shot(page, f"full-blackjack-{size}")
+    play(6, "Hit", "8")
+    play(6, "Stand")
+    play(7, "Stand")
+    con.expect_next("the dealer's third card")
+    con.rank("4")
+    expect(con.awaited).to_have_text("Hand 1 is over: pay out, then start the next")
+    payouts = page.get_by_role("region", name=f"Payouts at {table}")
+    said = {
+        1: "take $10.00 (hand 1: push; hand 2: take $10.00)", 2: "pay $20.00 (win 1:1)", 3: "take $10.00",
+        4: "take $10.00 (bust)", 5: "pay $15.00 (blackjack 3:2)", 6: "take $20.00 (hand 1: take $10.00; hand 2: take $10.00)",
+        7: "push",
+    }
+    for n, text in said.items():
+        expect(payouts).to_contain_text(f"seat {n} ({bj_names[n - 1]}): {text}")
+    check_screen(page)
+    payouts_in_view(page, table)
+    shot(page, f"full-payouts-{size}")
+    if size == "landscape":
+        other_sizes(page, (w, h), "full-payouts")
+    after = {1: 9_000, 2: 12_000, 3: 9_000, 4: 9_000, 5: 11_500, 6: 8_000, 7: 10_000}
+    ev = world.cast.event.id
+    with world.room.store.transaction() as repo:
+        ids = {n: repo.account_by_name(ev, bj_names[n - 1]).id for n in after}  # type: ignore[union-attr]
+    assert {n: world.room.ledger.balance(ev, stack_key(t, ids[n])) for n in after} == after
+
+    # Draw: seven players, 35 cards from the 52-card pad; all check, one draws a card, the rest
+    # stand pat, all check again: a showdown of seven hands.
+    draw = f"Full draw {size}"
+    page, d = open_tablet(world, draw, "poker", (w, h))
+    con = Console(page, draw, d)
+    full_table(page, draw, draw_names, "20")
+    con.button("Deal a hand")
+    deck = [r + s for s in "♠♥♦♣" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]]
+    held: dict[int, list[str]] = {}
+    for card in deck[:35]:
+        expect(con.awaited).to_contain_text("Next card: seat")
+        before = con.awaited.text_content()
+        held.setdefault(int(before.split("seat ")[1].split("'")[0]), []).append(card)
+        con.card(card)
+        expect(con.awaited).not_to_have_text(before)
+        check_screen(page)
+    assert sorted(held) == list(range(1, 8)) and all(len(c) == 5 for c in held.values())
+    # The decisions, and the one card the draw needs, as the tablet asks for them.
+    drawer = None
+    payouts = page.get_by_role("region", name=f"Payouts at {draw}")
+    for step in range(3 * 7 + 2):
+        expect(con.awaited).to_have_text(re.compile(r"No card needed: seat \d|Next card: seat \d|Hand 1 is over"))
+        check_screen(page)
+        said = con.awaited.text_content()
+        if said.startswith("Hand 1 is over"):
+            break
+        if said.startswith("Next card"):
+            assert drawer is not None and said.startswith(f"Next card: seat {drawer}'s"), said
+            con.card(deck[35])
+            expect(con.awaited).not_to_have_text(said)
+            continue
+        n = int(said.split("seat ")[1].split(" ")[0])
+        if page.get_by_role("button", name=f"Check for seat {n} at {draw}", exact=True).is_visible():
+            decide(page, con, n, draw, "Check")
+        elif drawer is None:
+            drawer = n
+            page.get_by_label(f"Discards for seat {n} at {draw}").fill(held[n][0])
+            decide(page, con, n, draw, "Draw")
+        else:
+            decide(page, con, n, draw, "Stand pat")
+        expect(con.awaited).not_to_have_text(said)
+        if step == 9:
+            shot(page, f"full-draw-{size}")
+    else:
+        raise AssertionError(f"the hand did not end: {con.awaited.text_content()}")
+    expect(payouts).to_be_visible()
+    for n, name in enumerate(draw_names, 1):
+        expect(payouts).to_contain_text(f"seat {n} ({name}): ")
+    check_screen(page)
+    payouts_in_view(page, draw)
+    shot(page, f"full-draw-payouts-{size}")
+    with world.room.store.transaction() as repo:
+        ids = {n: repo.account_by_name(ev, draw_names[n - 1]).id for n in range(1, 8)}  # type: ignore[union-attr]
+    assert sum(world.room.ledger.balance(ev, stack_key(d, ids[n])) for n in ids) == 7 * 2_000
+    assert world.room.ledger.audit(ev) == []
+    assert not world.notes.get("page_errors"), world.notes.get("page_errors")

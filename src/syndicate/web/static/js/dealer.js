@@ -245,6 +245,8 @@ function tableView(t) {
       order.push(tile.el);
     }
     for (const n of [...tiles.keys()]) if (!seen.has(n)) tiles.delete(n);
+    // Five tiles or more (the dealer's counts): compact tiles, so a full table fits the tablet.
+    body.classList.toggle("crowded", order.length >= 5);
     const deciding = rd && !OVER.has(rd.phase) && rd.phase !== "betting" ? rd.to_act : null;
     let inBar = null;
     for (const [n, tile] of tiles) {
@@ -263,7 +265,11 @@ function tableView(t) {
       // Each line names the player too: the dealer pays people, not seat numbers.
       const who = new Map(s.seats.map((x) => [x.seat, x.player]));
       const named = (p) => (p.seat !== null && who.has(p.seat) ? p.text.replace(`seat ${p.seat}:`, `seat ${p.seat} (${who.get(p.seat)}):`) : p.text);
-      payouts.replaceChildren(h("h4", {}, `Pay out hand ${s.hand}`), h("ul", {}, list.map((p) => h("li", { class: p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "" }, named(p)))));
+      // What the dealer must do first (each payment, in the list's order, and a carry to leave in
+      // the middle), then the seats with nothing to pay or take: a crowded table's box may scroll.
+      const idle = (p) => p.amount === 0 && p.seat !== null;
+      const moves = [...list.filter((p) => !idle(p)), ...list.filter(idle)];
+      payouts.replaceChildren(h("h4", {}, `Pay out hand ${s.hand}`), h("ul", {}, moves.map((p) => h("li", { class: p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "" }, named(p)))));
     }
   }
 
@@ -337,23 +343,30 @@ function seatTile(entry, n) {
       const stack = rs ? rs.stack : seat.stack;
       const bet = !rs ? 0 : t.game === "poker" ? rs.total : rs.hands.length ? rs.hands.reduce((a, x) => a + x.bet, 0) : rs.bet;
       const parts = [h("div", { class: "tile-head" }, h("strong", {}, `Seat ${n}: ${seat.player}`),
-        h("span", { class: "tag" }, kind), acting ? h("span", { class: "tag to-act" }, "to act") : null,
+        h("span", { class: `tag kind${seat.walk_in ? " walk-in" : ""}` }, kind), acting ? h("span", { class: "tag to-act" }, "to act") : null,
         seat.sitting_out ? h("span", { class: "tag" }, "sitting out") : null),
       h("div", { class: "tile-money" }, h("span", {}, `Chips ${money(stack)}`), bet ? h("span", { class: "bet" }, `Bet ${money(bet)}`) : null,
         rs && rs.insurance ? h("span", {}, `Insurance ${money(rs.insurance)}`) : null)];
       if (rs && t.game === "blackjack") {
-        for (const hand of rs.hands) {
+        // A split's hands stand side by side in the tile (on a crowded tablet), each with its
+        // total, its bet and how it ended.
+        const split = rs.hands.length > 1;
+        parts.push(h("div", { class: "tile-hands" }, rs.hands.map((hand) => {
           const flags = [hand.doubled && "doubled", hand.bust && "bust", hand.blackjack && "blackjack", hand.surrendered && "surrendered"].filter(Boolean);
+          const outcome = hand.outcome ? OUTCOME[hand.outcome] || hand.outcome : null;
+          if (outcome && !flags.includes(outcome)) flags.push(outcome);
           const now = acting && rd.acting_hand === hand.index;
-          parts.push(h("div", { class: now ? "tile-hand now" : "tile-hand" }, cards(hand.cards, { small: true }),
-            h("span", { class: "total" }, hand.cards.length ? `${hand.soft ? "soft " : ""}${hand.total}` : "",
-              rs.hands.length > 1 ? ` (hand ${hand.index + 1}, ${money(hand.bet)})` : "", flags.length ? ` ${flags.join(", ")}` : "",
-              hand.outcome ? `: ${OUTCOME[hand.outcome] || hand.outcome}` : "")));
-        }
+          return h("div", { class: now ? "tile-hand now" : "tile-hand", ...(split ? { role: "group", "aria-label": `Hand ${hand.index + 1}` } : {}) },
+            cards(hand.cards, { small: true }),
+            h("span", { class: "hand-text" }, h("span", { class: "total" }, hand.cards.length ? `${hand.soft && !hand.blackjack ? "soft " : ""}${hand.total}` : ""),
+              split ? h("span", { class: "hand-bet" }, ` ${money(hand.bet)}`) : null,
+              flags.length ? h("span", { class: "flags" }, ` ${flags.join(", ")}`) : null));
+        })));
         if (rs.left) parts.push(h("div", { class: "muted" }, "left the table"));
       } else if (rs) {
         parts.push(h("div", { class: "tile-hand" }, rs.cards && rs.cards.length ? cards(rs.cards, { small: true }) : null,
-          h("span", { class: "total" }, rs.folded ? "folded" : rs.value || "", rs.won ? ` won ${money(rs.won)}` : "")));
+          h("span", { class: "hand-text" }, h("span", { class: "total" }, rs.folded ? "folded" : rs.value || ""),
+            rs.won ? h("span", { class: "flags" }, ` won ${money(rs.won)}`) : null)));
       }
       info.replaceChildren(...parts);
     },
