@@ -379,6 +379,10 @@ class SqlRepo:
     def _hot(self) -> tuple[_HotSql, Any]:
         """The hot statements and this transaction's DBAPI connection (sqlite3's or psycopg's),
         which runs them in the session's own transaction (:class:`_HotSql`)."""
+        if self._session is not None:
+            # What the session still holds goes first, in order (autoflush covers only the ORM's
+            # own queries): these statements may need its rows.
+            self._session.flush()
         if self._raw is None:
             conn = self.conn
             self._raw = (_hot_sql(conn.dialect), conn.connection.driver_connection)
