@@ -20,16 +20,47 @@ if "SYNDICATE_CACHE_DIR" not in os.environ:
     atexit.register(shutil.rmtree, os.environ["SYNDICATE_CACHE_DIR"], True)
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Stop before the first test if the machine lacks what the selected tests need
-    (tests/prerequisites.py): one line, naming it and the command that provides it."""
-    if session.config.option.collectonly or not session.items:
+    (tests/prerequisites.py): one line, naming it and the command that provides it.
+
+    Under pytest-xdist each worker collects and checks; a worker that finds something missing
+    runs nothing and hands the line to the controller (``workeroutput``), which prints it once
+    and ends the run with the same exit code as a single process does."""
+    if config.option.collectonly or not items:
         return
     from tests.prerequisites import problems
 
-    missing = problems(session.items)
-    if missing:
-        pytest.exit("./run test is missing " + "; ".join(missing), returncode=pytest.ExitCode.USAGE_ERROR)
+    missing = problems(items)
+    if not missing:
+        return
+    line = "./run test is missing " + "; ".join(missing)
+    if hasattr(config, "workeroutput"):  # an xdist worker
+        config.workeroutput["missing"] = line
+        items.clear()
+        return
+    pytest.exit(line, returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+_MISSING = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """The xdist controller: a worker found a prerequisite missing (see above)."""
+    line = getattr(node, "workeroutput", {}).get("missing")
+    if line:
+        node.config.stash[_MISSING] = line  # type: ignore[attr-defined]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    line = session.config.stash.get(_MISSING, None)
+    if line is not None:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(line)
+        session.exitstatus = pytest.ExitCode.USAGE_ERROR
 
 
 def _in_ci() -> bool:

@@ -3,13 +3,18 @@ report counts what they did and the ledger is intact afterwards."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 
 from typer.testing import CliRunner
 
 from syndicate import loadtest
 from syndicate.cli import app
-from tests.room.kit import PASSWORD
+from syndicate.room.clock import Timers
+from syndicate.web import create_app
+from syndicate.web.security import Limits
+from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
 
 
 def test_bots_play_both_games_and_the_report_adds_up(server, room, cast, tmp_path, monkeypatch) -> None:
@@ -40,3 +45,40 @@ def test_a_wrong_admin_password_is_refused_clearly(server, cast, monkeypatch) ->
     monkeypatch.setenv("SYNDICATE_ADMIN_PASSWORD", "not the password")
     result = CliRunner().invoke(app, ["loadtest", server.url, "--event", str(cast.event.id), "--tables", "1"])
     assert result.exit_code != 0 and "refused" in result.output
+
+
+def test_bots_faster_than_the_action_limit_wait_and_resend(database, room, cast, monkeypatch) -> None:
+    """At no think time a bot outpaces a socket's action limit: each refusal (rule rate_limit,
+    nothing applied) is waited out and the action sent again, so the run has no error and every
+    chip is still accounted for. The limit here is 20 actions a second, a burst of 5."""
+    refused = []
+    real_act = loadtest.TableClient.act
+
+    async def act(self, action, **fields):  # type: ignore[no-untyped-def]
+        try:
+            return await real_act(self, action, **fields)
+        except loadtest.ActionRefused as e:
+            refused.append(e.rule)
+            raise
+
+    monkeypatch.setattr(loadtest.TableClient, "act", act)
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
+                     limits=Limits(actions_per_second=20, action_burst=5))
+    srv = LiveServer(app)
+    try:
+        ev = cast.event.id
+        specs = loadtest.plan(1, 2, 0, ("blackjack",))
+        password = loadtest.prepare_accounts(srv.url, ev, "admin", PASSWORD, specs)
+        bots = [loadtest.TableBots(srv.url, ev, specs[0], password, 0, random.Random(1))]
+
+        async def play() -> list[loadtest.Failure]:
+            failures = await loadtest.connect_tables(bots)
+            return failures + await loadtest.play_tables(bots, warmup=0.2, seconds=2, grace=10)
+
+        failures = asyncio.run(play())
+    finally:
+        srv.stop()
+    assert failures == [] and bots[0].errors == 0
+    assert sum(map(len, bots[0].by_action.values())) > 10 and "deal" in bots[0].by_action
+    assert refused and set(refused) == {"rate_limit"}  # the limit was met, and only it refused anything
+    assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
