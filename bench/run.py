@@ -32,6 +32,8 @@ QUICK: dict[str, list[str]] = {
     "bench_room_cpu.py": ["--tables", "1", "--seconds", "1"],
     "bench_simulate.py": ["--quick"],
     "bench_startup.py": ["--repeats", "1"],
+    "bench_transport.py": ["--sockets", "20", "--think", "0", "--seconds", "1"],
+    "bench_views.py": ["--hands", "5"],
 }
 
 

@@ -36,6 +36,8 @@ FIGURES = {
     "bench_room_cpu.py": r"^1 tables: \d+ hands, \d+ table changes in [\d.]+ s",
     "bench_simulate.py": r"^\| syndicate simulate, 2 worker\(s\) \| [\d,]+ \| ",
     "bench_startup.py": r"^\| `GET /api/tables/\{id\}/odds`, the same again \| \d+\.\d+ \| ",
+    "bench_transport.py": r"^20 sockets, think 0 ms, 7 frames of 2500 bytes per action: [\d.]+ actions/s, server CPU ",
+    "bench_views.py": r"^draw, 5 hands, \d+ changes: views [\d.]+ us per change \(6 viewers\), history [\d.]+ us",
 }
 SCRIPTS = [s.name for s in bench_run.scripts()]
 # The slowest first, so that the two lanes end together.

@@ -35,18 +35,30 @@ NAMES = {"landscape": ("Kenji", "Mariko", "Hana", "Taro"), "portrait": ("Hiro", 
 
 
 def decode_qr(locator: Any) -> str:
-    """What a scanner reads in the QR code as the screen shows it (zxing-cpp, over a screenshot)."""
+    """What a scanner reads in the QR code as the screen shows it (zxing-cpp, over a screenshot).
+    Like a scanner, it looks again for a few seconds: on a busy machine the first screenshot may
+    come before the code is painted (an image can be loaded and decoded a frame before)."""
+    import time
+
     import zxingcpp
     from PIL import Image
 
-    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(locator.screenshot())))
+    deadline = time.monotonic() + 5
+    while True:
+        found = zxingcpp.read_barcodes(Image.open(io.BytesIO(locator.screenshot())))
+        if len(found) == 1 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert len(found) == 1, found
     return str(found[0].text)
 
 
 def loaded(page: Any, img: Any) -> None:
+    """The image is loaded, decoded and painted (two animation frames after its decode)."""
     expect(img).to_be_visible()
     page.wait_for_function("(el) => el.complete && el.naturalWidth > 0", arg=img.element_handle())
+    page.evaluate("(el) => el.decode().then(() => new Promise((done) => requestAnimationFrame(() => "
+                  "requestAnimationFrame(done))))", img.element_handle())
 
 
 def fits(page: Any) -> None:

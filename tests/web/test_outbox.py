@@ -1,5 +1,7 @@
 """A client's outbox (syndicate.web.live.SocketConnection): answers are never dropped, a state
-snapshot still waiting is replaced by a newer one, and a client far behind is disconnected."""
+snapshot still waiting is replaced by a newer one, and a client far behind is disconnected. A
+message for a socket with nothing waiting is written at once; one whose send has to wait is
+finished by the pump, in order, under the send timeout."""
 
 from __future__ import annotations
 
@@ -13,8 +15,14 @@ class FakeSocket:
     def __init__(self) -> None:
         self.sent: list[dict] = []
         self.closed: tuple[int, str] | None = None
+        self.gate: asyncio.Future[None] | None = None  # while set and not done, a send waits for it
+        self.error: Exception | None = None  # a send raises this (the client is gone)
 
     async def send_text(self, text: str) -> None:
+        if self.error is not None:
+            raise self.error
+        if self.gate is not None:
+            await self.gate
         self.sent.append(json.loads(text))
 
     async def close(self, code: int, reason: str = "") -> None:
@@ -59,3 +67,76 @@ def test_the_text_is_the_message_and_one_object_is_encoded_once() -> None:
     b = {"type": "state", "version": 3, "you": {"seat": 2}, "log": log}
     assert json.loads(encode(a)) == a and json.loads(encode(b)) == b
     assert encode(a) is encode(a)  # cached by object
+
+
+async def _idle(conn: SocketConnection) -> asyncio.Task[None]:
+    """The connection's pump, started and waiting for a message."""
+    task = asyncio.ensure_future(conn.pump())
+    for _ in range(3):
+        await asyncio.sleep(0)
+    return task
+
+
+def test_a_message_for_an_idle_socket_is_written_at_once() -> None:
+    async def go() -> None:
+        ws = FakeSocket()
+        conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
+        pump = await _idle(conn)
+        conn.send({"type": "ack", "id": "a", "version": 1})
+        conn.send(_state(1))
+        # written before the event loop ran anything else: no turn of the pump's task per message
+        assert [m["type"] for m in ws.sent] == ["ack", "state"] and not conn.outbox
+        assert not pump.done()
+        pump.cancel()
+
+    asyncio.run(go())
+
+
+def test_a_send_that_waits_is_finished_by_the_pump_and_the_next_ones_keep_their_order() -> None:
+    async def go() -> None:
+        ws = FakeSocket()
+        conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
+        pump = await _idle(conn)
+        ws.gate = asyncio.get_running_loop().create_future()  # the client's TCP window is full
+        conn.send({"type": "ack", "id": "a", "version": 1})
+        conn.send(_state(1))
+        conn.send(_state(2))  # replaces state 1, still waiting in the outbox
+        conn.send({"type": "error", "id": "b", "rule": "turn", "version": 2})
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert ws.sent == [] and len(conn.outbox) == 2
+        ws.gate.set_result(None)  # the window opens
+        while conn.outbox or len(ws.sent) < 3:
+            await asyncio.sleep(0)
+        assert [(m["type"], m["version"]) for m in ws.sent] == [("ack", 1), ("state", 2), ("error", 2)]
+        conn.send(_state(3))  # idle again: at once
+        assert ws.sent[-1] == _state(3)
+        pump.cancel()
+
+    asyncio.run(go())
+
+
+def test_a_send_that_waits_past_the_timeout_ends_the_pump() -> None:
+    async def go() -> None:
+        ws = FakeSocket()
+        conn = SocketConnection(ws, account=None, send_timeout=0.2)  # type: ignore[arg-type]
+        pump = await _idle(conn)
+        ws.gate = asyncio.get_running_loop().create_future()  # a client that stopped reading
+        conn.send(_state(1))
+        await asyncio.wait_for(asyncio.wait([pump]), 5)
+        assert pump.cancelled() and ws.sent == []
+
+    asyncio.run(go())
+
+
+def test_a_send_that_fails_at_once_ends_the_pump_with_its_error() -> None:
+    async def go() -> None:
+        ws = FakeSocket()
+        conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
+        pump = await _idle(conn)
+        ws.error = ConnectionResetError("the client went")
+        conn.send(_state(1))  # raises nothing here: the table's send never does
+        await asyncio.wait_for(asyncio.wait([pump]), 5)
+        assert isinstance(pump.exception(), ConnectionResetError)
+
+    asyncio.run(go())

@@ -104,12 +104,15 @@ def shoe_json(shoe: Shoe | EnteredShoe) -> dict[str, Any]:
     }
 
 
-def round_json(number: int, shoe_index: int, stacks: Mapping[int, int], rd: Round) -> dict[str, Any]:
+def round_json(number: int, shoe_index: int, stacks: Mapping[int, int], rd: Round,
+               log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One round's entry in a history; ``log``: its records' JSON, when the caller keeps it
+    already (a live table writes the round in play's history on every change)."""
     return {
         "number": number,
         "shoe": shoe_index,
         "stacks": {str(k): v for k, v in stacks.items()},
-        "log": [rec.to_json(r) for r in rd.log],
+        "log": [rec.to_json(r) for r in rd.log] if log is None else log,
         "results": {str(k): v for k, v in rd.results().items()} if rd.is_terminal else None,
     }
 

@@ -871,39 +871,54 @@ class DrawHand:
         shown = self.shown[seat]
         return [c.text if c in shown else rec.HIDDEN for c in hand]
 
-    def view(self, viewer: int | str = "spectator") -> dict[str, Any]:
+    def view(self, viewer: int | str = "spectator", public: dict[str, Any] | None = None) -> dict[str, Any]:
         """The hand as ``viewer`` (a seat, ``"spectator"`` or ``"dealer"``) may see it, as JSON.
 
         Another player's private cards never appear before the showdown, nor a folded hand
         ever; the card room's dealer runs the table but is not a player and sees no private card.
+        ``public``: :meth:`public_view` of the hand as it stands, when one is already made (a
+        table sends every viewer their view of the same moment: the part all of them see alike
+        is made once).
         """
         if not (viewer in ("spectator", "dealer") or viewer in self.stacks):
             raise ValueError(
                 f"viewer must be a seat in this hand, 'spectator' or 'dealer', got {viewer!r}"
             )
-        seats = []
-        for s in self.order:
-            seats.append({
-                "seat": s,
-                "stack": self.stacks[s],
-                "bet": self.street[s],
-                "total": self.total[s],
-                "folded": s in self.folded,
-                "all_in": self.is_all_in(s),
-                "cards": self.visible_cards(s, viewer),
-                "value": self.values[s].name if s in self.values else None,
-                "won": self.awards.get(s, 0) if self.is_terminal else None,
-            })
+        if public is None:
+            public = self.public_view()
+        out = dict(public)
+        out["viewer"] = viewer
+        out["seats"] = [{**p, "cards": self.visible_cards(p["seat"], viewer)} for p in public["seats"]]
         actor = self.to_act
-        out: dict[str, Any] = {
+        if actor is not None and actor == viewer:
+            out["legal_actions"] = self.legal_actions(actor)
+            out["to_call"] = max(0, self.to_call(actor)) if self.phase != DRAW else 0
+            out["bet_range"] = self.bet_range(actor)
+            out["raise_range"] = self.raise_range(actor)
+        return out
+
+    def public_view(self) -> dict[str, Any]:
+        """What every viewer of the hand sees alike: :meth:`view` without a viewer, the seats
+        without their cards (``cards`` is filled in per viewer). It names no private card."""
+        seats = [{
+            "seat": s,
+            "stack": self.stacks[s],
+            "bet": self.street[s],
+            "total": self.total[s],
+            "folded": s in self.folded,
+            "all_in": self.is_all_in(s),
+            "cards": None,
+            "value": self.values[s].name if s in self.values else None,
+            "won": self.awards.get(s, 0) if self.is_terminal else None,
+        } for s in self.order]
+        return {
             "game": "poker",
             "hand": self.number,
             "version": self.version,
-            "viewer": viewer,
+            "viewer": None,
             "phase": self.phase,
-            "to_act": actor,
-            "legal_actions": self.legal_actions(actor) if actor is not None and actor == viewer
-            else [],
+            "to_act": self.to_act,
+            "legal_actions": [],
             "button": self.button,
             "ante": self.rules.ante,
             "current_bet": self.current_bet,
@@ -918,11 +933,6 @@ class DrawHand:
             "card_needed": self._need.to_json() if self._need is not None else None,
             "seats": seats,
         }
-        if actor is not None and actor == viewer:
-            out["to_call"] = max(0, self.to_call(actor)) if self.phase != DRAW else 0
-            out["bet_range"] = self.bet_range(actor)
-            out["raise_range"] = self.raise_range(actor)
-        return out
 
     def log_view(self, viewer: int | str = "spectator") -> list[dict[str, Any]]:
         """The log as ``viewer`` may see it: other seats' private cards redacted to ``"??"``."""

@@ -75,8 +75,11 @@ class VerifyResult:
 
 
 # -- writing --------------------------------------------------------------------------------
-def hand_to_json(hand: DrawHand) -> dict[str, Any]:
-    """One hand's entry in a history document."""
+def hand_to_json(hand: DrawHand, *, log: list[dict[str, Any]] | None = None,
+                 rules: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One hand's entry in a history document. ``log`` and ``rules``: the JSON of the hand's
+    log records and of its rules, when the caller keeps them already (a live table writes the
+    history of the hand in play on every change)."""
     shoe = hand.shoe
     if isinstance(shoe, EnteredShoe):
         # Real cards dealt by hand: nothing committed; the log's `card` records are the cards.
@@ -93,12 +96,12 @@ def hand_to_json(hand: DrawHand) -> dict[str, Any]:
     return {
         "number": hand.number,
         "button": hand.button,
-        "rules": hand.rules.to_dict(),
+        "rules": hand.rules.to_dict() if rules is None else rules,
         "stacks": [[s, hand.start_stacks[s]] for s in sorted(hand.start_stacks)],
         "carry_in": hand.carry_in,
         "shoe": shoe_json,
         "complete": hand.is_terminal,
-        "log": [r.to_json() for r in hand.log],
+        "log": [r.to_json() for r in hand.log] if log is None else log,
         "result": {
             "stacks": [[s, hand.stacks[s]] for s in sorted(hand.stacks)],
             "carry_out": hand.carry_out,

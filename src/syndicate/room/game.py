@@ -230,3 +230,30 @@ def settled_is_final(game: Game, action: str) -> None:
     if action == "take_back" and game.has_hand and not game.in_play:
         raise Conflict("take_back", f"the {game.hand_word} is settled: its last card stands (the chips have "
                                     "moved and the payouts are told)")
+
+
+class RecordDocs:
+    """The JSON of the hand in play's log records, each made once rather than for every
+    change's history and views (a hand's log is some twenty to forty records, and each change
+    adds one or two). Records are immutable and a log only grows, or is cut back at its end (a
+    card taken back, a new hand): :meth:`sync` keeps the longest prefix whose records are the
+    very same objects and makes the JSON of the rest with ``to_json``."""
+
+    def __init__(self, to_json: Callable[[Any], dict[str, Any]]) -> None:
+        self.to_json = to_json
+        self.records: list[Any] = []
+        self.docs: list[dict[str, Any]] = []
+
+    def sync(self, log: list[Any]) -> int:
+        """Follow ``log``; returns how many records were kept from before."""
+        keep = 0
+        for mine, theirs in zip(self.records, log, strict=False):
+            if mine is not theirs:
+                break
+            keep += 1
+        if keep < len(self.records):
+            del self.records[keep:], self.docs[keep:]
+        for r in log[keep:]:
+            self.records.append(r)
+            self.docs.append(self.to_json(r))
+        return keep

@@ -114,6 +114,12 @@ def guarded_protocol(limits: ConnectionLimits, base: type[asyncio.Protocol] | No
             transports.discard(t)
         return len(transports)
 
+    def full(transports: weakref.WeakSet[asyncio.BaseTransport], limit: int) -> bool:
+        """At least ``limit`` open. The set may still hold closed transports, so it is swept
+        only when its size reaches the limit: a sweep per new connection made a storm of N
+        connections cost N² (2,400 players reconnecting after a restart)."""
+        return len(transports) >= limit and live(transports) >= limit
+
     class Guarded(base):  # type: ignore[misc, valid-type]
         _refused = False
         _phase: str | None = None  # "headers" or "body" while a deadline runs
@@ -125,11 +131,11 @@ def guarded_protocol(limits: ConnectionLimits, base: type[asyncio.Protocol] | No
             address = str(peer[0]) if isinstance(peer, tuple) and peer else "unix"
             self._address = address
             over = None
-            if live(every) >= limits.total:
+            if full(every, limits.total):
                 over = "the server has as many connections as it takes: try again shortly"
             elif address not in limits.exempt:
                 mine = open_by_address.setdefault(address, weakref.WeakSet())
-                if live(mine) >= limits.per_address:
+                if full(mine, limits.per_address):
                     over = f"at most {limits.per_address} connections from one address"
             if over is not None:
                 self._refused = True

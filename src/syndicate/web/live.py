@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 from collections import deque
+from collections.abc import Coroutine, Generator
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -80,11 +81,42 @@ def _watch() -> _SendWatch:
     return watch
 
 
+class _Resume:
+    """Awaiting this finishes a coroutine that was started by hand (``coro.send(None)``) and
+    suspended on ``waiting``: the awaiting task waits for what it waits for, and passes it
+    what it is sent or thrown (a cancellation included)."""
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], waiting: Any) -> None:
+        self.coro, self.waiting = coro, waiting
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coro, waiting = self.coro, self.waiting
+        while True:
+            try:
+                value = yield waiting
+            except BaseException as e:  # noqa: BLE001 - a cancellation goes in, as it would
+                try:
+                    waiting = coro.throw(e)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    waiting = coro.send(value)
+                except StopIteration as stop:
+                    return stop.value
+
+
 class SocketConnection:
     """One client's socket. Messages wait in a bounded outbox drained by :meth:`pump`; a state
     snapshot still waiting when a newer one arrives is replaced by it (snapshots are full, so
     the older one would only be read and thrown away), which keeps a busy table's watchers
-    from falling behind. A client more than ``OUTBOX`` messages behind is disconnected."""
+    from falling behind. A client more than ``OUTBOX`` messages behind is disconnected.
+
+    A message for a socket whose pump has nothing waiting is written at once (issue 16): the
+    ASGI send is started by hand and nearly always finishes without waiting, the frame handed to
+    the transport, so that the pump's task is not woken for every message of every player. If
+    the send has to wait (the client's TCP window is full), the pump finishes it, under the send
+    timeout, and the messages after it wait in the outbox as before."""
 
     def __init__(self, ws: WebSocket, account: Account, send_timeout: float = 10.0) -> None:
         self.ws = ws
@@ -92,6 +124,9 @@ class SocketConnection:
         self.send_timeout = send_timeout
         self.outbox: deque[dict[str, Any] | None] = deque()
         self._ready = asyncio.Event()
+        self._idle = False  # the pump waits for a message, with none in the outbox or in flight
+        self._unfinished: _Resume | None = None  # a send started at once that has to wait
+        self._failed: BaseException | None = None  # a send started at once failed: the pump raises it
         self.revoked = False
         self.close_reason = "too slow: reconnect to resync"
 
@@ -110,6 +145,9 @@ class SocketConnection:
         box = self.outbox
         if box and box[-1] is None:
             return  # already closing
+        if self._idle:
+            self._send_now(message)
+            return
         if message.get("type") == "state" and box and box[-1] is not None and box[-1].get("type") == "state":
             box[-1] = message
         elif len(box) >= OUTBOX:  # too slow: drop it all, it will resync on reconnect
@@ -119,15 +157,43 @@ class SocketConnection:
             box.append(message)
         self._ready.set()
 
+    def _send_now(self, message: dict[str, Any]) -> None:
+        """Start the send of ``message`` here (see the class's docstring)."""
+        coro = self.ws.send_text(encode(message))
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return  # written
+        except BaseException as e:  # noqa: BLE001 - the client is gone: its pump ends with this
+            self._failed = e
+        else:
+            self._unfinished = _Resume(coro, waiting)
+        self._idle = False
+        self._ready.set()
+
     async def pump(self) -> None:
         box = self.outbox
         task = asyncio.current_task()
         assert task is not None
         watch = _watch()
         while True:
+            if self._failed is not None:
+                raise self._failed
+            if self._unfinished is not None:
+                unfinished, self._unfinished = self._unfinished, None
+                watch.start(task, self.send_timeout)
+                try:
+                    await unfinished
+                finally:
+                    watch.done(task)
+                continue
             if not box:
                 self._ready.clear()
-                await self._ready.wait()
+                self._idle = True
+                try:
+                    await self._ready.wait()
+                finally:
+                    self._idle = False
                 continue
             msg = box.popleft()
             if msg is None:

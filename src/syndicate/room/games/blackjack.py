@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...blackjack import basic
+from ...blackjack import records as rec
 from ...blackjack.engine import Round
 from ...blackjack.rules import Rules
 from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
@@ -18,6 +19,7 @@ from ..errors import BadRequest, Conflict
 from ..game import (
     Leaving,
     Players,
+    RecordDocs,
     RoundAccessors,
     entered_key,
     hand_in_play,
@@ -62,6 +64,7 @@ class BlackjackGame(RoundAccessors):
         self._start: dict[int, int] = {}
         self._voided: int | None = None  # the number of the hand a misdeal voided, until the next
         self._number = 0
+        self._docs = RecordDocs(rec.to_json)  # the round in play's records as JSON, each made once
 
     @property
     def seat_count(self) -> int:
@@ -228,8 +231,13 @@ class BlackjackGame(RoundAccessors):
             "format": HISTORY_FORMAT, "version": HISTORY_VERSION, "game": "blackjack",
             "rules": self.rules.to_dict(), "table": table_id, "hand": number,
             "shoes": [shoe_json(self._shoe)],
-            "rounds": [round_json(number, 0, start_stacks, self.round)],
+            "rounds": [round_json(number, 0, start_stacks, self.round, log=self._log_json())],
         }
+
+    def _log_json(self) -> list[dict[str, Any]]:
+        assert self.round is not None
+        self._docs.sync(self.round.log)
+        return list(self._docs.docs)
 
     @property
     def shoe(self) -> Shoe | None:

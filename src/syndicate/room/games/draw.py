@@ -20,11 +20,21 @@ from typing import Any
 from ... import money
 from ...poker import bots as poker_bots
 from ...poker.draw import DrawHand, DrawRules
-from ...poker.history import to_history
+from ...poker.history import hand_to_json, to_history
+from ...poker.records import redact
 from ...poker.table import HOST_DEALER, DrawTable
 from ...shoe import EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
-from ..game import Leaving, Players, RoundAccessors, entered_key, hand_in_play, real_only, settled_is_final
+from ..game import (
+    Leaving,
+    Players,
+    RecordDocs,
+    RoundAccessors,
+    entered_key,
+    hand_in_play,
+    real_only,
+    settled_is_final,
+)
 
 MAX_DISCARDS = 5
 #: The passive choices, in order: for a player whose clock ran out.
@@ -50,6 +60,8 @@ class DrawGame(RoundAccessors):
         self._rng: random.Random | None = None
         self._entered_key = ""  # the hand's deck's name (real cards)
         self._voided: int | None = None  # the number of the hand a misdeal voided, until the next
+        self._logs = _LogViews()
+        self._rules_json: tuple[DrawRules, dict[str, Any]] | None = None  # the hand's rules, as JSON
 
     @property
     def seat_count(self) -> int:
@@ -243,8 +255,13 @@ class DrawGame(RoundAccessors):
     # -- storage ------------------------------------------------------------------------------
     def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:
         """The hand as a one-hand history in the poker format (docs/hand-history-poker.md)."""
-        assert self.round is not None
-        doc = to_history(self.round)
+        rd = self.round
+        assert rd is not None
+        self._logs.sync(rd.log)  # each record's JSON made once (the views share them)
+        if self._rules_json is None or self._rules_json[0] is not rd.rules:
+            self._rules_json = (rd.rules, rd.rules.to_dict())
+        doc = to_history([])
+        doc["hands"] = [hand_to_json(rd, log=list(self._logs.docs), rules=self._rules_json[1])]
         doc["table"] = table_id
         for entry in doc["hands"]:  # the engine finished the deck, but its seed waits for the table to close
             entry["shoe"]["seed"] = None
@@ -276,14 +293,51 @@ class DrawGame(RoundAccessors):
         }
 
     def round_view(self, viewer: int | str, memo: dict[str, Any] | None) -> dict[str, Any]:
-        assert self.round is not None
-        view = self.round.view(viewer)  # each seat sees its own cards
-        need = self.round.card_needed
+        """``DrawHand.view(viewer)``: each seat sees its own cards. During a broadcast the part
+        every viewer sees alike (:meth:`DrawHand.public_view`, no card in it) is made once."""
+        rd = self.round
+        assert rd is not None
+        public = None
+        if memo is not None:
+            public = memo.get("public")
+            if public is None:
+                public = memo["public"] = rd.public_view()
+        view = rd.view(viewer, public)
+        need = rd.card_needed
         view["card_needed_text"] = need.describe() if need is not None else None
         if viewer == "dealer":
             view["payouts"] = self.payouts()
         return view
 
     def log_view(self, viewer: int | str, memo: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """``DrawHand.log_view(viewer)``, kept from change to change (:class:`_LogViews`)."""
         assert self.round is not None
-        return self.round.log_view(viewer)
+        if memo is None:
+            return self.round.log_view(viewer)
+        if "log_synced" not in memo:
+            self._logs.sync(self.round.log)
+            memo["log_synced"] = True
+        return self._logs.view(viewer)
+
+
+
+class _LogViews(RecordDocs):
+    """Each viewer's log of the hand in play, as ``DrawHand.log_view`` makes it, but extended
+    as records are added rather than made again for every viewer on every change: each seat's
+    copy has the others' cards hidden (:func:`redact`)."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda r: r.to_json())
+        self.views: dict[int | str, list[dict[str, Any]]] = {}
+
+    def sync(self, log: list[Any]) -> int:
+        keep = super().sync(log)
+        for v in self.views.values():
+            del v[keep:]
+        return keep
+
+    def view(self, viewer: int | str) -> list[dict[str, Any]]:
+        """A new list each time (the message keeps it as it was); its records are shared."""
+        mine = self.views.setdefault(viewer, [])
+        mine.extend(redact(d, viewer) for d in self.docs[len(mine):])
+        return list(mine)
