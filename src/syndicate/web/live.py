@@ -164,7 +164,7 @@ class SocketConnection:
             waiting = coro.send(None)
         except StopIteration:
             return  # written
-        except BaseException as e:  # noqa: BLE001 - the client is gone: its pump ends with this
+        except Exception as e:  # noqa: BLE001 - the client is gone: its pump ends with this
             self._failed = e
         else:
             self._unfinished = _Resume(coro, waiting)

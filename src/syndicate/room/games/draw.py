@@ -320,7 +320,6 @@ class DrawGame(RoundAccessors):
         return self._logs.view(viewer)
 
 
-
 class _LogViews(RecordDocs):
     """Each viewer's log of the hand in play, as ``DrawHand.log_view`` makes it, but extended
     as records are added rather than made again for every viewer on every change: each seat's
