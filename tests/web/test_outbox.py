@@ -69,19 +69,19 @@ def test_the_text_is_the_message_and_one_object_is_encoded_once() -> None:
     assert encode(a) is encode(a)  # cached by object
 
 
-async def _idle(conn: SocketConnection) -> asyncio.Task[None]:
-    """The connection's pump, started and waiting for a message."""
+async def _idle(send_timeout: float = 10.0) -> tuple[FakeSocket, SocketConnection, asyncio.Task[None]]:
+    """A connection on a fake socket, its pump started and waiting for a message."""
+    ws = FakeSocket()
+    conn = SocketConnection(ws, account=None, send_timeout=send_timeout)  # type: ignore[arg-type]
     task = asyncio.ensure_future(conn.pump())
     for _ in range(3):
         await asyncio.sleep(0)
-    return task
+    return ws, conn, task
 
 
 def test_a_message_for_an_idle_socket_is_written_at_once() -> None:
     async def go() -> None:
-        ws = FakeSocket()
-        conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
-        pump = await _idle(conn)
+        ws, conn, pump = await _idle()
         conn.send({"type": "ack", "id": "a", "version": 1})
         conn.send(_state(1))
         # written before the event loop ran anything else: no turn of the pump's task per message
@@ -94,9 +94,7 @@ def test_a_message_for_an_idle_socket_is_written_at_once() -> None:
 
 def test_a_send_that_waits_is_finished_by_the_pump_and_the_next_ones_keep_their_order() -> None:
     async def go() -> None:
-        ws = FakeSocket()
-        conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
-        pump = await _idle(conn)
+        ws, conn, pump = await _idle()
         ws.gate = asyncio.get_running_loop().create_future()  # the client's TCP window is full
         conn.send({"type": "ack", "id": "a", "version": 1})
         conn.send(_state(1))
@@ -118,9 +116,7 @@ def test_a_send_that_waits_is_finished_by_the_pump_and_the_next_ones_keep_their_
 
 def test_a_send_that_waits_past_the_timeout_ends_the_pump() -> None:
     async def go() -> None:
-        ws = FakeSocket()
-        conn = SocketConnection(ws, account=None, send_timeout=0.2)  # type: ignore[arg-type]
-        pump = await _idle(conn)
+        ws, conn, pump = await _idle(send_timeout=0.2)
         ws.gate = asyncio.get_running_loop().create_future()  # a client that stopped reading
         conn.send(_state(1))
         await asyncio.wait_for(asyncio.wait([pump]), 5)
@@ -131,9 +127,7 @@ def test_a_send_that_waits_past_the_timeout_ends_the_pump() -> None:
 
 def test_a_send_that_fails_at_once_ends_the_pump_with_its_error() -> None:
     async def go() -> None:
-        ws = FakeSocket()
-        conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
-        pump = await _idle(conn)
+        ws, conn, pump = await _idle()
         ws.error = ConnectionResetError("the client went")
         conn.send(_state(1))  # raises nothing here: the table's send never does
         await asyncio.wait_for(asyncio.wait([pump]), 5)
