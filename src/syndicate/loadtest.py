@@ -59,6 +59,7 @@ class Failure:
     tables: int
     error: str
 
+
 RATE_LIMIT_WAIT = 0.05  # seconds before an action refused by the rate limit is sent again
 
 
