@@ -257,3 +257,8 @@ class RecordDocs:
             self.records.append(r)
             self.docs.append(self.to_json(r))
         return keep
+
+    def of(self, log: list[Any]) -> list[dict[str, Any]]:
+        """The JSON of ``log``'s records (after :meth:`sync`), as a new list."""
+        self.sync(log)
+        return list(self.docs)

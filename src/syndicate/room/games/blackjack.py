@@ -231,13 +231,8 @@ class BlackjackGame(RoundAccessors):
             "format": HISTORY_FORMAT, "version": HISTORY_VERSION, "game": "blackjack",
             "rules": self.rules.to_dict(), "table": table_id, "hand": number,
             "shoes": [shoe_json(self._shoe)],
-            "rounds": [round_json(number, 0, start_stacks, self.round, log=self._log_json())],
+            "rounds": [round_json(number, 0, start_stacks, self.round, log=self._docs.of(self.round.log))],
         }
-
-    def _log_json(self) -> list[dict[str, Any]]:
-        assert self.round is not None
-        self._docs.sync(self.round.log)
-        return list(self._docs.docs)
 
     @property
     def shoe(self) -> Shoe | None:

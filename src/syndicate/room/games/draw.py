@@ -257,11 +257,11 @@ class DrawGame(RoundAccessors):
         """The hand as a one-hand history in the poker format (docs/hand-history-poker.md)."""
         rd = self.round
         assert rd is not None
-        self._logs.sync(rd.log)  # each record's JSON made once (the views share them)
         if self._rules_json is None or self._rules_json[0] is not rd.rules:
             self._rules_json = (rd.rules, rd.rules.to_dict())
         doc = to_history([])
-        doc["hands"] = [hand_to_json(rd, log=list(self._logs.docs), rules=self._rules_json[1])]
+        # each record's JSON made once (the views share them)
+        doc["hands"] = [hand_to_json(rd, log=self._logs.of(rd.log), rules=self._rules_json[1])]
         doc["table"] = table_id
         for entry in doc["hands"]:  # the engine finished the deck, but its seed waits for the table to close
             entry["shoe"]["seed"] = None
