@@ -34,6 +34,7 @@ QUICK: dict[str, list[str]] = {
     "bench_startup.py": ["--repeats", "1"],
     "bench_transport.py": ["--sockets", "20", "--think", "0", "--seconds", "1"],
     "bench_views.py": ["--hands", "5"],
+    "bench_writer.py": ["--seconds", "0.5", "--rounds", "1"],
 }
 
 

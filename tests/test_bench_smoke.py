@@ -38,6 +38,7 @@ FIGURES = {
     "bench_startup.py": r"^\| `GET /api/tables/\{id\}/odds`, the same again \| \d+\.\d+ \| ",
     "bench_transport.py": r"^20 sockets, think 0 ms, 7 frames of 2500 bytes per action: [\d.]+ actions/s, server CPU ",
     "bench_views.py": r"^draw, 5 hands, \d+ changes: views [\d.]+ us per change \(6 viewers\), history [\d.]+ us",
+    "bench_writer.py": r"^writer CPU per table change, median of \d+ \(\d+ writes\): pooled \d+ us, serial \d+ us",
 }
 SCRIPTS = [s.name for s in bench_run.scripts()]
 # The slowest first, so that the two lanes end together.

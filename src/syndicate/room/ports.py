@@ -108,8 +108,16 @@ class Repo(Protocol):
     def leases(self, table_id: int | None = None) -> dict[int, Lease]: ...
 
 
+class SerialTransactions(Protocol):
+    """Transactions run one after another by one thread (:meth:`Store.serial`)."""
+
+    def transaction(self) -> AbstractContextManager[Repo]: ...
+    def close(self) -> None: ...
+
+
 class Store(Protocol):
     def transaction(self) -> AbstractContextManager[Repo]: ...
+    def serial(self) -> SerialTransactions: ...
 
 
 class Subscription(Protocol):

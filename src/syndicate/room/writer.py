@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .ports import Repo, Store
+from .ports import Repo, SerialTransactions, Store
 
 Work = Callable[[Repo], Any]
 MAX_BATCH = 64
@@ -41,6 +41,9 @@ class GroupWriter:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread = threading.Thread(target=self._serve, name="table-db", daemon=True)
         self._started = False
+        # Its transactions, one after another on the writer's thread: on SQLite one connection,
+        # opened by the first and kept between them (Store.serial).
+        self._serial: SerialTransactions = store.serial()
         #: batches committed and units run: ``units / batches`` is the mean batch size
         self.batches = 0
         self.units = 0
@@ -60,6 +63,12 @@ class GroupWriter:
             self._thread.join()
 
     def _serve(self) -> None:
+        try:
+            self._serve_jobs()
+        finally:
+            self._serial.close()
+
+    def _serve_jobs(self) -> None:
         while True:
             first = self._jobs.get()
             if first is None:
@@ -81,7 +90,7 @@ class GroupWriter:
 
     def _run_batch(self, batch: list[tuple[Work, asyncio.Future[Any]]]) -> list[tuple[asyncio.Future[Any], Any, BaseException | None]]:
         try:
-            with self.store.transaction() as repo:
+            with self._serial.transaction() as repo:
                 results = [work(repo) for work, _ in batch]
             self.batches += 1
             self.units += len(batch)

@@ -621,10 +621,60 @@ class SqlStore:
     @contextmanager
     def transaction(self) -> Iterator[SqlRepo]:
         """One transaction: committed if the block ends normally, rolled back if it raises."""
-        with self.db.engine.connect() as conn, conn.begin():
-            repo = SqlRepo(conn, for_update=not self.db.is_sqlite)
-            try:
+        with self.db.engine.connect() as conn:
+            with _transaction(conn, self.db) as repo:
                 yield repo
-                repo._finish()
-            finally:
-                repo._close()
+
+    def serial(self) -> SerialTransactions:
+        """Transactions for one thread that runs them one after another (the live tables'
+        writer): on SQLite they keep one connection open between them."""
+        return SerialTransactions(self)
+
+
+@contextmanager
+def _transaction(conn: Connection, db: Database) -> Iterator[SqlRepo]:
+    with conn.begin():
+        repo = SqlRepo(conn, for_update=not db.is_sqlite)
+        try:
+            yield repo
+            repo._finish()
+        finally:
+            repo._close()
+
+
+class SerialTransactions:
+    """:meth:`SqlStore.transaction` for a thread that runs transactions one after another.
+
+    On SQLite the connection is kept open from one transaction to the next: the live tables'
+    writer commits once per table change, and taking a connection from the pool and giving it
+    back (with the pool's reset) cost several times its ``BEGIN IMMEDIATE … COMMIT`` (issue 16;
+    ``bench/bench_writer.py``). A transaction that raises closes the connection, and the next
+    one opens a new one, so a connection in an unknown state is never reused. On PostgreSQL,
+    where a connection kept idle can be dropped by the server, each transaction takes a
+    connection from the pool as :meth:`SqlStore.transaction` does, checked before use.
+    Not for use by two threads at once."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self._store = store
+        self._conn: Connection | None = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[SqlRepo]:
+        db = self._store.db
+        if not db.is_sqlite:
+            with self._store.transaction() as repo:
+                yield repo
+            return
+        if self._conn is None:
+            self._conn = db.engine.connect()
+        try:
+            with _transaction(self._conn, db) as repo:
+                yield repo
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
