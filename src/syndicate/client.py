@@ -24,7 +24,7 @@ from .blackjack import basic
 from .blackjack.rules import Rules
 from .cards import card
 
-PROTOCOL = 1
+PROTOCOL = 2  # the live-play protocol's version this client speaks (docs/protocol.md)
 
 
 class ApiError(Exception):
@@ -146,14 +146,15 @@ class TableClient:
 
     @classmethod
     async def connect(cls, base_url: str, table_id: int, token: str, *, keep: int | None = None,
-                      timeout: float = 10.0) -> TableClient:
+                      timeout: float = 10.0, protocol: int = PROTOCOL) -> TableClient:
         """Open the socket and wait for the welcome, each within ``timeout`` seconds
-        (:class:`TimeoutError` otherwise, the socket closed)."""
+        (:class:`TimeoutError` otherwise, the socket closed). ``protocol``: the version to
+        speak (1 answers every action with an ``ack`` message; 2 with the state it made)."""
         url = base_url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/")
         ws = await websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**22, open_timeout=timeout)
         client = cls(ws, keep)
         try:
-            await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}))
+            await ws.send(json.dumps({"type": "hello", "protocol": protocol, "token": token}))
             client._reader = asyncio.create_task(client._read())
             await client.wait(lambda s: True, timeout)
         except BaseException:
@@ -172,10 +173,10 @@ class TableClient:
                 if kind in ("welcome", "state"):
                     if self.state is None or msg["version"] >= self.state["version"]:
                         self.state = msg
-                elif kind in ("ack", "error") and msg.get("id") in self._answers:
-                    fut = self._answers.pop(msg["id"])
-                    if not fut.done():
-                        fut.set_result(msg)
+                    if "ack" in msg:  # version 2: the state the action made answers it
+                        self._answer(msg["ack"], {"type": "ack", "id": msg["ack"], "version": msg["version"]})
+                elif kind in ("ack", "error"):
+                    self._answer(msg.get("id"), msg)
                 self._changed.set()
         except websockets.ConnectionClosed:
             pass
@@ -187,6 +188,11 @@ class TableClient:
                 if not fut.done():
                     fut.set_exception(ConnectionError("the table closed the connection"))
             self._answers.clear()
+
+    def _answer(self, action_id: object, answer: dict[str, Any]) -> None:
+        fut = self._answers.pop(action_id, None) if isinstance(action_id, str) else None
+        if fut is not None and not fut.done():
+            fut.set_result(answer)
 
     @property
     def version(self) -> int:

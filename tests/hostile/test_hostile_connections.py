@@ -89,21 +89,23 @@ def test_deep_nesting_and_lone_surrogates_get_named_errors_and_no_traceback(serv
 
 
 def test_the_protocol_version_is_the_json_integer(server, cast) -> None:
-    """``true`` and ``1.0`` equal 1 in Python: the hello refuses them, and 1 still works."""
+    """``true`` and ``1.0`` equal 1 in Python: the hello refuses them, as it refuses ``2.0`` and
+    versions it does not speak; 1 and 2 both work."""
     c = RoomClient(server.url)
     c.sign_in(cast.event.id, "Bokuden", PASSWORD)
     table = c.open_table("Version")
 
     async def go() -> None:
-        for version in (True, 1.0):
+        for version in (True, 1.0, 2.0, 0, 3):
             async with websockets.connect(_ws_url(server, table["id"])) as ws:
                 await ws.send(json.dumps({"type": "hello", "protocol": version, "token": c.token}))
                 msg, code = await _error_then_close(ws)
                 assert (msg["rule"], code) == ("hello", 1008)
-                assert "integer" in msg["message"]
-        dealer = await TableClient.connect(server.url, table["id"], c.token)
-        assert dealer.state is not None
-        await dealer.close()
+                assert "integer: 1 or 2" in msg["message"]
+        for version in (1, 2):
+            dealer = await TableClient.connect(server.url, table["id"], c.token, protocol=version)
+            assert dealer.state is not None and dealer.state["protocol"] == version
+            await dealer.close()
 
     asyncio.run(go())
 

@@ -222,7 +222,7 @@ def test_out_of_order_first_messages_are_refused_and_closed(server, room, cast) 
     firsts = [
         ({"type": "action", "id": "a", "action": "start_round", "token": c.token}, "hello"),
         ({"type": "resync"}, "hello"),
-        ({"type": "hello", "protocol": 2, "token": c.token}, "hello"),
+        ({"type": "hello", "protocol": 3, "token": c.token}, "hello"),  # a version not spoken
         ({"type": "hello", "protocol": 1, "account": cast.dealer.id, "role": "dealer"}, "signed_in"),
         ({"type": "hello", "protocol": 1, "token": "forged-" + "x" * 40}, "signed_in"),
         ({"type": "hello", "protocol": 1, "token": "x" * 5000}, "frame_too_large"),

@@ -3,8 +3,6 @@ SQLite on one connection kept between them; a transaction that raises leaves not
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
@@ -61,4 +59,4 @@ def test_the_writer_thread_gives_its_connection_back_when_it_stops(room, cast, d
         writer.shutdown()
     assert database.engine.pool.checkedout() == 0
     assert room.ledger.balance(ev, player_key(cast.alice.id)) == 6
-    assert not any(t.name == "table-db" and t.is_alive() for t in threading.enumerate())
+    assert not writer._thread.is_alive()

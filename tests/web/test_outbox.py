@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from syndicate.room.messages import Encoded, kind_of
 from syndicate.web.live import OUTBOX, SocketConnection, encode
 
 
@@ -49,6 +50,27 @@ def test_a_waiting_snapshot_is_replaced_but_answers_are_kept() -> None:
     asyncio.run(drain())
     assert [(m["type"], m["version"]) for m in ws.sent] == [("ack", 1), ("state", 2), ("error", 2), ("state", 4)]
     assert ws.sent[-1] == _state(4)
+
+
+def test_a_waiting_state_that_answers_an_action_is_not_replaced() -> None:
+    """Protocol 2: a state carrying an ``ack`` is the action's answer, so a newer state does not
+    replace it while it waits; the newer state still replaces a plain one after it. The same
+    for a state encoded by the table's owner in another process (Encoded, kind ``state+ack``)."""
+    ws = FakeSocket()
+    conn = SocketConnection(ws, account=None, protocol=2)  # type: ignore[arg-type]
+    from_owner = Encoded(kind_of({**_state(5), "ack": "c"}), encode({**_state(5), "ack": "c"}))
+    for m in ({**_state(1), "ack": "a"}, _state(2), {**_state(3), "ack": "b"}, _state(4), from_owner,
+              _state(6), _state(7)):
+        conn.send(m)
+
+    async def drain() -> None:
+        task = asyncio.ensure_future(conn.pump())
+        while conn.outbox:
+            await asyncio.sleep(0)
+        task.cancel()
+
+    asyncio.run(drain())
+    assert [(m["version"], m.get("ack")) for m in ws.sent] == [(1, "a"), (3, "b"), (5, "c"), (7, None)]
 
 
 def test_a_client_too_far_behind_is_disconnected() -> None:

@@ -42,7 +42,7 @@ from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
 from .game import Game
 from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
-from .messages import PROTOCOL_VERSION, UNAVAILABLE, error, refusal, running
+from .messages import UNAVAILABLE, error, protocol_of, refusal, running
 from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
@@ -235,6 +235,12 @@ class TableActor:
         self._seen[key] = reply
         while len(self._seen) > SEEN_IDS:
             self._seen.popitem(last=False)
+        if changed and reply["type"] == "ack" and protocol_of(conn) >= 2:
+            # version 2: the state this client is sent next carries the answer
+            if not self._broadcast(answer=(conn, action_id)):
+                conn.send(reply)  # not among the table's clients: no state comes to it
+            self._wake_bots()
+            return
         conn.send(reply)
         if changed:
             self._broadcast()
@@ -784,32 +790,43 @@ class TableActor:
         return table, seats, clock
 
     def _send_state(self, conn: Connection, kind: str = "state") -> None:
-        conn.send({"type": kind, "protocol": PROTOCOL_VERSION, "version": self.version,
+        conn.send({"type": kind, "protocol": protocol_of(conn), "version": self.version,
                    **self.view(conn.account, welcome=kind == "welcome")})
 
-    def _broadcast(self) -> None:
+    def _broadcast(self, answer: tuple[Connection, str] | None = None) -> bool:
         """Every client its own view. Viewers who see the same thing (every spectator; the
-        dealer) share one message object, so the transport can encode it once."""
-        shared: dict[int | str, dict[str, Any]] = {}
+        dealer) share one message object, so the transport can encode it once. ``answer``: a
+        client of protocol version 2 and the id of its action that made this change, which its
+        state carries as ``ack``; whether that client was among the table's (and was sent it)."""
+        shared: dict[tuple[str, int], dict[str, Any]] = {}
         self._memo, self._shared = {}, None
         seated = {s.account.id: n for n, s in self.seats.items()}
         dealt = self.game.hand_stacks() if self.game.has_hand else {}
+        answered = False
         try:
             for conn in list(self.clients):
                 viewer, seat = self._viewer(conn.account, seated, dealt)
+                protocol = protocol_of(conn)
                 if viewer == "spectator" and seat is None:
-                    msg = shared.get("spectator")
+                    msg = shared.get(("spectator", protocol))
                     if msg is None:
                         # "you" is the same for every watcher (they learnt who they are in the welcome)
-                        msg = shared["spectator"] = self._state_message("spectator", None, None)
-                    conn.send(msg)
+                        msg = shared["spectator", protocol] = self._state_message("spectator", None, None, protocol)
                 else:
-                    conn.send(self._state_message(viewer, conn.account.id, seat))
+                    msg = self._state_message(viewer, conn.account.id, seat, protocol)
+                if answer is not None and conn is answer[0]:
+                    if viewer == "spectator" and seat is None:
+                        msg = {**msg}  # a copy: the spectators' message is shared
+                    msg["ack"] = answer[1]
+                    answered = True
+                conn.send(msg)
         finally:
             self._memo = self._shared = None
+        return answered
 
-    def _state_message(self, viewer: int | str, account_id: int | None, seat: int | None) -> dict[str, Any]:
-        return {"type": "state", "protocol": PROTOCOL_VERSION, "version": self.version,
+    def _state_message(self, viewer: int | str, account_id: int | None, seat: int | None,
+                       protocol: int) -> dict[str, Any]:
+        return {"type": "state", "protocol": protocol, "version": self.version,
                 **self._view(viewer, account_id, seat, False)}
 
     # -- the database, off the event loop ------------------------------------------------

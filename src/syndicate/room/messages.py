@@ -16,7 +16,18 @@ import orjson
 
 from .errors import Conflict
 
-PROTOCOL_VERSION = 1
+#: The newest version of the live-play protocol (docs/protocol.md), and every version served.
+#: Version 2 answers an action that changed the table with the table's next state, which
+#: carries the action's id as ``ack``, instead of an ``ack`` message and then the state: one
+#: frame less per action for the client that acted (issue 16).
+PROTOCOL_VERSION = 2
+PROTOCOLS = (1, 2)
+
+
+def protocol_of(conn: object) -> int:
+    """The protocol version a client said hello with. In-process clients (the actor's own
+    callers, bots, tests) have none and speak version 1."""
+    return getattr(conn, "protocol", 1)
 #: What a table that stopped on a server error tells its clients (rule ``table_unavailable``).
 UNAVAILABLE = "this table stopped on a server error; it comes back on restart"
 
@@ -59,13 +70,34 @@ def _remember(obj: object, text: str) -> str:
     return text
 
 
+ACKED = "+ack"  # the mark of an Encoded message's kind when it answers an action
+
+
 class Encoded(dict[str, Any]):
-    """A message already encoded (by a table's owner in another process): only its ``type``
-    is read here, for the outbox's replacement of superseded states."""
+    """A message already encoded (by a table's owner in another process): only its ``type``,
+    and whether it carries an ``ack`` (:func:`kind_of`), are read here, for the outbox's
+    replacement of superseded states."""
 
     def __init__(self, kind: str, text: str) -> None:
-        super().__init__(type=kind)
+        if kind.endswith(ACKED):
+            super().__init__(type=kind.removesuffix(ACKED), ack=True)
+        else:
+            super().__init__(type=kind)
         self.text = text
+
+
+def kind_of(message: dict[str, Any]) -> str:
+    """What an :class:`Encoded` copy of ``message`` needs to know of it: its type, marked when
+    it answers an action (a state of protocol version 2 with ``ack``), which must reach the
+    client even when a newer state follows it."""
+    kind = message.get("type", "")
+    return kind + ACKED if "ack" in message else kind
+
+
+def superseded(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether ``new`` makes a waiting ``old`` useless: both are states (full snapshots) and
+    ``old`` answers no action."""
+    return new.get("type") == "state" and old.get("type") == "state" and "ack" not in old
 
 
 def dumps(value: Any) -> str:

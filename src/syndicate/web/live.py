@@ -23,7 +23,7 @@ from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
 from ..room.errors import Forbidden, RoomError
 from ..room.live import LiveRoom
-from ..room.messages import PROTOCOL_VERSION, encode, refusal
+from ..room.messages import PROTOCOL_VERSION, PROTOCOLS, encode, refusal, superseded
 from ..room.roles import require
 from ..room.values import Account
 from .connections import CLIENT_LOG, where
@@ -118,9 +118,10 @@ class SocketConnection:
     the send has to wait (the client's TCP window is full), the pump finishes it, under the send
     timeout, and the messages after it wait in the outbox as before."""
 
-    def __init__(self, ws: WebSocket, account: Account, send_timeout: float = 10.0) -> None:
+    def __init__(self, ws: WebSocket, account: Account, send_timeout: float = 10.0, protocol: int = 1) -> None:
         self.ws = ws
         self.account = account
+        self.protocol = protocol  # the version it said hello with
         self.send_timeout = send_timeout
         self.outbox: deque[dict[str, Any] | None] = deque()
         self._ready = asyncio.Event()
@@ -148,7 +149,7 @@ class SocketConnection:
         if self._idle:
             self._send_now(message)
             return
-        if message.get("type") == "state" and box and box[-1] is not None and box[-1].get("type") == "state":
+        if box and box[-1] is not None and superseded(box[-1], message):
             box[-1] = message
         elif len(box) >= OUTBOX:  # too slow: drop it all, it will resync on reconnect
             box.clear()
@@ -306,10 +307,11 @@ async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Live
             return
         protocol = first.get("protocol")
         # ``true == 1`` and ``1.0 == 1`` in Python: the version is the JSON integer itself
-        if first.get("type") != "hello" or type(protocol) is not int or protocol != PROTOCOL_VERSION:
+        if first.get("type") != "hello" or type(protocol) is not int or protocol not in PROTOCOLS:
+            versions = " or ".join(map(str, PROTOCOLS))
             await ws.send_text(json.dumps(_err("hello", f"start with {{\"type\": \"hello\", \"protocol\": "
                                                         f"{PROTOCOL_VERSION}, \"token\": ...}} (the protocol "
-                                                        "version a JSON integer)")))
+                                                        f"version a JSON integer: {versions})")))
             await ws.close(code=1008)
             return
         token = first.get("token")
@@ -327,7 +329,7 @@ async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Live
         return
     except (TimeoutError, WebSocketDisconnect):
         return
-    conn = SocketConnection(ws, account, limits.send_timeout)
+    conn = SocketConnection(ws, account, limits.send_timeout, protocol)
     if sessions is not None:
         assert token is not None  # authenticate() refused a missing one
         sessions.add(conn, account.id, token_hash(token))

@@ -2,6 +2,7 @@
 // sends hello again: the welcome is the full state, so there is nothing to replay.
 import { newId } from "./common.js";
 
+const PROTOCOL = 2; // the live-play protocol's version this page speaks
 const FATAL = new Set(["signed_in", "hello", "table", "table_unavailable"]);
 
 export class TableSocket {
@@ -26,19 +27,17 @@ export class TableSocket {
     const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${this.tableId}`);
     this.ws = ws;
     this.onStatus("connecting");
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", protocol: 1 }));
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL }));
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "welcome") { this.attempt = 0; this.version = msg.version; this.onStatus("open"); }
+      // Protocol 2: an action that changed the table is answered by the state it made.
+      if (msg.type === "state" && msg.ack) this.answer(msg.ack, { type: "ack", id: msg.ack, version: msg.version });
       if (msg.type === "state") {
         if (msg.version < this.version) return; // an older snapshot: keep the newest
         this.version = msg.version;
       }
-      if ((msg.type === "ack" || msg.type === "error") && msg.id && this.pending.has(msg.id)) {
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        msg.type === "ack" ? p.resolve(msg) : p.reject(msg);
-      }
+      if ((msg.type === "ack" || msg.type === "error") && msg.id) this.answer(msg.id, msg);
       if (msg.type === "error" && !msg.id && FATAL.has(msg.rule)) this.fatal = msg;
       this.onMessage(msg);
     };
@@ -54,6 +53,14 @@ export class TableSocket {
       this.onStatus("down", { retryIn: delay });
       this.timer = setTimeout(() => this.connect(), delay);
     };
+  }
+
+  /** Settle the action `id` with `answer`: an ack resolves it, an error rejects it. */
+  answer(id, answer) {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    answer.type === "ack" ? p.resolve(answer) : p.reject(answer);
   }
 
   /** Reconnect now if we are waiting to (the network came back, the tab was shown again). */

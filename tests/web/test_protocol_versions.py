@@ -1,0 +1,105 @@
+"""The live-play protocol's two versions at one table (docs/protocol.md): version 1 answers an
+action that changed the table with an ``ack`` and then the state; version 2 with the state
+alone, which carries the action's id as ``ack``, to the client that acted and to no one else."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from syndicate.client import ActionRefused, TableClient
+from tests.web.test_live import sign_in
+
+
+def _acks(messages: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
+    """Every answer in ``messages``: (how it came, the action's id, its version)."""
+    out = []
+    for m in messages:
+        if m["type"] == "ack":
+            out.append(("ack", m["id"], m["version"]))
+        elif "ack" in m:
+            out.append((m["type"], m["ack"], m["version"]))
+    return out
+
+
+async def _play(url: str, table_id: int, tokens: dict[str, str]) -> dict[str, TableClient]:
+    c = {
+        "dealer": await TableClient.connect(url, table_id, tokens["dealer"], protocol=2),
+        "alice": await TableClient.connect(url, table_id, tokens["alice"], protocol=1),
+        "bob": await TableClient.connect(url, table_id, tokens["bob"], protocol=2),
+        "watcher1": await TableClient.connect(url, table_id, tokens["spectator"], protocol=1),
+        "watcher2": await TableClient.connect(url, table_id, tokens["spectator"], protocol=2),
+    }
+    sit_a = await c["alice"].act("sit", seat=1, amount=5_000, action_id="alice-sit")
+    sit_b = await c["bob"].act("sit", seat=2, amount=5_000, action_id="bob-sit")
+    # a resend of an answered action: answered again, by an ack message in both versions
+    assert await c["bob"].act("sit", seat=2, amount=5_000, action_id="bob-sit") == sit_b
+    with pytest.raises(ActionRefused) as refused:  # errors are the same in both
+        await c["bob"].act("bet", amount=100, action_id="bob-early")
+    assert refused.value.rule == "no_round"
+    start = await c["dealer"].act("start_round", action_id="dealer-start")
+    await c["alice"].act("bet", amount=100, action_id="alice-bet")
+    await c["bob"].act("bet", amount=100, action_id="bob-bet")
+    # Bob leaves before the deal: he watches again, so his state is the spectators' view, and
+    # the answer goes on his copy of it only (not on the message the watchers share).
+    left = await c["bob"].act("leave_seat", action_id="bob-leaves")
+    last = max(cl.version for cl in c.values())
+    for cl in c.values():
+        await cl.wait(lambda s: s["version"] >= last)
+    assert [sit_a["version"], sit_b["version"], start["version"], left["version"]] == sorted(
+        {sit_a["version"], sit_b["version"], start["version"], left["version"]})
+    for cl in c.values():
+        await cl.close()
+    return c
+
+
+def test_each_version_answers_its_own_way_and_only_the_sender(server, room, cast) -> None:
+    ev = cast.event.id
+    for who in (cast.alice, cast.bob):
+        room.cashier.buy_in(cast.admin, who.id, 10_000)
+    clients = {role: sign_in(server, ev, name) for role, name in
+               (("dealer", "Bokuden"), ("alice", "Alice"), ("bob", "Bob"), ("spectator", "Sam"))}
+    table = clients["dealer"].open_table("Versions", overrides={"min_bet": 100, "max_bet": 1_000})
+    c = asyncio.run(_play(server.url, table["id"], {k: cl.token for k, cl in clients.items()}))
+
+    alice, bob, dealer = c["alice"].messages, c["bob"].messages, c["dealer"].messages
+    # Version 1: an ack message for each applied action, then the state of its version.
+    assert [(how, i) for how, i, _ in _acks(alice)] == [("ack", "alice-sit"), ("ack", "alice-bet")]
+    for _, action_id, version in _acks(alice):
+        at = next(n for n, m in enumerate(alice) if m.get("id") == action_id)
+        assert any(m["type"] == "state" and m["version"] == version for m in alice[at + 1:])
+    # Version 2: the state answers; an ack message only for the resend.
+    assert [(how, i) for how, i, _ in _acks(bob)] == [
+        ("state", "bob-sit"), ("ack", "bob-sit"), ("state", "bob-bet"), ("state", "bob-leaves")]
+    assert [(how, i) for how, i, _ in _acks(dealer)] == [("state", "dealer-start")]
+    # Bob's answered leave is the spectators' view, with his answer added to his copy only.
+    leave = next(m for m in bob if m.get("ack") == "bob-leaves")
+    watcher2 = next(m for m in c["watcher2"].messages if m["type"] == "state" and m["version"] == leave["version"])
+    assert {k: v for k, v in leave.items() if k != "ack"} == watcher2
+    # Nobody sees another's answer; every socket's states say its own version.
+    for name in ("watcher1", "watcher2"):
+        assert _acks(c[name].messages) == []
+    for name, cl in c.items():
+        assert {m["protocol"] for m in cl.messages if m["type"] in ("welcome", "state")} == {cl_version(name)}
+    errors = [m for m in bob if m["type"] == "error"]
+    assert [(m["id"], m["rule"]) for m in errors] == [("bob-early", "no_round")]
+
+    # Every message of both versions matches the published schema.
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).parents[2] / "docs" / "protocol.schema.json").read_text())
+    server_message = jsonschema.Draft202012Validator(
+        {**{k: v for k, v in schema.items() if k != "oneOf"}, "$ref": "#/$defs/server_message"})
+    for cl in c.values():
+        for m in cl.messages:
+            server_message.validate(m)
+    assert room.ledger.audit(ev) == []
+    for cl in clients.values():
+        cl.close()
+
+
+def cl_version(name: str) -> int:
+    return 1 if name in ("alice", "watcher1") else 2
