@@ -149,7 +149,17 @@ class TableClient:
                       timeout: float = 10.0, protocol: int = PROTOCOL) -> TableClient:
         """Open the socket and wait for the welcome, each within ``timeout`` seconds
         (:class:`TimeoutError` otherwise, the socket closed). ``protocol``: the version to
-        speak (1 answers every action with an ``ack`` message; 2 with the state it made)."""
+        speak (1 answers every action with an ``ack`` message; 2 with the state it made). A
+        server that speaks only version 1 (an older release) refuses the hello with rule
+        ``hello``: the client then connects again speaking 1."""
+        try:
+            return await cls._connect(base_url, table_id, token, keep, timeout, protocol)
+        except _OlderServer:
+            return await cls._connect(base_url, table_id, token, keep, timeout, 1)
+
+    @classmethod
+    async def _connect(cls, base_url: str, table_id: int, token: str, keep: int | None, timeout: float,
+                       protocol: int) -> TableClient:
         url = base_url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/")
         ws = await websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**22, open_timeout=timeout)
         client = cls(ws, keep)
@@ -157,8 +167,11 @@ class TableClient:
             await ws.send(json.dumps({"type": "hello", "protocol": protocol, "token": token}))
             client._reader = asyncio.create_task(client._read())
             await client.wait(lambda s: True, timeout)
-        except BaseException:
+        except BaseException as e:
             await client.close()  # not left open behind a client the caller never got
+            if protocol > 1 and isinstance(e, ConnectionError) and any(
+                    m.get("type") == "error" and m.get("rule") == "hello" for m in client.messages):
+                raise _OlderServer from e
             raise
         return client
 
@@ -235,6 +248,10 @@ class TableClient:
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 await self._reader
+
+
+class _OlderServer(Exception):
+    """The server refused the protocol version of the hello: it speaks an older one."""
 
 
 def my_turn(state: dict[str, Any]) -> bool:

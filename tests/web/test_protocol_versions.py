@@ -103,3 +103,26 @@ def test_each_version_answers_its_own_way_and_only_the_sender(server, room, cast
 
 def cl_version(name: str) -> int:
     return 1 if name in ("alice", "watcher1") else 2
+
+
+def test_the_client_speaks_version_1_to_a_server_that_knows_no_other(server, room, cast, monkeypatch) -> None:
+    """An older server refuses the hello of version 2 (rule ``hello``); the client connects again
+    speaking 1, and is answered by ack messages."""
+    from syndicate.web import live
+
+    monkeypatch.setattr(live, "PROTOCOLS", (1,))
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    alice = sign_in(server, cast.event.id, "Alice")
+    table = sign_in(server, cast.event.id, "Bokuden").open_table("Older")
+
+    async def go() -> TableClient:
+        c = await TableClient.connect(server.url, table["id"], alice.token)
+        assert c.state is not None and c.state["protocol"] == 1
+        sat = await c.act("sit", seat=1, amount=1_000, action_id="sit")
+        assert sat["type"] == "ack" and c.version == sat["version"]
+        await c.close()
+        return c
+
+    c = asyncio.run(go())
+    assert _acks(c.messages) == [("ack", "sit", c.version)]
+    assert not any(m["type"] == "error" for m in c.messages)  # the refused hello was the first socket's
