@@ -143,6 +143,7 @@ class TableClient:
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
         self.closed = False
+        self.hello_refused = False  # the server did not take the hello (its protocol version)
 
     @classmethod
     async def connect(cls, base_url: str, table_id: int, token: str, *, keep: int | None = None,
@@ -169,8 +170,7 @@ class TableClient:
             await client.wait(lambda s: True, timeout)
         except BaseException as e:
             await client.close()  # not left open behind a client the caller never got
-            if protocol > 1 and isinstance(e, ConnectionError) and any(
-                    m.get("type") == "error" and m.get("rule") == "hello" for m in client.messages):
+            if protocol > 1 and isinstance(e, ConnectionError) and client.hello_refused:
                 raise _OlderServer from e
             raise
         return client
@@ -190,6 +190,8 @@ class TableClient:
                         self._answer(msg["ack"], {"type": "ack", "id": msg["ack"], "version": msg["version"]})
                 elif kind in ("ack", "error"):
                     self._answer(msg.get("id"), msg)
+                    if kind == "error" and msg.get("rule") == "hello":
+                        self.hello_refused = True  # then the server closes the socket
                 self._changed.set()
         except websockets.ConnectionClosed:
             pass

@@ -26,6 +26,11 @@ def _acks(messages: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
     return out
 
 
+def cl_version(name: str) -> int:
+    """The version each client of :func:`_play` speaks."""
+    return 1 if name in ("alice", "watcher1") else 2
+
+
 async def _play(url: str, table_id: int, tokens: dict[str, str]) -> dict[str, TableClient]:
     c = {
         "dealer": await TableClient.connect(url, table_id, tokens["dealer"], protocol=2),
@@ -101,10 +106,6 @@ def test_each_version_answers_its_own_way_and_only_the_sender(server, room, cast
         cl.close()
 
 
-def cl_version(name: str) -> int:
-    return 1 if name in ("alice", "watcher1") else 2
-
-
 def test_the_client_speaks_version_1_to_a_server_that_knows_no_other(server, room, cast, monkeypatch) -> None:
     """An older server refuses the hello of version 2 (rule ``hello``); the client connects again
     speaking 1, and is answered by ack messages."""
@@ -121,6 +122,10 @@ def test_the_client_speaks_version_1_to_a_server_that_knows_no_other(server, roo
         sat = await c.act("sit", seat=1, amount=1_000, action_id="sit")
         assert sat["type"] == "ack" and c.version == sat["version"]
         await c.close()
+        # a client that keeps no messages (the load bots) falls back the same way
+        bot = await TableClient.connect(server.url, table["id"], alice.token, keep=0)
+        assert bot.state is not None and bot.state["protocol"] == 1
+        await bot.close()
         return c
 
     c = asyncio.run(go())

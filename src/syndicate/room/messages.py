@@ -28,6 +28,8 @@ def protocol_of(conn: object) -> int:
     """The protocol version a client said hello with. In-process clients (the actor's own
     callers, bots, tests) have none and speak version 1."""
     return getattr(conn, "protocol", 1)
+
+
 #: What a table that stopped on a server error tells its clients (rule ``table_unavailable``).
 UNAVAILABLE = "this table stopped on a server error; it comes back on restart"
 
