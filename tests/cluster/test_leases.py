@@ -264,3 +264,37 @@ def test_a_join_no_owner_heard_is_sent_again(room, cast) -> None:  # noqa: F811
             await owner.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_table_taken_while_the_leases_are_renewed_is_not_lost(room, cast) -> None:  # noqa: F811
+    """The lease keeping renews what the process holds, then judges each table it held by what
+    was renewed. A table taken while the renewal ran is not in it: it must not be judged lost
+    (which stopped it and took it again at a new epoch, voiding its hand: seen at 400 tables,
+    when the sign-ins slowed the takes)."""
+    from syndicate.room.cluster import ClusterRoom
+    from syndicate.store.bus import RedisBus
+
+    tid = _table(room, cast)
+    live = ClusterRoom(room, RedisBus(REDIS), namespace="tick" + secrets.token_hex(4), node="keeper",
+                       lease_seconds=5)  # never started: no Redis needed
+
+    async def go() -> None:
+        real_tx = live._tx
+
+        async def renewal_then_take(work):  # type: ignore[no-untyped-def]
+            out = await real_tx(work)  # the renewal: nothing held yet
+            live._tx = real_tx  # type: ignore[method-assign]
+            assert await live._take(tid, on_demand=False) is not None  # lands before it is judged
+            return out
+
+        live._tx = renewal_then_take  # type: ignore[method-assign]
+        await live._lease_tick()
+        assert live.epochs == {tid: 1} and live.tables[tid].fenced is False  # kept, at its epoch
+        await live._lease_tick()  # the next renewal holds it
+        assert live.epochs == {tid: 1}
+        with room.store.transaction() as repo:
+            lease = repo.leases(tid)[tid]
+        assert (lease.owner, lease.epoch) == ("keeper", 1)
+        await live.tables[tid].stop()
+
+    asyncio.run(go())

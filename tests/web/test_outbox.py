@@ -34,13 +34,8 @@ def _state(v: int) -> dict:
     return {"type": "state", "version": v, "log": [{"type": "card", "card": "As"}] * v}
 
 
-def test_a_waiting_snapshot_is_replaced_but_answers_are_kept() -> None:
-    ws = FakeSocket()
-    conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
-    for m in ({"type": "ack", "id": "a", "version": 1}, _state(1), _state(2),
-              {"type": "error", "id": "b", "rule": "turn", "version": 2}, _state(3), _state(4)):
-        conn.send(m)
-
+def _drain(conn: SocketConnection) -> None:
+    """Send what waits in the outbox (the socket was never idle: all of it waited)."""
     async def drain() -> None:
         task = asyncio.ensure_future(conn.pump())
         while conn.outbox:
@@ -48,6 +43,15 @@ def test_a_waiting_snapshot_is_replaced_but_answers_are_kept() -> None:
         task.cancel()
 
     asyncio.run(drain())
+
+
+def test_a_waiting_snapshot_is_replaced_but_answers_are_kept() -> None:
+    ws = FakeSocket()
+    conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
+    for m in ({"type": "ack", "id": "a", "version": 1}, _state(1), _state(2),
+              {"type": "error", "id": "b", "rule": "turn", "version": 2}, _state(3), _state(4)):
+        conn.send(m)
+    _drain(conn)
     assert [(m["type"], m["version"]) for m in ws.sent] == [("ack", 1), ("state", 2), ("error", 2), ("state", 4)]
     assert ws.sent[-1] == _state(4)
 
@@ -62,14 +66,7 @@ def test_a_waiting_state_that_answers_an_action_is_not_replaced() -> None:
     for m in ({**_state(1), "ack": "a"}, _state(2), {**_state(3), "ack": "b"}, _state(4), from_owner,
               _state(6), _state(7)):
         conn.send(m)
-
-    async def drain() -> None:
-        task = asyncio.ensure_future(conn.pump())
-        while conn.outbox:
-            await asyncio.sleep(0)
-        task.cancel()
-
-    asyncio.run(drain())
+    _drain(conn)
     assert [(m["version"], m.get("ack")) for m in ws.sent] == [(1, "a"), (3, "b"), (5, "c"), (7, None)]
 
 

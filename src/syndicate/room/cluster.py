@@ -384,13 +384,17 @@ class ClusterRoom(LiveRoom):
 
     async def _lease_tick(self) -> None:
         at = now()
+        # Only the leases held before the renewal are judged by it: a table taken while it ran
+        # (its lease written after the renewal's update) is not in what it renewed, and is not
+        # lost. Judging it lost stopped the table just taken and took it again, voiding its hand.
+        before = dict(self.epochs)
 
         def look(repo: Repo) -> tuple[dict[int, int], dict[int, Lease]]:
             return repo.renew_leases(self.node, at + self.lease), repo.leases()
 
         held, leases = await self._tx(look)
-        for tid, epoch in list(self.epochs.items()):
-            if held.get(tid) != epoch:
+        for tid, epoch in before.items():
+            if self.epochs.get(tid) == epoch and held.get(tid) != epoch:
                 await self._lost(tid)
         for tid, lease in leases.items():
             route = self.routes.get(tid)
