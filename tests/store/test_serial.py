@@ -3,15 +3,13 @@ SQLite on one connection kept between them; a transaction that raises leaves not
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
-from syndicate.room.values import Move
-
-
-def _pay(repo, ev: int, account, amount: int) -> None:  # type: ignore[no-untyped-def]
-    wallet = player_account(repo, ev, account.id, account.name)
-    transfer(repo, ev, [Move(cashier_account(repo, ev).id, wallet.id, amount)], "buy_in", "test")
+from syndicate.room.ledger import player_key
+from syndicate.room.writer import GroupWriter
+from tests.room.test_writer import _pay
 
 
 def test_transactions_commit_one_after_another_and_a_failed_one_rolls_back(room, cast, database) -> None:
@@ -21,14 +19,14 @@ def test_transactions_commit_one_after_another_and_a_failed_one_rolls_back(room,
     try:
         for amount in (100, 20):
             with serial.transaction() as repo:
-                _pay(repo, ev, alice, amount)
+                _pay(ev, alice, amount)(repo)
                 seen.append(repo.conn)
         with pytest.raises(RuntimeError, match="after the payment"), serial.transaction() as repo:
-            _pay(repo, ev, alice, 5)
+            _pay(ev, alice, 5)(repo)
             seen.append(repo.conn)
             raise RuntimeError("after the payment")
         with serial.transaction() as repo:
-            _pay(repo, ev, alice, 3)
+            _pay(ev, alice, 3)(repo)
             seen.append(repo.conn)
     finally:
         serial.close()
@@ -41,16 +39,12 @@ def test_transactions_commit_one_after_another_and_a_failed_one_rolls_back(room,
 
 
 def test_the_writer_thread_gives_its_connection_back_when_it_stops(room, cast, database) -> None:
-    import asyncio
-
-    from syndicate.room.writer import GroupWriter
-
     ev = cast.event.id
     writer = GroupWriter(room.store)
 
     async def go() -> None:
         for n in (1, 2, 3):
-            await writer.run(lambda repo, n=n: _pay(repo, ev, cast.alice, n))
+            await writer.run(_pay(ev, cast.alice, n))
         assert database.engine.pool.checkedout() == (1 if database.is_sqlite else 0)
 
     try:
