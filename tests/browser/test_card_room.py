@@ -546,6 +546,48 @@ def test_lobby_screenshot_and_first_render_time(world) -> None:
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
 
 
+def test_a_redraw_between_press_and_release_loses_no_click(world) -> None:
+    """A click is a press and a release on one element. The table page redraws on every state
+    and when the table's odds arrive; a redraw that put new buttons in place between the two
+    dropped the click without a word (seen: a player's "Sit" lost while the odds of a new rule
+    set were being computed). A redraw that changes nothing now keeps the page's elements, and
+    with them the press, the focus and whatever was typed. A redraw that does change them
+    carries the typed amount and the focus to the new field."""
+    room, cast = world.room, world.cast
+    table = room.tables.open(cast.dealer, "Quiet corner", overrides={"min_bet": 100, "max_bet": 5_000})
+    room.cashier.buy_in(cast.admin, cast.alice.id, 20_000)
+    bob = world.page("bob")
+    held: list = []
+    bob.route(f"**/api/tables/{table.id}/odds", lambda route: held.append(route))
+    bob.goto(world.url + f"/tables/{table.id}")
+    expect(bob.get_by_test_id("connection")).to_have_text("connected")
+    chips = bob.get_by_label("Chips to bring, dollars")
+    chips.fill("20")
+    # Alice takes seat 1 while Bob is typing: his seat buttons change, his field is new.
+    _sit(world, "alice", 1, table.id, "Quiet corner")
+    expect(bob.get_by_role("button", name="Sit at seat 1")).to_have_count(0)
+    expect(chips).to_have_value("20")
+    expect(chips).to_be_focused()
+    bob.keyboard.type("0")
+    expect(chips).to_have_value("200")
+    sit = bob.get_by_role("button", name="Sit at seat 3")
+    box = sit.bounding_box()
+    bob.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    renders = bob.evaluate("window.__syndicate.renders")
+    bob.mouse.down()
+    for _ in range(400):  # the page asks for the odds as it loads; the route holds them
+        if held:
+            break
+        bob.wait_for_timeout(25)
+    assert held, "the table page never asked for its odds"
+    held[0].continue_()
+    bob.wait_for_function("(n) => window.__syndicate.renders > n", arg=renders)  # the odds redrew the page
+    bob.mouse.up()
+    expect(bob.get_by_test_id("stack")).to_have_text("At this table: $200.00")
+    bob.unroute(f"**/api/tables/{table.id}/odds")
+    room.tables.set_status(cast.dealer, table.id, "closed")
+
+
 def test_a_pit_boss_who_deals_opens_a_table_from_the_console(world) -> None:
     """The notice's "Authorized Dealers: • Jean-Marc: Bokuden, Ryuusei, Kyohei": Jean-Marc, a pit
     boss, deals too. He opens a notice table; the lobby shows him as its dealer and still heads

@@ -1,7 +1,7 @@
 // The Blackjack table: the dealer's hand, each seat's hands (splits side by side), bets and
 // chips, the buttons of exactly the legal actions the server lists, the turn clock, the round's
 // payouts, and the basic-strategy hint for this table's rules.
-import { h, money, parseDollars, toast } from "./common.js";
+import { h, keptInput, money, parseDollars, toast } from "./common.js";
 import { cards } from "./cards.js";
 
 export const LABELS = { hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
@@ -104,13 +104,9 @@ export function renderActions(ctx) {
   if (!rd) return out;
   const mine = rd.seats.find((x) => x.seat === seat);
   if (rd.phase === "betting" && mine) {
-    // Every state redraws the controls: a bet being typed survives another player's bet.
-    const prev = document.getElementById("bet");
-    const typed = prev && prev.dataset.typed ? prev.value : null;
-    const input = h("input", { type: "number", id: "bet", min: (s.table.min_bet / 100).toFixed(2), max: (s.table.max_bet / 100).toFixed(2),
-      step: "0.01", value: typed !== null ? typed : ((mine.bet || s.table.min_bet) / 100).toFixed(2), "aria-label": "Bet, dollars" });
-    if (typed !== null) input.dataset.typed = "1";
-    input.addEventListener("input", () => { input.dataset.typed = "1"; });
+    // A bet being typed survives another player's bet (keptInput).
+    const input = keptInput("bet", { type: "number", min: (s.table.min_bet / 100).toFixed(2), max: (s.table.max_bet / 100).toFixed(2),
+      step: "0.01", value: ((mine.bet || s.table.min_bet) / 100).toFixed(2), "aria-label": "Bet, dollars" });
     out.push(h("label", { class: "field" }, `Bet (${money(s.table.min_bet)}–${money(s.table.max_bet)})`, input),
       h("button", { type: "button", class: "primary", "data-key": "b", "aria-label": "Place bet", "aria-keyshortcuts": "B",
         onclick: () => {
@@ -122,7 +118,8 @@ export function renderActions(ctx) {
   for (const a of rd.legal_actions) {
     if (a === "bet" || !LABELS[a]) continue;
     const full = forLess(ctx, a, mine);
-    const input = full ? h("input", { type: "number", min: "0.01", max: (full / 100).toFixed(2), step: "0.01",
+    // One field per action and hand: an amount typed for the first hand is not the second's.
+    const input = full ? keptInput(`amount-${a}-${rd.acting_hand ?? 0}`, { type: "number", min: "0.01", max: (full / 100).toFixed(2), step: "0.01",
       value: (full / 100).toFixed(2), "aria-label": `${LABELS[a]} amount, dollars (${money(1)} to ${money(full)})` }) : null;
     const send = () => {
       if (!input) return ctx.act(a);

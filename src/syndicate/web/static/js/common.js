@@ -51,6 +51,48 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** What each box was last drawn with by redraw(): the nodes put there and their markup. */
+const drawn = new WeakMap();
+
+/** Put `nodes` in `box`, unless the box still holds what it was last drawn with and the new
+ * nodes are the same markup. A page that redraws on every message then keeps its elements when
+ * nothing in them changed: a click whose press and release straddle the redraw still lands (the
+ * browser drops a click whose release meets a new element), and the focus and a half-typed
+ * amount stay. A kept element keeps its first handlers, so a handler reads what it acts on when
+ * clicked, or from values its element's markup shows. Returns whether the box was redrawn. */
+export function redraw(box, ...nodes) {
+  const now = nodes.filter((n) => n !== null && n !== undefined && n !== false && n !== "");
+  const html = now.map((n) => (n instanceof Element ? n.outerHTML : `\u0000${n instanceof Node ? n.textContent : n}`)).join("");
+  const last = drawn.get(box);
+  const kids = box.childNodes;
+  if (last && last.html === html && kids.length === last.nodes.length && last.nodes.every((n, i) => kids[i] === n)) return false;
+  // The focus follows a field that the redraw replaced by one of the same id.
+  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : "";
+  box.replaceChildren(...now);
+  drawn.set(box, { html, nodes: [...box.childNodes] });
+  const again = focused && document.getElementById(focused);
+  if (again && box.contains(again)) again.focus();
+  return true;
+}
+
+/** The inputs a person typed into (see keptInput). */
+const typed = new WeakSet();
+
+/** An amount field that outlives redraws: a new input with this `id`, which takes over what was
+ * typed into the one now on the page. The typed value goes on as the value, not the markup, so
+ * that redraw() still sees an unchanged box (and keeps the very input being typed into). */
+export function keptInput(id, attrs) {
+  const prev = document.getElementById(id);
+  const el = h("input", { ...attrs, id });
+  if (prev && typed.has(prev)) { el.value = prev.value; typed.add(el); }
+  el.addEventListener("input", () => typed.add(el));
+  return el;
+}
+
+/** Whether a person typed into `input` (made by keptInput); forget() makes it take suggestions again. */
+export const wasTyped = (input) => typed.has(input);
+export const forget = (input) => typed.delete(input);
+
 export function toast(message, bad = false) {
   let box = document.getElementById("toasts");
   if (!box) {

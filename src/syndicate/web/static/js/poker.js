@@ -2,7 +2,7 @@
 // carried from the last pot, each player's bet this round, the betting actions with amounts
 // limited to the ranges the server gives, the discard (the Ace rule checked here as well as by
 // the server), the showdown, and ante-change proposals.
-import { h, money, parseDollars, toast } from "./common.js";
+import { h, keptInput, money, parseDollars, toast } from "./common.js";
 import { card, cardName, cards } from "./cards.js";
 import { timer } from "./blackjack.js";
 
@@ -85,7 +85,7 @@ function pickable(ctx, hand) {
 function amountControl(ctx, action, range) {
   const chip = rules(ctx).chip || 1;
   const [lo, hi] = range;
-  const input = h("input", { type: "number", min: (lo / 100).toFixed(2), max: (hi / 100).toFixed(2), step: (chip / 100).toFixed(2),
+  const input = keptInput(`amount-${action}`, { type: "number", min: (lo / 100).toFixed(2), max: (hi / 100).toFixed(2), step: (chip / 100).toFixed(2),
     value: (lo / 100).toFixed(2), "aria-label": `${LABELS[action]} amount, dollars (${money(lo)} to ${money(hi)})` });
   const btn = h("button", { type: "button", "data-key": KEYS[action], "aria-keyshortcuts": KEYS[action].toUpperCase(),
     onclick: () => {
@@ -115,7 +115,12 @@ export function renderActions(ctx) {
       const problem = picked.length ? discardProblem(ctx, mine.cards, new Set(picked)) : null;
       out.push(h("button", { type: "button", class: "primary", "data-key": "d", "aria-keyshortcuts": "D", disabled: !picked.length || !!problem,
         "aria-label": `Draw ${picked.length} card${picked.length === 1 ? "" : "s"}`,
-        onclick: () => ctx.act("draw", { discards: picked }).then((ok) => { if (ok) { ctx.picked = new Set(); } }) },
+        onclick: () => {
+          // Read when clicked: a redraw that changes nothing keeps this button (common.js redraw).
+          const now = ctx.state.round && ctx.state.round.seats.find((x) => x.seat === ctx.state.you.seat);
+          const discards = [...ctx.picked].filter((c) => now && now.cards.includes(c));
+          ctx.act("draw", { discards }).then((ok) => { if (ok) { ctx.picked = new Set(); } });
+        } },
         `Draw ${picked.length}`, " ", h("kbd", { "aria-hidden": "true" }, "D")));
       if (problem) out.push(h("span", { class: "error", role: "alert" }, problem));
       continue;

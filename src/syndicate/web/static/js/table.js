@@ -1,6 +1,6 @@
 // A live table, either game. Renders only what the server sends (docs/protocol.md): the state
 // snapshot with the highest version; every decision goes to the server, which enforces the rules.
-import { api, eventId, h, headerBar, money, parseDollars, signInForm, toast, whoAmI } from "./common.js";
+import { api, eventId, forget, h, headerBar, keptInput, money, parseDollars, redraw, signInForm, toast, wasTyped, whoAmI } from "./common.js";
 import { TableSocket } from "./socket.js";
 import * as blackjack from "./blackjack.js";
 import * as poker from "./poker.js";
@@ -19,7 +19,7 @@ const ctx = {
 async function act(action, fields = {}) {
   try {
     await ctx.sock.act(action, fields);
-    if (["sit", "leave_seat"].includes(action)) { if (buyIn) delete buyIn.dataset.typed; refreshBankroll(); }
+    if (["sit", "leave_seat"].includes(action)) { const el = document.getElementById("buyin"); if (el) forget(el); refreshBankroll(); }
     return true;
   } catch (e) {
     toast(`${e.message || "refused"}${e.rule ? ` (${e.rule})` : ""}`, true);
@@ -37,20 +37,19 @@ async function refreshBankroll() {
   } catch { /* shown next time */ }
 }
 
-/** The chips-to-bring field outlives redraws: drawn before the bankroll loads (or while a seat
- * still held chips), it takes the bankroll's figure when that arrives, unless the player typed. */
-let buyIn = null;
+/** The chips-to-bring field: drawn before the bankroll loads (or while a seat still held chips),
+ * it takes the bankroll's figure when that arrives, unless the player typed. */
+function suggestion() {
+  if (ctx.bankroll === null || !ctx.state) return null;
+  return (Math.min(ctx.bankroll, 50 * ctx.state.table.max_bet) / 100).toFixed(2);
+}
 function buyInField() {
-  if (!buyIn) {
-    buyIn = h("input", { type: "number", min: "0.01", step: "0.01", id: "buyin", "aria-label": "Chips to bring, dollars" });
-    buyIn.addEventListener("input", () => { buyIn.dataset.typed = "1"; });
-  }
-  suggestBuyIn();
-  return buyIn;
+  return keptInput("buyin", { type: "number", min: "0.01", step: "0.01", value: suggestion(), "aria-label": "Chips to bring, dollars" });
 }
 function suggestBuyIn() {
-  if (!buyIn || buyIn.dataset.typed || ctx.bankroll === null || !ctx.state) return;
-  buyIn.value = (Math.min(ctx.bankroll, 50 * ctx.state.table.max_bet) / 100).toFixed(2);
+  const el = document.getElementById("buyin");
+  const value = suggestion();
+  if (el && !wasTyped(el) && value !== null) el.value = value;
 }
 
 /** What a screen reader hears: the cards dealt to you and your turn, once each, read from what
@@ -92,7 +91,7 @@ function renderTop() {
   const t = s.table;
   const conn = ctx.connStatus || "connecting";
   const seat = s.seats.find((x) => x.account === (ctx.me && ctx.me.account.id));
-  top.replaceChildren(...[
+  redraw(top, ...[
     h("strong", {}, t.name), h("span", { class: "muted" }, `${t.game === "poker" ? "Five-card draw" : "Blackjack"}, ${money(t.min_bet)}–${money(t.max_bet)}`),
     h("span", {}, `Status: ${t.status}`),
     s.hand ? h("span", {}, `Hand ${s.hand}`) : null,
@@ -109,9 +108,10 @@ function render() {
   renderTop();
   const g = game();
   const felt = g.renderTable(ctx);
-  document.getElementById("table").replaceChildren(felt);
-  document.getElementById("controls").replaceChildren(controls());
-  document.getElementById("results").replaceChildren(g.renderResults(ctx) || "");
+  // Only what changed is replaced: a redraw must not take a button from under a click.
+  redraw(document.getElementById("table"), felt);
+  redraw(document.getElementById("controls"), controls());
+  redraw(document.getElementById("results"), g.renderResults(ctx));
   announce();
   hook.renders += 1;
   hook.state = s;
