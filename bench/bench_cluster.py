@@ -144,7 +144,10 @@ def run_config(name: str, args: argparse.Namespace, specs: list[loadtest.TableSp
     # The window's CPU: the last two readings are its start and end.
     used = readings[-1] - readings[-2] if len(readings) >= 2 else None
     per_action = round(1000 * used / figures.actions, 2) if used is not None and figures.actions else None
-    return {"config": name, "processes": count, **figures.to_json(), "server_cpu_ms_per_action": per_action}
+    load = figures.load_cpu_percent
+    load_per_action = round(10 * load * figures.seconds / figures.actions, 2) if load is not None and figures.actions else None
+    return {"config": name, "processes": count, **figures.to_json(), "server_cpu_ms_per_action": per_action,
+            "load_cpu_ms_per_action": load_per_action}
 
 
 def main() -> None:
@@ -180,7 +183,8 @@ def main() -> None:
         rows.append(r)
         print(f"{name:>7}: {r['actions_per_second']:>7} actions/s, {r['errors']} errors, p50 {r['p50_ms']} ms, "
               f"p95 {r['p95_ms']} ms, p99 {r['p99_ms']} ms, servers' CPU {r['server_cpu_percent']}%, "
-              f"{r['server_cpu_ms_per_action']} ms per action", flush=True)
+              f"{r['server_cpu_ms_per_action']} ms per action; load processes' CPU {r['load_cpu_percent']}%, "
+              f"{r['load_cpu_ms_per_action']} ms/action", flush=True)
         if r["failed_clients"]:
             broken.append(f"{name}: {r['failed_clients']} of {r['clients']} clients failed "
                           f"({r['failed_tables']} tables stopped); first error: {r['first_error']}")

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
+import re
 import uuid
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 from .blackjack import basic
@@ -25,6 +26,10 @@ from .blackjack.rules import Rules
 from .cards import card
 
 PROTOCOL = 2  # the live-play protocol's version this client speaks (docs/protocol.md)
+
+# How the server starts a state's text (room/actor.py): a client that keeps no messages reads the
+# version there and decodes the state only when it is read. Any other text is decoded at once.
+_STATE_HEAD = re.compile(r'\{"type":"state","protocol":\d+,"version":(\d+),')
 
 
 class ApiError(Exception):
@@ -137,7 +142,12 @@ class TableClient:
         self.ws = ws
         #: every message received (``keep``: only the last so many, for long-running bots)
         self.messages: list[dict[str, Any]] | deque[dict[str, Any]] = [] if keep is None else deque(maxlen=keep)
-        self.state: dict[str, Any] | None = None
+        self._state: dict[str, Any] | None = None
+        self._version = -1
+        # keep=0 (a bot): the latest state's text, decoded when first read. A bot at a table of
+        # six reads one state in three or four; decoding them all was a third of its CPU.
+        self._lazy = keep == 0
+        self._text: str | None = None
         self.rules: dict[str, Any] = {}  # the table's rules, from the welcome
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Event()
@@ -165,7 +175,7 @@ class TableClient:
         ws = await websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**22, open_timeout=timeout)
         client = cls(ws, keep)
         try:
-            await ws.send(json.dumps({"type": "hello", "protocol": protocol, "token": token}))
+            await ws.send(orjson.dumps({"type": "hello", "protocol": protocol, "token": token}).decode())
             client._reader = asyncio.create_task(client._read())
             await client.wait(lambda s: True, timeout)
         except BaseException as e:
@@ -178,14 +188,23 @@ class TableClient:
     async def _read(self) -> None:
         try:
             async for raw in self.ws:
-                msg = json.loads(raw)
+                # A state while no action waits for its answer (which a state may carry): only
+                # its version now. Several in a row: the newest is the one decoded, if any.
+                head = _STATE_HEAD.match(raw) if self._lazy and not self._answers and isinstance(raw, str) else None
+                if head is not None:
+                    version = int(head.group(1))
+                    if version >= self._version:
+                        self._text, self._version = raw, version
+                    self._changed.set()
+                    continue
+                msg = orjson.loads(raw)
                 self.messages.append(msg)
                 kind = msg.get("type")
                 if kind == "welcome":
                     self.rules = msg["table"].get("rules", self.rules)
                 if kind in ("welcome", "state"):
-                    if self.state is None or msg["version"] >= self.state["version"]:
-                        self.state = msg
+                    if msg["version"] >= self._version:
+                        self._state, self._text, self._version = msg, None, msg["version"]
                     if "ack" in msg:  # version 2: the state the action made answers it
                         self._answer(msg["ack"], {"type": "ack", "id": msg["ack"], "version": msg["version"]})
                 elif kind in ("ack", "error"):
@@ -210,8 +229,15 @@ class TableClient:
             fut.set_result(answer)
 
     @property
+    def state(self) -> dict[str, Any] | None:
+        """The latest state received (the one with the highest version)."""
+        if self._text is not None:
+            self._state, self._text = orjson.loads(self._text), None
+        return self._state
+
+    @property
     def version(self) -> int:
-        return self.state["version"] if self.state else -1
+        return self._version
 
     async def send_raw(self, text: str) -> None:
         await self.ws.send(text)
@@ -223,7 +249,7 @@ class TableClient:
         action_id = action_id or uuid.uuid4().hex
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._answers[action_id] = fut
-        await self.ws.send(json.dumps({"type": "action", "id": action_id, "action": action, **fields}))
+        await self.ws.send(orjson.dumps({"type": "action", "id": action_id, "action": action, **fields}).decode())
         answer = await asyncio.wait_for(fut, timeout)
         if answer["type"] == "error":
             refused = ActionRefused(409, answer["rule"], answer["message"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import multiprocessing as mp
 import queue
@@ -35,6 +36,7 @@ from typing import Any
 
 import websockets
 
+from .blackjack.rules import Rules
 from .client import ActionRefused, ApiError, RoomClient, TableClient, basic_strategy, my_turn
 from .gcpause import keep_pauses_short
 
@@ -78,6 +80,7 @@ class Figures:
     by_action: dict[str, dict[str, float]] = field(default_factory=dict)
     server_cpu_percent: float | None = None
     failures: list[Failure] = field(default_factory=list)
+    load_cpu_percent: float | None = None  # the load processes' own CPU over the window (all of them)
 
     @property
     def failed_clients(self) -> int:
@@ -99,7 +102,8 @@ class Figures:
         return {"tables": self.tables, "clients": self.clients, "seconds": self.seconds,
                 "actions": self.actions, "actions_per_second": self.actions_per_second, "errors": self.errors,
                 "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
-                "server_cpu_percent": self.server_cpu_percent, "by_action": self.by_action,
+                "server_cpu_percent": self.server_cpu_percent, "load_cpu_percent": self.load_cpu_percent,
+                "by_action": self.by_action,
                 "failed_clients": self.failed_clients, "failed_tables": self.failed_tables,
                 "first_error": self.first_error,
                 "failures": [{"clients": f.clients, "tables": f.tables, "error": f.error} for f in self.failures]}
@@ -243,6 +247,7 @@ class TableBots:
         self.errors = 0
         self.window = (float("inf"), float("inf"))  # actions sent in [start, end) are measured
         self.on_action: Callable[[], None] = lambda: None
+        self._rules: Rules | None = None
 
     def _url(self) -> str:
         self._next_url += 1
@@ -358,7 +363,10 @@ class TableBots:
         await self.act(self.dealer, "start_round")
         await asyncio.gather(*(self._bet(p) for p in self.players))
         await self.act(self.dealer, "deal")
-        await self._decisions(by_seat, "settled", lambda st, p: basic_strategy(st, p.rules))
+        if self._rules is None:  # the table's rules, made once (not at every decision)
+            self._rules = Rules.from_dict(self.dealer.rules)
+        rules = self._rules
+        await self._decisions(by_seat, "settled", lambda st, p: basic_strategy(st, rules))
 
     async def _draw_hand(self) -> None:
         by_seat = {i + 1: p for i, p in enumerate(self.players)}
@@ -469,7 +477,13 @@ def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: 
                           connect_timeout=connect_timeout) for i, s in enumerate(specs)]
         for b in bots:
             b.on_action = counted
-        messages.put(("ready", index, await connect_tables(bots)))
+        connected = await connect_tables(bots)
+        # What the connections made lives to the end: out of the collector's sight, so that a
+        # collection of the young objects does not scan thousands of sockets' state (it paused
+        # this process for a third of a second, counted as the server's latency).
+        gc.collect()
+        gc.freeze()
+        messages.put(("ready", index, connected))
         if not await asyncio.to_thread(go.wait, wait_go):  # the parent gave up on the run, or is gone
             await asyncio.gather(*(b.close() for b in bots))
             return
@@ -587,7 +601,7 @@ def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds:
         i, url, event, chunk, password, think, warmup, seconds, connect_timeout, grace, ready_timeout + 60,
         go, count, messages)), chunk) for i, chunk in enumerate(chunks)]
     failures: list[Failure] = []
-    cpu = None
+    cpu = load_cpu = None
     try:
         for p in pool:
             p.process.start()
@@ -596,12 +610,14 @@ def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds:
         if any(p.state == "ready" and sum(f.tables for f in p.failures) < p.tables for p in pool):
             time.sleep(warmup)
             cpu0 = cpu_seconds() if cpu_seconds else None
+            load0 = _cpu_of(pool)
             start = time.monotonic()
             while (elapsed := time.monotonic() - start) < seconds:
                 if progress:
                     progress(elapsed, count.value)
                 time.sleep(min(0.5, max(0.0, seconds - elapsed)))
             cpu = cpu_seconds() - cpu0 if cpu_seconds and cpu0 is not None else None
+            load_cpu = _cpu_of(pool) - load0
         _await(pool, messages, "ready", "done", grace + 30, failures)
     finally:
         for p in pool:  # a process that sent its figures ends by itself; any other is stopped
@@ -621,7 +637,17 @@ def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds:
         p95_ms=_pct(lat, 0.95), p99_ms=_pct(lat, 0.99),
         by_action={k: {"count": len(v), "p50_ms": _pct(sorted(v), 0.5), "p99_ms": _pct(sorted(v), 0.99)}
                    for k, v in sorted(by_action.items())},
-        server_cpu_percent=round(100 * cpu / seconds) if cpu is not None else None, failures=failures)
+        server_cpu_percent=round(100 * cpu / seconds) if cpu is not None else None, failures=failures,
+        load_cpu_percent=round(100 * load_cpu / seconds) if load_cpu is not None else None)
+
+
+def _cpu_of(pool: list[_Process]) -> float:
+    """The load processes' CPU seconds so far (one that ended counts no more)."""
+    total = 0.0
+    for p in pool:
+        with contextlib.suppress(OSError, ValueError):
+            total += process_cpu_seconds(p.process.pid)
+    return total
 
 
 def process_cpu_seconds(pid: int) -> float:

@@ -131,3 +131,55 @@ def test_the_client_speaks_version_1_to_a_server_that_knows_no_other(server, roo
     c = asyncio.run(go())
     assert _acks(c.messages) == [("ack", "sit", c.version)]
     assert not any(m["type"] == "error" for m in c.messages)  # the refused hello was the first socket's
+
+
+def test_a_client_that_keeps_nothing_decodes_only_the_states_it_reads(server, room, cast, monkeypatch) -> None:
+    """keep=0 (the load bots): a state that answers nothing is decoded only when read, and then
+    only the newest; its version is known at once. While an action waits for its answer, every
+    message is decoded (a state may carry it). Decoding every state was a third of a bot's CPU."""
+    import orjson
+
+    from syndicate import client as client_module
+
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    alice = sign_in(server, ev, "Alice")
+    dealer = sign_in(server, ev, "Bokuden")
+    table = dealer.open_table("Lazy", overrides={"min_bet": 100, "max_bet": 1_000})
+    calls: list[Any] = []
+    real = orjson.loads
+
+    def counting(text: Any) -> Any:
+        calls.append(text)
+        return real(text)
+
+    async def go() -> None:
+        lazy = await TableClient.connect(server.url, table["id"], alice.token, keep=0)
+        keeper = await TableClient.connect(server.url, table["id"], dealer.token)  # keeps and decodes all
+        await lazy.act("sit", seat=1, amount=1_000)
+        monkeypatch.setattr(client_module.orjson, "loads", counting)
+        kept = len(keeper.messages)
+
+        def lazy_decodes() -> int:  # the keeper decodes each message it receives, once
+            return len(calls) - (len(keeper.messages) - kept)
+
+        await keeper.act("start_round")
+        await lazy.act("bet", amount=200)  # waits for its answer: what arrives meanwhile is decoded
+        answered = lazy_decodes()
+        assert 1 <= answered
+        await keeper.act("deal")  # the cards: a change Alice only receives
+        for _ in range(200):
+            if lazy.version == keeper.version:
+                break
+            await asyncio.sleep(0.01)
+        assert lazy.version == keeper.version > lazy._state["version"]  # known, not decoded
+        assert lazy_decodes() == answered
+        state = lazy.state  # read: the newest text, decoded now
+        assert state is not None and state["version"] == keeper.version and state["round"]["phase"] != "betting"
+        assert state["table"] == keeper.state["table"] and state["seats"] == keeper.state["seats"]
+        assert lazy_decodes() == answered + 1
+        assert lazy.state is state and lazy_decodes() == answered + 1  # read again: nothing more
+        await lazy.close()
+        await keeper.close()
+
+    asyncio.run(go())
