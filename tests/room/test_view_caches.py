@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import orjson
 import pytest
 
 from syndicate.blackjack.rules import Rules
@@ -16,6 +17,7 @@ from syndicate.poker.history import to_history
 from syndicate.room.game import RecordDocs
 from syndicate.room.games.blackjack import BlackjackGame
 from syndicate.room.games.draw import DrawGame
+from syndicate.room.messages import dumps, encode, sharing
 from tests.poker.test_properties import random_action
 
 
@@ -92,3 +94,83 @@ def test_record_docs_follow_a_log_cut_back_and_extended() -> None:
     assert docs.sync(log) == 2
     assert docs.docs == [{"type": t, "n": n} for t, n in log]
     assert docs.sync([]) == 0 and docs.docs == []
+
+
+_ORJSON_DUMPS = orjson.dumps  # the real one, for the counting stand-in below
+
+
+def _messages(game: object, viewers: list, version: int, memo: dict) -> list[dict]:
+    """One broadcast's messages as the table actor makes them: the table, the seats and the clock
+    the same objects in all; the round and the log from the game's views with the broadcast's
+    memo; the dealer's own copy of the seats; a spectator's copy carrying an answer."""
+    table = {"id": 7, "name": "Zoë's 🂡", "game": "x", "results": {1: -500, 2: 0}}
+    seats = [{"seat": n, "player": f"p{n}", "stack": 1_000 * n} for n in (1, 2, 3)]
+    clock = {"seat": 1, "seconds": 30}
+    out = []
+    for viewer in viewers:
+        mine = [{**e, "legal_actions": ["hit"]} for e in seats] if viewer == "dealer" else seats
+        out.append({"type": "state", "protocol": 2, "version": version, "table": table, "seats": mine,
+                    "you": {"account": 9, "seat": viewer if isinstance(viewer, int) else None}, "clock": clock,
+                    "round": game.round_view(viewer, memo), "log": game.log_view(viewer, memo)})  # type: ignore[attr-defined]
+    out.append({**out[-1], "ack": "a1"})
+    return out
+
+
+def _check_broadcast(game: object, viewers: list, version: int, encoded: list) -> None:
+    msgs = _messages(game, viewers, version, {})
+    del encoded[:]
+    with sharing():
+        texts = [encode(m) for m in msgs]
+        assert encode(msgs[0]) is texts[0]  # a message sent to several clients: encoded once
+    # the table and the seats went through orjson once each (each message's text holds them)
+    for part in (msgs[0]["table"], msgs[0]["seats"]):
+        assert encoded.count(_ORJSON_DUMPS(part, option=orjson.OPT_NON_STR_KEYS)) == 1
+    del encoded[:]
+    assert texts == [dumps(m) for m in msgs]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_broadcast_encodes_its_shared_parts_once_into_the_same_text(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within one broadcast (messages.sharing) the parts its messages share are encoded once; each
+    message's text is exactly what encoding it alone makes, at every change of both games."""
+    encoded: list = []
+    real = _ORJSON_DUMPS
+
+    def counting(value: object, *args: object, **kw: object) -> bytes:
+        out = real(value, *args, **kw)  # type: ignore[arg-type]
+        encoded.append(out)
+        return out
+
+    monkeypatch.setattr(orjson, "dumps", counting)
+    rng = random.Random(seed)
+    stacks = {s: 1_000 for s in range(1, 5)}
+    draw = DrawGame(DrawRules(), lambda: dict(stacks))
+    draw.start_hand(1)
+    hand = draw.round
+    assert hand is not None
+    for version in range(200):
+        _check_broadcast(draw, [*hand.stacks, "spectator", "dealer"], version, encoded)
+        if hand.is_terminal:
+            break
+        random_action(hand, rng)
+    players = {1: 10_000, 2: 10_000, 3: 10_000}
+    bj = BlackjackGame(Rules(), lambda: dict(players))
+    bj.start_hand(1)
+    rd = bj.round
+    assert rd is not None
+    for seat in players:
+        rd.bet(seat, 100)
+    rd.deal()
+    for version in range(200):
+        _check_broadcast(bj, [1, 2, 3, "spectator", "dealer"], version, encoded)
+        if rd.is_terminal:
+            break
+        getattr(rd, rng.choice(rd.legal_actions(rd.to_act)))(rd.to_act)
+
+
+def test_a_shared_part_beyond_what_orjson_writes_falls_back_to_the_whole_message() -> None:
+    part = {"amount": 10**30}
+    msgs = [{"type": "state", "version": 1, "you": {"seat": n}, "big": part} for n in (1, 2)]
+    with sharing():
+        texts = [encode(m) for m in msgs]
+    assert [json.loads(t) for t in texts] == msgs

@@ -42,7 +42,7 @@ from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
 from .game import Game
 from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
-from .messages import UNAVAILABLE, error, protocol_of, refusal, running
+from .messages import UNAVAILABLE, error, protocol_of, refusal, running, sharing
 from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
@@ -804,22 +804,23 @@ class TableActor:
         dealt = self.game.hand_stacks() if self.game.has_hand else {}
         answered = False
         try:
-            for conn in list(self.clients):
-                viewer, seat = self._viewer(conn.account, seated, dealt)
-                protocol = protocol_of(conn)
-                if viewer == "spectator" and seat is None:
-                    msg = shared.get(("spectator", protocol))
-                    if msg is None:
-                        # "you" is the same for every watcher (they learnt who they are in the welcome)
-                        msg = shared["spectator", protocol] = self._state_message("spectator", None, None, protocol)
-                else:
-                    msg = self._state_message(viewer, conn.account.id, seat, protocol)
-                if answer is not None and conn is answer[0]:
+            with sharing():  # the parts the messages share, encoded once
+                for conn in list(self.clients):
+                    viewer, seat = self._viewer(conn.account, seated, dealt)
+                    protocol = protocol_of(conn)
                     if viewer == "spectator" and seat is None:
-                        msg = {**msg}  # a copy: the spectators' message is shared
-                    msg["ack"] = answer[1]
-                    answered = True
-                conn.send(msg)
+                        msg = shared.get(("spectator", protocol))
+                        if msg is None:
+                            # "you" is the same for every watcher (they learnt who they are in the welcome)
+                            msg = shared["spectator", protocol] = self._state_message("spectator", None, None, protocol)
+                    else:
+                        msg = self._state_message(viewer, conn.account.id, seat, protocol)
+                    if answer is not None and conn is answer[0]:
+                        if viewer == "spectator" and seat is None:
+                            msg = {**msg}  # a copy: the spectators' message is shared
+                        msg["ack"] = answer[1]
+                        answered = True
+                    conn.send(msg)
         finally:
             self._memo = self._shared = None
         return answered
