@@ -29,6 +29,7 @@ import random
 import signal
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -81,6 +82,7 @@ class Figures:
     server_cpu_percent: float | None = None
     failures: list[Failure] = field(default_factory=list)
     load_cpu_percent: float | None = None  # the load processes' own CPU over the window (all of them)
+    error_kinds: dict[str, int] = field(default_factory=dict)  # "action: rule" → how many of the errors
 
     @property
     def failed_clients(self) -> int:
@@ -101,6 +103,7 @@ class Figures:
     def to_json(self) -> dict[str, Any]:
         return {"tables": self.tables, "clients": self.clients, "seconds": self.seconds,
                 "actions": self.actions, "actions_per_second": self.actions_per_second, "errors": self.errors,
+                "error_kinds": self.error_kinds,
                 "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
                 "server_cpu_percent": self.server_cpu_percent, "load_cpu_percent": self.load_cpu_percent,
                 "by_action": self.by_action,
@@ -245,6 +248,7 @@ class TableBots:
         self.failure: Failure | None = None
         self.by_action: dict[str, list[float]] = {}
         self.errors = 0
+        self.error_kinds: Counter[str] = Counter()  # what the errors were: "action: rule"
         self.window = (float("inf"), float("inf"))  # actions sent in [start, end) are measured
         self.on_action: Callable[[], None] = lambda: None
         self._rules: Rules | None = None
@@ -317,16 +321,21 @@ class TableBots:
                 # the server applied nothing and asks for the action again later, as a client
                 # should do. Not an error of the server's: the wait counts in the latency.
                 if e.rule != "rate_limit":
-                    self.errors += measuring
+                    self._error(measuring, f"{action}: {e.rule}")
                     raise
                 await asyncio.sleep(RATE_LIMIT_WAIT)
-            except (ApiError, TimeoutError, ConnectionError):
-                self.errors += measuring
+            except (ApiError, TimeoutError, ConnectionError) as e:
+                self._error(measuring, f"{action}: {getattr(e, 'rule', None) or type(e).__name__}")
                 raise
         if measuring:
             self.by_action.setdefault(action, []).append(time.perf_counter() - t0)
             self.on_action()
         return answer
+
+    def _error(self, measuring: bool, kind: str) -> None:
+        if measuring:
+            self.errors += 1
+            self.error_kinds[kind] += 1
 
     async def pause(self) -> None:
         """A player thinks. Once the measured window is over, the table stops where it is, in the
@@ -492,7 +501,10 @@ def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: 
         for b in bots:
             for k, v in b.by_action.items():
                 out.setdefault(k, []).extend(v)
-        messages.put(("done", index, out, sum(b.errors for b in bots), failures))
+        kinds: Counter[str] = Counter()
+        for b in bots:
+            kinds.update(b.error_kinds)
+        messages.put(("done", index, out, sum(b.errors for b in bots), failures, dict(kinds)))
         calm.cancel()
 
     try:
@@ -514,6 +526,7 @@ class _Process:
         self.failures: list[Failure] = []
         self.by_action: dict[str, list[float]] = {}
         self.errors = 0
+        self.error_kinds: dict[str, int] = {}
 
     def lose(self, why: str) -> Failure:
         """Every table it had left fails with it (what it measured never arrives)."""
@@ -532,7 +545,7 @@ class _Process:
             self.state, new = "ready", payload[0]
         else:
             self.state = "done"
-            self.by_action, self.errors, new = payload
+            self.by_action, self.errors, new, self.error_kinds = payload
         self.failures += new
         return new
 
@@ -633,6 +646,7 @@ def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds:
     return Figures(
         tables=len(specs), clients=sum(1 + len(s.players) + len(s.watchers) for s in specs), seconds=seconds,
         actions=len(lat), errors=sum(p.errors for p in pool),
+        error_kinds=dict(sum((Counter(p.error_kinds) for p in pool), Counter())),
         p50_ms=round(1000 * statistics.median(lat), 1) if lat else float("nan"),
         p95_ms=_pct(lat, 0.95), p99_ms=_pct(lat, 0.99),
         by_action={k: {"count": len(v), "p50_ms": _pct(sorted(v), 0.5), "p99_ms": _pct(sorted(v), 0.99)}

@@ -546,6 +546,28 @@ def test_lobby_screenshot_and_first_render_time(world) -> None:
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
 
 
+def test_the_console_offers_no_start_before_the_table_answers(world) -> None:
+    """The dealer's console draws each table's box from the lobby, before the table's socket has
+    said anything: a Start or a Deal pressed then met a socket still connecting and did nothing
+    but say so (seen: a "Deal a hand" lost right after the console was reloaded). They wait,
+    disabled, for the table's first state. Here the table's socket is held (it opens, and
+    nothing ever comes): the buttons stay disabled."""
+    page = sign_in(world, "held dealer", "Nova")
+    held: list = []
+    page.route_web_socket(re.compile(r"/ws/tables/\d+$"), lambda ws: held.append(ws))  # never the server
+    page.goto(world.url + "/dealer")
+    expect(page.get_by_role("region", name="Nova's 21")).to_be_visible()
+    for _ in range(400):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert held, "the console never opened the table's socket"
+    expect(page.get_by_role("button", name="Start round at Nova's 21")).to_be_disabled()
+    expect(page.get_by_role("button", name="Deal at Nova's 21")).to_be_disabled()
+    expect(page.get_by_role("button", name="Deal a hand at Nova's draw")).to_be_disabled()
+    page.context.close()
+
+
 def test_a_redraw_between_press_and_release_loses_no_click(world) -> None:
     """A click is a press and a release on one element. The table page redraws on every state
     and when the table's odds arrive; a redraw that put new buttons in place between the two

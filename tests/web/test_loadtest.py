@@ -82,3 +82,25 @@ def test_bots_faster_than_the_action_limit_wait_and_resend(database, room, cast,
     assert sum(map(len, bots[0].by_action.values())) > 10 and "deal" in bots[0].by_action
     assert refused and set(refused) == {"rate_limit"}  # the limit was met, and only it refused anything
     assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
+
+
+def test_an_error_in_the_window_is_counted_and_named() -> None:
+    """The report names its errors ("action: rule"), so that a run with one says which."""
+
+    class Refusing:
+        async def act(self, action, **fields):  # type: ignore[no-untyped-def]
+            raise loadtest.ActionRefused(409, "not_your_turn", "wait for your turn")
+
+    spec = loadtest.plan(1, 1, 0, ("blackjack",))[0]
+    bots = loadtest.TableBots("http://127.0.0.1:9", 1, spec, "pw", 0, random.Random(1))
+
+    async def go() -> None:
+        for window in ((0.0, float("inf")), (float("inf"), float("inf"))):  # in the window, then not
+            bots.window = window
+            try:
+                await bots.act(Refusing(), "hit")  # type: ignore[arg-type]
+            except loadtest.ActionRefused:
+                pass
+
+    asyncio.run(go())
+    assert bots.errors == 1 and bots.error_kinds == {"hit: not_your_turn": 1}

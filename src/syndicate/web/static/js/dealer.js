@@ -192,6 +192,10 @@ function tableView(t) {
   const button = (label, text, onclick, cls = "") => h("button", { type: "button", class: cls, "aria-label": L(label), onclick }, text);
   const start = button(t.game === "poker" ? "Deal a hand" : "Start round", t.game === "poker" ? "Deal a hand" : "Start round", () => entry.act("start_round"), "primary");
   const deal = t.game === "blackjack" ? button("Deal", "Deal", () => entry.act("deal"), "primary") : null;
+  // Until the table's first state arrives there is nothing to start or deal: a click then would
+  // only meet a socket still connecting ("not connected").
+  start.disabled = true;
+  if (deal) deal.disabled = true;
   const fix = async (action, done) => {
     if (pad) pad.say("");
     try { await entry.sock.act(action); entry.say(done); } catch (e) { if (pad) pad.say(`${e.message} (${e.rule})`); else entry.say(`${e.message} (${e.rule})`, true); }
