@@ -249,8 +249,11 @@ class TableClient:
         action_id = action_id or uuid.uuid4().hex
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._answers[action_id] = fut
-        await self.ws.send(orjson.dumps({"type": "action", "id": action_id, "action": action, **fields}).decode())
-        answer = await asyncio.wait_for(fut, timeout)
+        try:
+            await self.ws.send(orjson.dumps({"type": "action", "id": action_id, "action": action, **fields}).decode())
+            answer = await asyncio.wait_for(fut, timeout)
+        finally:
+            self._answers.pop(action_id, None)  # answered, or given up on (timed out, cancelled)
         if answer["type"] == "error":
             refused = ActionRefused(409, answer["rule"], answer["message"])
             refused.version = answer.get("version")

@@ -370,7 +370,7 @@ class TableBots:
     async def _blackjack_round(self) -> None:
         by_seat = {i + 1: p for i, p in enumerate(self.players)}
         await self.act(self.dealer, "start_round")
-        await asyncio.gather(*(self._bet(p) for p in self.players))
+        await _all_or_none([self._bet(p) for p in self.players])
         await self.act(self.dealer, "deal")
         if self._rules is None:  # the table's rules, made once (not at every decision)
             self._rules = Rules.from_dict(self.dealer.rules)
@@ -421,6 +421,21 @@ class TableBots:
 
         await asyncio.gather(*(bounded(c) for c in self._open))
         self._open = []
+
+
+async def _all_or_none(coros: list[Any]) -> None:
+    """Run ``coros`` together; when one raises (the window ended as it was about to bet), the
+    others are cancelled before this raises too. ``asyncio.gather`` would leave them running:
+    a bet still in flight when the table closed its sockets failed with the connection, and was
+    counted as an error of the server's."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 async def connect_tables(bots: Sequence[TableBots]) -> list[Failure]:

@@ -104,3 +104,30 @@ def test_an_error_in_the_window_is_counted_and_named() -> None:
 
     asyncio.run(go())
     assert bots.errors == 1 and bots.error_kinds == {"hit: not_your_turn": 1}
+
+
+def test_when_one_bet_ends_the_table_the_other_bets_stop_too() -> None:
+    """The window ends as one player is about to bet while another's bet is in flight: the round
+    stops, and the bet in flight is cancelled before the table closes its sockets (left running,
+    it failed with the closed connection and counted as an error: a flaky zero-think run)."""
+    stopped = []
+
+    async def in_flight() -> None:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            stopped.append("cancelled")
+            raise
+
+    async def window_over() -> None:
+        await asyncio.sleep(0)
+        raise loadtest._WindowOver
+
+    async def go() -> None:
+        try:
+            await loadtest._all_or_none([in_flight(), window_over()])
+        except loadtest._WindowOver:
+            stopped.append("raised")
+
+    asyncio.run(asyncio.wait_for(go(), 5))
+    assert stopped == ["cancelled", "raised"]
