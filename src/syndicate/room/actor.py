@@ -804,7 +804,7 @@ class TableActor:
         dealt = self.game.hand_stacks() if self.game.has_hand else {}
         answered = False
         try:
-            with sharing():  # the parts the messages share, encoded once
+            with sharing():  # its messages die with it (see messages.sharing)
                 for conn in list(self.clients):
                     viewer, seat = self._viewer(conn.account, seated, dealt)
                     protocol = protocol_of(conn)

@@ -117,19 +117,19 @@ def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"))
 
 
-#: During a broadcast (:func:`sharing`): what was encoded in it, by the object's id: each
-#: message's text, and each part of one (a list or a dict) as an orjson fragment.
-_parts: dict[int, tuple[object, Any]] | None = None
+#: During a broadcast (:func:`sharing`): each message encoded in it, by the object's id.
+_parts: dict[int, tuple[object, str]] | None = None
 
 
 @contextlib.contextmanager
 def sharing() -> Iterator[None]:
-    """Within: the messages of one broadcast, which share parts. A table's change makes a
-    message per viewer, and most of each is the same object in all of them (the table, the
-    seats, the clock; at Blackjack the round but for its legal actions, and the log): each such
-    part is encoded once and put in every message's text as it is. The text is the same as
-    :func:`dumps` makes. The parts are kept alive until the end, so an id is not reused in it;
-    nothing changes a message after it is made (it is only encoded)."""
+    """Within: the messages of one broadcast. A message sent to several clients (the
+    spectators') is still encoded once, but the messages are cached only for the broadcast's
+    length, not among the 512 newest: most go to one client each, and kept alive they outlived
+    the collector's young generation and filled the older ones, whose collections then paused
+    the server (a stall of 374 ms at 400 tables on PostgreSQL, docs/benchmarks.md). (Encoding
+    the parts every viewer's message shares once, as orjson fragments, was tried: 72 → 64 µs
+    per Blackjack change in process, and no gain measurable at 400 tables or at the ceiling.)"""
     global _parts
     outer, _parts = _parts, {}
     try:
@@ -138,44 +138,19 @@ def sharing() -> Iterator[None]:
         _parts = outer
 
 
-def _part(value: Any, parts: dict[int, tuple[object, Any]], depth: int) -> Any:
-    """``value`` (a list or a dict) as a fragment, encoded the first time this broadcast meets
-    it; a dict's own parts too, ``depth`` levels down (a viewer's copy of the round holds the
-    shared round's parts)."""
-    hit = parts.get(id(value))
-    if hit is not None and hit[0] is value:
-        return hit[1]
-    if depth and type(value) is dict:
-        inner: Any = {k: _part(v, parts, depth - 1) if type(v) in (dict, list) and v else v for k, v in value.items()}
-    else:
-        inner = value
-    fragment = orjson.Fragment(orjson.dumps(inner, option=orjson.OPT_NON_STR_KEYS))
-    parts[id(value)] = (value, fragment)
-    return fragment
-
-
-def _shared_dumps(msg: dict[str, Any], parts: dict[int, tuple[object, Any]]) -> str:
-    try:
-        return orjson.dumps({k: _part(v, parts, 1) if type(v) in (dict, list) and v else v for k, v in msg.items()},
-                            option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return dumps(msg)
-
-
 def encode(msg: dict[str, Any]) -> str:
     """JSON text of a message, encoded once however many watchers it goes to: the table sends
     the same object to all watchers, so it is encoded once (the cache keeps each object alive,
-    so its id is not reused while it is cached). In a broadcast (:func:`sharing`), the parts
-    its messages share are encoded once, and its messages are cached only for its length: most
-    go to one client each."""
+    so its id is not reused while it is cached). In a broadcast (:func:`sharing`), its messages
+    are cached only for its length."""
     if isinstance(msg, Encoded):
         return msg.text
     parts = _parts
     if parts is not None:
         hit = parts.get(id(msg))
         if hit is not None and hit[0] is msg:
-            return hit[1]  # type: ignore[no-any-return]
-        made = _shared_dumps(msg, parts)
+            return hit[1]
+        made = dumps(msg)
         parts[id(msg)] = (msg, made)
         return made
     text = _cached(msg)
