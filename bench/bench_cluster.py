@@ -144,8 +144,8 @@ def run_config(name: str, args: argparse.Namespace, specs: list[loadtest.TableSp
     # The window's CPU: the last two readings are its start and end.
     used = readings[-1] - readings[-2] if len(readings) >= 2 else None
     per_action = round(1000 * used / figures.actions, 2) if used is not None and figures.actions else None
-    load = figures.load_cpu_percent
-    load_per_action = round(10 * load * figures.seconds / figures.actions, 2) if load is not None and figures.actions else None
+    load = figures.load_cpu_seconds
+    load_per_action = round(1000 * load / figures.actions, 2) if load is not None and figures.actions else None
     return {"config": name, "processes": count, **figures.to_json(), "server_cpu_ms_per_action": per_action,
             "load_cpu_ms_per_action": load_per_action}
 

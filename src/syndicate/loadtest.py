@@ -74,15 +74,22 @@ class Figures:
     clients: int
     seconds: float
     actions: int
-    errors: int
     p50_ms: float
     p95_ms: float
     p99_ms: float
     by_action: dict[str, dict[str, float]] = field(default_factory=dict)
     server_cpu_percent: float | None = None
     failures: list[Failure] = field(default_factory=list)
-    load_cpu_percent: float | None = None  # the load processes' own CPU over the window (all of them)
-    error_kinds: dict[str, int] = field(default_factory=dict)  # "action: rule" → how many of the errors
+    load_cpu_seconds: float | None = None  # the load processes' own CPU over the window (all of them)
+    error_kinds: dict[str, int] = field(default_factory=dict)  # the errors: "action: rule" → how many
+
+    @property
+    def errors(self) -> int:
+        return sum(self.error_kinds.values())
+
+    @property
+    def load_cpu_percent(self) -> float | None:
+        return round(100 * self.load_cpu_seconds / self.seconds) if self.load_cpu_seconds is not None else None
 
     @property
     def failed_clients(self) -> int:
@@ -106,6 +113,7 @@ class Figures:
                 "error_kinds": self.error_kinds,
                 "p50_ms": self.p50_ms, "p95_ms": self.p95_ms, "p99_ms": self.p99_ms,
                 "server_cpu_percent": self.server_cpu_percent, "load_cpu_percent": self.load_cpu_percent,
+                "load_cpu_seconds": self.load_cpu_seconds,
                 "by_action": self.by_action,
                 "failed_clients": self.failed_clients, "failed_tables": self.failed_tables,
                 "first_error": self.first_error,
@@ -247,8 +255,7 @@ class TableBots:
         self.stage = "not connected"
         self.failure: Failure | None = None
         self.by_action: dict[str, list[float]] = {}
-        self.errors = 0
-        self.error_kinds: Counter[str] = Counter()  # what the errors were: "action: rule"
+        self.error_kinds: Counter[str] = Counter()  # the errors in the window: "action: rule" → how many
         self.window = (float("inf"), float("inf"))  # actions sent in [start, end) are measured
         self.on_action: Callable[[], None] = lambda: None
         self._rules: Rules | None = None
@@ -334,8 +341,11 @@ class TableBots:
 
     def _error(self, measuring: bool, kind: str) -> None:
         if measuring:
-            self.errors += 1
             self.error_kinds[kind] += 1
+
+    @property
+    def errors(self) -> int:
+        return self.error_kinds.total()
 
     async def pause(self) -> None:
         """A player thinks. Once the measured window is over, the table stops where it is, in the
@@ -519,7 +529,7 @@ def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: 
         kinds: Counter[str] = Counter()
         for b in bots:
             kinds.update(b.error_kinds)
-        messages.put(("done", index, out, sum(b.errors for b in bots), failures, dict(kinds)))
+        messages.put(("done", index, out, failures, dict(kinds)))
         calm.cancel()
 
     try:
@@ -540,7 +550,6 @@ class _Process:
         self.state = "starting"
         self.failures: list[Failure] = []
         self.by_action: dict[str, list[float]] = {}
-        self.errors = 0
         self.error_kinds: dict[str, int] = {}
 
     def lose(self, why: str) -> Failure:
@@ -560,7 +569,7 @@ class _Process:
             self.state, new = "ready", payload[0]
         else:
             self.state = "done"
-            self.by_action, self.errors, new, self.error_kinds = payload
+            self.by_action, new, self.error_kinds = payload
         self.failures += new
         return new
 
@@ -660,14 +669,13 @@ def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds:
     lat = sorted(x for v in by_action.values() for x in v)
     return Figures(
         tables=len(specs), clients=sum(1 + len(s.players) + len(s.watchers) for s in specs), seconds=seconds,
-        actions=len(lat), errors=sum(p.errors for p in pool),
-        error_kinds=dict(sum((Counter(p.error_kinds) for p in pool), Counter())),
+        actions=len(lat), error_kinds=dict(sum((Counter(p.error_kinds) for p in pool), Counter())),
         p50_ms=round(1000 * statistics.median(lat), 1) if lat else float("nan"),
         p95_ms=_pct(lat, 0.95), p99_ms=_pct(lat, 0.99),
         by_action={k: {"count": len(v), "p50_ms": _pct(sorted(v), 0.5), "p99_ms": _pct(sorted(v), 0.99)}
                    for k, v in sorted(by_action.items())},
         server_cpu_percent=round(100 * cpu / seconds) if cpu is not None else None, failures=failures,
-        load_cpu_percent=round(100 * load_cpu / seconds) if load_cpu is not None else None)
+        load_cpu_seconds=load_cpu)
 
 
 def _cpu_of(pool: list[_Process]) -> float:

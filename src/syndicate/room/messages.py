@@ -59,19 +59,11 @@ def running(route: Any) -> Any:
     return route
 
 
+#: Texts of messages already encoded, by the object's id (each entry keeps its object alive, so
+#: its id is not reused while it is there): the 512 newest, or during a broadcast
+#: (:func:`sharing`) that broadcast's own.
 _encoded: OrderedDict[int, tuple[object, str]] = OrderedDict()
-
-
-def _cached(obj: object) -> str | None:
-    hit = _encoded.get(id(obj))
-    return hit[1] if hit is not None and hit[0] is obj else None
-
-
-def _remember(obj: object, text: str) -> str:
-    _encoded[id(obj)] = (obj, text)
-    while len(_encoded) > 512:
-        _encoded.popitem(last=False)
-    return text
+_broadcast: dict[int, tuple[object, str]] | None = None
 
 
 ACKED = "+ack"  # the mark of an Encoded message's kind when it answers an action
@@ -117,10 +109,6 @@ def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"))
 
 
-#: During a broadcast (:func:`sharing`): each message encoded in it, by the object's id.
-_parts: dict[int, tuple[object, str]] | None = None
-
-
 @contextlib.contextmanager
 def sharing() -> Iterator[None]:
     """Within: the messages of one broadcast. A message sent to several clients (the
@@ -130,12 +118,12 @@ def sharing() -> Iterator[None]:
     the server (a stall of 374 ms at 400 tables on PostgreSQL, docs/benchmarks.md). (Encoding
     the parts every viewer's message shares once, as orjson fragments, was tried: 72 → 64 µs
     per Blackjack change in process, and no gain measurable at 400 tables or at the ceiling.)"""
-    global _parts
-    outer, _parts = _parts, {}
+    global _broadcast
+    outer, _broadcast = _broadcast, {}
     try:
         yield
     finally:
-        _parts = outer
+        _broadcast = outer
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -145,15 +133,13 @@ def encode(msg: dict[str, Any]) -> str:
     are cached only for its length."""
     if isinstance(msg, Encoded):
         return msg.text
-    parts = _parts
-    if parts is not None:
-        hit = parts.get(id(msg))
-        if hit is not None and hit[0] is msg:
-            return hit[1]
-        made = dumps(msg)
-        parts[id(msg)] = (msg, made)
-        return made
-    text = _cached(msg)
-    if text is not None:
-        return text
-    return _remember(msg, dumps(msg))
+    texts = _encoded if _broadcast is None else _broadcast
+    hit = texts.get(id(msg))
+    if hit is not None and hit[0] is msg:
+        return hit[1]
+    text = dumps(msg)
+    texts[id(msg)] = (msg, text)
+    if texts is _encoded:
+        while len(_encoded) > 512:
+            _encoded.popitem(last=False)
+    return text
