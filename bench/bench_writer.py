@@ -38,6 +38,8 @@ from syndicate.store.repo import SqlRepo
 class Pooled:
     """``Store.serial`` as it was before: every transaction takes a connection from the pool."""
 
+    commit_window = 0.0  # one table: its writer never waits anyway
+
     def __init__(self, store: SqlStore) -> None:
         self.store = store
 

@@ -841,7 +841,7 @@ class TableActor:
                 return unfenced(repo)
 
         if self._writer is not None:
-            return await self._writer.run(work)
+            return await self._writer.run(work, source=self.table.id)
 
         def run() -> Any:
             with self.room.store.transaction() as repo:

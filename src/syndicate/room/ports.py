@@ -111,6 +111,10 @@ class Repo(Protocol):
 class SerialTransactions(Protocol):
     """Transactions run one after another by one thread (:meth:`Store.serial`)."""
 
+    #: seconds the live tables' writer may wait for other tables' units before it commits
+    #: (:mod:`syndicate.room.writer`); 0: it never waits
+    commit_window: float
+
     def transaction(self) -> AbstractContextManager[Repo]: ...
     def close(self) -> None: ...
 
