@@ -610,6 +610,32 @@ def test_a_redraw_between_press_and_release_loses_no_click(world) -> None:
     room.tables.set_status(cast.dealer, table.id, "closed")
 
 
+def test_a_redraw_keeps_the_field_being_typed_over(world) -> None:
+    """Typing over a suggested amount is: select it, then type. A redraw between the two (another
+    player sat down, so the seat buttons changed) put a new field in place; the focus went to it
+    but the selection did not, and the keys went after the suggestion instead of replacing it
+    ("500.00" + "200" = "500.00200": seen in a full run). The field being typed into now stays
+    on the page itself, with its selection, and the seat buttons read it."""
+    room, cast = world.room, world.cast
+    table = room.tables.open(cast.dealer, "Far corner", overrides={"min_bet": 100, "max_bet": 5_000})
+    room.cashier.buy_in(cast.admin, cast.alice.id, 20_000)
+    bob = world.page("bob")
+    bob.goto(world.url + f"/tables/{table.id}")
+    expect(bob.get_by_test_id("connection")).to_have_text("connected")
+    chips = bob.get_by_label("Chips to bring, dollars")
+    expect(chips).to_have_value(re.compile(r"^[1-9][0-9]*\.00$"))  # the bankroll's suggestion
+    chips.focus()
+    chips.evaluate("el => el.select()")
+    _sit(world, "alice", 1, table.id, "Far corner")  # Bob's seat buttons change meanwhile
+    expect(bob.get_by_role("button", name="Sit at seat 1")).to_have_count(0)
+    expect(chips).to_be_focused()
+    bob.keyboard.insert_text("20")
+    expect(chips).to_have_value("20")
+    bob.get_by_role("button", name="Sit at seat 3").click()
+    expect(bob.get_by_test_id("stack")).to_have_text("At this table: $20.00")
+    room.tables.set_status(cast.dealer, table.id, "closed")
+
+
 def test_a_pit_boss_who_deals_opens_a_table_from_the_console(world) -> None:
     """The notice's "Authorized Dealers: • Jean-Marc: Bokuden, Ryuusei, Kyohei": Jean-Marc, a pit
     boss, deals too. He opens a notice table; the lobby shows him as its dealer and still heads

@@ -1,7 +1,7 @@
 // The Blackjack table: the dealer's hand, each seat's hands (splits side by side), bets and
 // chips, the buttons of exactly the legal actions the server lists, the turn clock, the round's
 // payouts, and the basic-strategy hint for this table's rules.
-import { h, keptInput, money, parseDollars, toast } from "./common.js";
+import { fieldValue, h, keptInput, money, parseDollars, toast } from "./common.js";
 import { cards } from "./cards.js";
 
 export const LABELS = { hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
@@ -110,7 +110,7 @@ export function renderActions(ctx) {
     out.push(h("label", { class: "field" }, `Bet (${money(s.table.min_bet)}–${money(s.table.max_bet)})`, input),
       h("button", { type: "button", class: "primary", "data-key": "b", "aria-label": "Place bet", "aria-keyshortcuts": "B",
         onclick: () => {
-          const cents = parseDollars(input.value);
+          const cents = parseDollars(fieldValue(input));
           if (cents === null) { toast("A bet is an amount in dollars, like 5 or 2.50", true); return; }
           ctx.act("bet", { amount: cents });
         } }, mine.bet ? `Change bet (${money(mine.bet)})` : "Place bet"));
@@ -123,7 +123,7 @@ export function renderActions(ctx) {
       value: (full / 100).toFixed(2), "aria-label": `${LABELS[a]} amount, dollars (${money(1)} to ${money(full)})` }) : null;
     const send = () => {
       if (!input) return ctx.act(a);
-      const cents = parseDollars(input.value);
+      const cents = parseDollars(fieldValue(input));
       if (cents === null || cents < 1 || cents > full) {
         toast(`${LABELS[a]} from ${money(1)} to ${money(full)}`, true);
         return null;

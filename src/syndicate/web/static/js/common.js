@@ -66,14 +66,31 @@ export function redraw(box, ...nodes) {
   const last = drawn.get(box);
   const kids = box.childNodes;
   if (last && last.html === html && kids.length === last.nodes.length && last.nodes.every((n, i) => kids[i] === n)) return false;
-  // The focus follows a field that the redraw replaced by one of the same id.
-  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : "";
+  // The focus follows a field that the redraw replaced by one of the same id. A text field
+  // being typed into stays itself, in place of its replacement (with the replacement's
+  // attributes): a new one would lose the selection and the caret, and keys meant to replace a
+  // selected amount went after it instead ("500.00" + "200"). Read such a field's value with
+  // fieldValue(), not through a reference to the replacement.
+  const active = document.activeElement;
+  const focused = active && active !== document.body && box.contains(active) ? active : null;
   box.replaceChildren(...now);
   drawn.set(box, { html, nodes: [...box.childNodes] });
-  const again = focused && document.getElementById(focused);
-  if (again && box.contains(again)) again.focus();
+  const again = focused && focused.id ? document.getElementById(focused.id) : null;
+  if (again && box.contains(again)) {
+    if (again !== focused && again.tagName === "INPUT" && focused.tagName === "INPUT" && again.type === focused.type
+        && ["text", "number", "search", "tel"].includes(focused.type)) {
+      for (const a of [...focused.attributes]) if (!again.hasAttribute(a.name)) focused.removeAttribute(a.name);
+      for (const a of [...again.attributes]) if (a.name !== "value") focused.setAttribute(a.name, a.value);
+      again.replaceWith(focused);
+      focused.focus();
+    } else again.focus();
+  }
   return true;
 }
+
+/** The value of the field with `el`'s id now on the page (redraw() may have kept the one being
+ * typed into in place of `el`), or `el`'s own. */
+export const fieldValue = (el) => (document.getElementById(el.id) ?? el).value;
 
 /** The inputs a person typed into (see keptInput). */
 const typed = new WeakSet();

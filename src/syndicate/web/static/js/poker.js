@@ -2,7 +2,7 @@
 // carried from the last pot, each player's bet this round, the betting actions with amounts
 // limited to the ranges the server gives, the discard (the Ace rule checked here as well as by
 // the server), the showdown, and ante-change proposals.
-import { h, keptInput, money, parseDollars, toast } from "./common.js";
+import { fieldValue, h, keptInput, money, parseDollars, toast } from "./common.js";
 import { card, cardName, cards } from "./cards.js";
 import { timer } from "./blackjack.js";
 
@@ -89,7 +89,7 @@ function amountControl(ctx, action, range) {
     value: (lo / 100).toFixed(2), "aria-label": `${LABELS[action]} amount, dollars (${money(lo)} to ${money(hi)})` });
   const btn = h("button", { type: "button", "data-key": KEYS[action], "aria-keyshortcuts": KEYS[action].toUpperCase(),
     onclick: () => {
-      const cents = parseDollars(input.value);
+      const cents = parseDollars(fieldValue(input));
       if (cents === null || cents < lo || cents > hi || (cents % chip && cents !== hi)) {
         toast(`${LABELS[action]} between ${money(lo)} and ${money(hi)}, in ${money(chip)} chips`, true);
         return;

@@ -1,6 +1,6 @@
 // A live table, either game. Renders only what the server sends (docs/protocol.md): the state
 // snapshot with the highest version; every decision goes to the server, which enforces the rules.
-import { api, eventId, forget, h, headerBar, keptInput, money, parseDollars, redraw, signInForm, toast, wasTyped, whoAmI } from "./common.js";
+import { api, eventId, fieldValue, forget, h, headerBar, keptInput, money, parseDollars, redraw, signInForm, toast, wasTyped, whoAmI } from "./common.js";
 import { TableSocket } from "./socket.js";
 import * as blackjack from "./blackjack.js";
 import * as poker from "./poker.js";
@@ -133,7 +133,7 @@ function controls() {
     for (let n = 1; n <= s.table.seats; n++) {
       if (taken.has(n)) continue;
       box.append(h("button", { type: "button", "aria-label": `Sit at seat ${n}`, onclick: () => {
-        const cents = parseDollars(amount.value);
+        const cents = parseDollars(fieldValue(amount));
         if (!cents) {
           toast(ctx.bankroll === 0 ? "Your bankroll is $0.00: buy in with the cashier first" : "Say how many chips to bring", true);
           return;
