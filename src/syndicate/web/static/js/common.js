@@ -80,7 +80,9 @@ export function redraw(box, ...nodes) {
     if (again !== focused && again.tagName === "INPUT" && focused.tagName === "INPUT" && again.type === focused.type
         && ["text", "number", "search", "tel"].includes(focused.type)) {
       for (const a of [...focused.attributes]) if (!again.hasAttribute(a.name)) focused.removeAttribute(a.name);
-      for (const a of [...again.attributes]) if (a.name !== "value") focused.setAttribute(a.name, a.value);
+      // (the value attribute too: it is the field's default, and a field typed into keeps what was
+      // typed; only what differs, as setting a non-typed field's default moves its caret)
+      for (const a of [...again.attributes]) if (focused.getAttribute(a.name) !== a.value) focused.setAttribute(a.name, a.value);
       again.replaceWith(focused);
       focused.focus();
     } else again.focus();
