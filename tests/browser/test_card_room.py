@@ -16,6 +16,7 @@ import json
 import re
 import statistics
 import time
+from typing import Any
 
 from playwright.sync_api import expect
 
@@ -633,6 +634,42 @@ def test_a_redraw_keeps_the_field_being_typed_over(world) -> None:
     expect(chips).to_have_value("20")
     bob.get_by_role("button", name="Sit at seat 3").click()
     expect(bob.get_by_test_id("stack")).to_have_text("At this table: $20.00")
+    room.tables.set_status(cast.dealer, table.id, "closed")
+
+
+def test_a_suggestion_arriving_while_the_field_has_the_focus_is_typed_over(world) -> None:
+    """The chips-to-bring field is drawn empty and takes the bankroll's figure when that arrives.
+    A player who tapped the field (or selected it, as a test's fill does) and typed as the figure
+    arrived got the keys after it: "501.00" + "200" = "501.00200" (seen in CI). The figure now
+    arrives selected in a field that has the focus, so the keys replace it."""
+    room, cast = world.room, world.cast
+    table = room.tables.open(cast.dealer, "Near corner", overrides={"min_bet": 100, "max_bet": 5_000})
+    bob = world.page("bob")
+    held: list[Any] = []
+    ledger = "**/api/accounts/*/ledger"
+    bob.route(ledger, lambda route: held.append(route))  # the bankroll's answer waits until the field has the focus
+    try:
+        bob.goto(world.url + f"/tables/{table.id}")
+        expect(bob.get_by_test_id("connection")).to_have_text("connected")
+        chips = bob.get_by_label("Chips to bring, dollars")
+        expect(chips).to_have_value("")
+        chips.focus()
+        for _ in range(500):  # the page asks for the bankroll after it connects
+            if held:
+                break
+            bob.wait_for_timeout(20)
+        assert len(held) == 1, "the page asked for the bankroll once"
+        expect(bob.get_by_test_id("bankroll")).to_have_count(0)
+        held.pop().continue_()
+        expect(bob.get_by_test_id("bankroll")).to_be_visible()
+        expect(chips).to_have_value(re.compile(r"^[1-9][0-9]*\.00$"))
+        expect(chips).to_be_focused()
+        bob.keyboard.insert_text("20")
+        expect(chips).to_have_value("20")
+    finally:
+        bob.unroute(ledger)
+        for route in held:
+            route.continue_()
     room.tables.set_status(cast.dealer, table.id, "closed")
 
 

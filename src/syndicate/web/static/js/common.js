@@ -79,12 +79,14 @@ export function redraw(box, ...nodes) {
   if (again && box.contains(again)) {
     if (again !== focused && again.tagName === "INPUT" && focused.tagName === "INPUT" && again.type === focused.type
         && ["text", "number", "search", "tel"].includes(focused.type)) {
+      const shown = focused.value;
       for (const a of [...focused.attributes]) if (!again.hasAttribute(a.name)) focused.removeAttribute(a.name);
       // (the value attribute too: it is the field's default, and a field typed into keeps what was
       // typed; only what differs, as setting a non-typed field's default moves its caret)
       for (const a of [...again.attributes]) if (focused.getAttribute(a.name) !== a.value) focused.setAttribute(a.name, a.value);
       again.replaceWith(focused);
       focused.focus();
+      if (focused.value !== shown) focused.select(); // a new suggestion: see suggest()
     } else again.focus();
   }
   return true;
@@ -108,8 +110,17 @@ export function keptInput(id, attrs) {
   return el;
 }
 
-/** Whether a person typed into `input` (made by keptInput); forget() makes it take suggestions again. */
-export const wasTyped = (input) => typed.has(input);
+/** Put a suggested `value` in a field made by keptInput, unless a person typed into it. A field
+ * with the focus gets the new value selected, so that the keys typed next replace it: a person
+ * (or a test's fill) who selected the old suggestion, or tapped the empty field, and typed as the
+ * bankroll arrived got "501.00" + "200" = "501.00200" from a value set under the caret. */
+export function suggest(input, value) {
+  if (!input || typed.has(input) || value === null || value === undefined || input.value === value) return;
+  input.value = value;
+  if (input === document.activeElement) input.select();
+}
+
+/** Make a field a person typed into (made by keptInput) take suggestions again. */
 export const forget = (input) => typed.delete(input);
 
 export function toast(message, bad = false) {

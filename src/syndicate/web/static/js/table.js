@@ -1,6 +1,6 @@
 // A live table, either game. Renders only what the server sends (docs/protocol.md): the state
 // snapshot with the highest version; every decision goes to the server, which enforces the rules.
-import { api, eventId, fieldValue, forget, h, headerBar, keptInput, money, parseDollars, redraw, signInForm, toast, wasTyped, whoAmI } from "./common.js";
+import { api, eventId, fieldValue, forget, h, headerBar, keptInput, money, parseDollars, redraw, signInForm, suggest, toast, whoAmI } from "./common.js";
 import { TableSocket } from "./socket.js";
 import * as blackjack from "./blackjack.js";
 import * as poker from "./poker.js";
@@ -47,9 +47,7 @@ function buyInField() {
   return keptInput("buyin", { type: "number", min: "0.01", step: "0.01", value: suggestion(), "aria-label": "Chips to bring, dollars" });
 }
 function suggestBuyIn() {
-  const el = document.getElementById("buyin");
-  const value = suggestion();
-  if (el && !wasTyped(el) && value !== null) el.value = value;
+  suggest(document.getElementById("buyin"), suggestion());
 }
 
 /** What a screen reader hears: the cards dealt to you and your turn, once each, read from what
