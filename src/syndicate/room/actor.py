@@ -123,9 +123,12 @@ class TableActor:
         self._task = asyncio.create_task(self._run(), name=f"table-{self.table.id}")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            await self._queue.put(_Command("stop"))
-            await self._task
+        try:
+            if self._task is not None:
+                await self._queue.put(_Command("stop"))
+                await self._task
+        finally:
+            self.clock.stop()
 
     def submit(self, conn: Connection, message: dict[str, Any]) -> None:
         self._queue.put_nowait(_Command("action", conn, message))
