@@ -44,7 +44,8 @@ def tab_to(page, name: str, limit: int = 80) -> None:
 def keyboard_sit(page, seat: int) -> None:
     """Sit with the chips suggested (the bankroll, up to 50 maximum bets), keys only."""
     expect(page.get_by_test_id("connection")).to_have_text("connected")
-    expect(page.get_by_label("Chips to bring, dollars")).not_to_have_value("0.00")
+    # the bankroll's suggestion (the field is drawn empty and takes it when the bankroll arrives)
+    expect(page.get_by_label("Chips to bring, dollars")).to_have_value(re.compile(r"^[1-9][0-9]*\.[0-9]{2}$"))
     tab_to(page, f"Sit at seat {seat}")
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("stack")).to_contain_text("At this table: $")

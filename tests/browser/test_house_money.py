@@ -28,11 +28,14 @@ def test_the_admin_sets_the_bots_float(world) -> None:
     page = world.page("admin")
     page.goto(world.url + "/admin")
     form = page.get_by_role("form", name="Sign in")
-    if form.count():
+    panel = page.get_by_role("form", name="Set the bots' float")
+    # The page draws one or the other once it knows who is there: wait for it before looking
+    # (a look before it was drawn saw no sign-in form, and the panel never came).
+    expect(form.or_(panel).first).to_be_visible()
+    if form.is_visible():
         form.get_by_label("Name").fill("admin")
         form.get_by_label("Password").fill(PASSWORD)
         form.get_by_role("button", name="Sign in").click()
-    panel = page.get_by_role("form", name="Set the bots' float")
     panel.get_by_label("Float in dollars").fill("1000")
     panel.get_by_role("button", name="Set").click()
     expect(page.locator("#float-figures")).to_contain_text("remaining $1,000.00")
