@@ -30,7 +30,7 @@ import signal
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -522,13 +522,7 @@ def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: 
             await asyncio.gather(*(b.close() for b in bots))
             return
         failures = await play_tables(bots, warmup=warmup, seconds=seconds, grace=grace)
-        out: dict[str, list[float]] = {}
-        for b in bots:
-            for k, v in b.by_action.items():
-                out.setdefault(k, []).extend(v)
-        kinds: Counter[str] = Counter()
-        for b in bots:
-            kinds.update(b.error_kinds)
+        out, kinds = merged(bots)
         messages.put(("done", index, out, failures, dict(kinds)))
         calm.cancel()
 
@@ -614,6 +608,18 @@ def _await(pool: list[_Process], messages: Any, before: str, after: str, timeout
                                        "stopped"))
 
 
+def merged(parts: Iterable[Any]) -> tuple[dict[str, list[float]], Counter[str]]:
+    """The latencies by action and the errors by kind of several table bots (in a load process)
+    or load processes (in the parent), as one."""
+    by_action: dict[str, list[float]] = {}
+    kinds: Counter[str] = Counter()
+    for part in parts:
+        for k, v in part.by_action.items():
+            by_action.setdefault(k, []).extend(v)
+        kinds.update(part.error_kinds)
+    return by_action, kinds
+
+
 def _pct(xs: list[float], q: float) -> float:
     return round(1000 * xs[int(q * (len(xs) - 1))], 1) if xs else float("nan")
 
@@ -662,14 +668,11 @@ def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds:
             if p.process.is_alive():
                 p.process.kill()
                 p.process.join(5)
-    by_action: dict[str, list[float]] = {}
-    for p in pool:
-        for k, v in p.by_action.items():
-            by_action.setdefault(k, []).extend(v)
+    by_action, kinds = merged(pool)
     lat = sorted(x for v in by_action.values() for x in v)
     return Figures(
         tables=len(specs), clients=sum(1 + len(s.players) + len(s.watchers) for s in specs), seconds=seconds,
-        actions=len(lat), error_kinds=dict(sum((Counter(p.error_kinds) for p in pool), Counter())),
+        actions=len(lat), error_kinds=dict(kinds),
         p50_ms=round(1000 * statistics.median(lat), 1) if lat else float("nan"),
         p95_ms=_pct(lat, 0.95), p99_ms=_pct(lat, 0.99),
         by_action={k: {"count": len(v), "p50_ms": _pct(sorted(v), 0.5), "p99_ms": _pct(sorted(v), 0.99)}
