@@ -425,8 +425,10 @@ def test_postgresql_connections_dropped_under_a_playing_table(db_url, database, 
             alice = await TableClient.connect(server.url, doomed, tokens["Alice"])
             await alice.act("sit", seat=1, amount=5_000)
             await play_round(dealer, {1: alice}, latencies)
-            # Every connection the server holds is cut while idle in its pool: the next unit of
-            # work finds out before using it (pool_pre_ping) and takes a new one.
+            # Every connection the server holds is cut while idle: the next unit of work finds
+            # out before using it (the tables' writer sees the server's goodbye on its socket, or
+            # loses the connection before its commit and runs the unit again; REST's pool pings
+            # each connection first) and takes a new one.
             for _ in range(3):
                 with admin.connect() as c:
                     assert c.execute(kill).scalar_one() >= 1
@@ -443,7 +445,7 @@ def test_postgresql_connections_dropped_under_a_playing_table(db_url, database, 
         ledger_is_sound(room, ev)
 
         # Now a connection is cut in the middle of a unit of work: the table's write waits on a
-        # row lock held elsewhere and its connection is terminated while it waits.
+        # row lock held elsewhere and its connection is terminated while it waits, twice.
         async def part_two() -> int:
             dealer = await TableClient.connect(server.url, doomed, tokens["Bokuden"])
             alice = await TableClient.connect(server.url, doomed, tokens["Alice"])
@@ -468,21 +470,35 @@ def test_postgresql_connections_dropped_under_a_playing_table(db_url, database, 
                 legal = st["round"]["legal_actions"]
                 stand = asyncio.create_task(alice.act(
                     next(a for a in ("stand", "no_insurance", "play_on") if a in legal), timeout=T))
-                waiting = text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                waiting = text("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
                                "AND wait_event_type = 'Lock'")
 
-                def blocked() -> bool:
+                def blocked() -> set[int]:
                     with admin.connect() as c:
-                        return c.execute(waiting).scalar_one() >= 1
+                        return set(c.execute(waiting).scalars())
 
-                deadline = time.monotonic() + T
-                while not await asyncio.to_thread(blocked):
-                    assert time.monotonic() < deadline, "the table's write never waited on the lock"
-                    await asyncio.sleep(0.05)
-                killed = locker.execute(text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                                             "WHERE datname = current_database() AND pid <> pg_backend_pid() "
-                                             "AND wait_event_type = 'Lock'")).scalar_one()
-                assert killed >= 1
+                async def until_blocked(besides: set[int]) -> set[int]:
+                    """The connections waiting on the lock, once one not in ``besides`` is."""
+                    deadline = time.monotonic() + T
+                    while not (now := await asyncio.to_thread(blocked)) - besides:
+                        assert time.monotonic() < deadline, "the table's write never waited on the lock"
+                        await asyncio.sleep(0.05)
+                    return now - besides
+
+                def kill(pids: set[int]) -> None:
+                    with admin.connect() as c:  # not the locker: its transaction sees a snapshot of the backends
+                        killed = c.execute(text("SELECT pg_terminate_backend(pid) FROM unnest(CAST(:pids AS integer[])) "
+                                                "AS pid"), {"pids": list(pids)}).scalars().all()
+                    assert killed == [True] * len(pids)
+
+                # A write whose connection is lost before its commit committed nothing: the
+                # writer runs it once more on a new connection, which waits on the lock again.
+                first = await until_blocked(set())
+                kill(first)
+                second = await until_blocked(first)
+                assert not stand.done()
+                # Lost a second time, it fails, and the table stops.
+                kill(second)
                 tx.rollback()
             # What the clients see (docs/server.md, "Crash safety"): the table stopped on a server
             # error; the action in flight is never answered.

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from syndicate.room.errors import Conflict
 from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
 from syndicate.room.values import Move
@@ -138,3 +140,68 @@ def test_group_commit_serves_both_databases(room, database) -> None:
         assert w.window == (SQLITE_COMMIT_WINDOW if database.is_sqlite else 0.0)
     finally:
         w.shutdown()
+
+
+def _ending_its_connection(ev: int, account, amount: int, database, times: int):  # type: ignore[no-untyped-def]
+    """A unit that has PostgreSQL end its own connection (as a restart would) the first ``times``
+    times it runs, after its payment's statements are sent and before the commit."""
+    import select
+    import time
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    runs = []
+
+    def work(repo):  # type: ignore[no-untyped-def]
+        _pay(ev, account, amount)(repo)
+        runs.append(1)
+        if len(runs) <= times:
+            raw = repo.conn.connection.driver_connection
+            admin = create_engine(database.url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+            try:
+                with admin.connect() as c:
+                    c.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": raw.info.backend_pid})
+            finally:
+                admin.dispose()
+            deadline = time.monotonic() + 10
+            while not select.select([raw.fileno()], [], [], 0.05)[0]:
+                assert time.monotonic() < deadline
+        return amount
+
+    return work, runs
+
+
+def test_a_batch_whose_connection_is_lost_before_its_commit_runs_once_more(room, cast, database) -> None:
+    if database.is_sqlite:
+        pytest.skip("PostgreSQL only: SQLite has no server connection to lose")
+    ev = cast.event.id
+    writer = GroupWriter(room.store)
+    lost_once, runs = _ending_its_connection(ev, cast.alice, 5, database, times=1)
+    results = _queued_behind_a_blocker(writer, [_pay(ev, cast.bob, 3), lost_once, _pay(ev, cast.bob, 4)])
+    assert results == [3, 5, 4]
+    assert len(runs) == 2 and writer.retried == 1
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 5  # once, not twice
+    assert room.ledger.balance(ev, player_key(cast.bob.id)) == 7
+    assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
+
+
+def test_a_unit_that_loses_its_connection_twice_fails_and_leaves_nothing(room, cast, database) -> None:
+    if database.is_sqlite:
+        pytest.skip("PostgreSQL only: SQLite has no server connection to lose")
+    ev = cast.event.id
+    writer = GroupWriter(room.store)
+    lost_always, runs = _ending_its_connection(ev, cast.alice, 5, database, times=99)
+
+    async def go() -> tuple[object, int]:
+        failed = await asyncio.gather(writer.run(lost_always), return_exceptions=True)
+        return failed[0], await writer.run(_pay(ev, cast.bob, 2))  # the writer goes on
+
+    try:
+        failed, paid = asyncio.run(go())
+    finally:
+        writer.shutdown()
+    assert isinstance(failed, Exception) and "connection" in str(failed)  # its own error, not a rule
+    assert paid == 2 and len(runs) == 2 and writer.retried == 1
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 0
+    assert room.ledger.balance(ev, player_key(cast.bob.id)) == 2

@@ -63,28 +63,32 @@ def check_amount(amount: Any, field: str = "amount") -> int:
 def transfer(
     repo: Repo, event_id: int, moves: Sequence[Move], kind: str, memo: str, *,
     by: int | None = None, hand_id: int | None = None,
-) -> int:
+) -> None:
     """Post one transaction inside the caller's transaction. Balances are locked first (in id
-    order, so two writers cannot deadlock) and a player who would go below zero is refused."""
+    order, so two writers cannot deadlock) and a player who would go below zero is refused
+    (:class:`Conflict` ``insufficient_funds``), before the caller's transaction commits."""
     moves = [m for m in moves if m.amount]
     for m in moves:
         check_amount(m.amount)
         if m.source == m.dest:
             raise BadRequest("accounts", "a transfer needs two different accounts")
     ids = sorted({m.source for m in moves} | {m.dest for m in moves})
-    accounts = repo.lock_balances(ids)
     change = dict.fromkeys(ids, 0)
     for m in moves:
         change[m.source] -= m.amount
         change[m.dest] += m.amount
-    for i, delta in change.items():
-        a = accounts[i]
-        if a.kind == "player" and a.balance + delta < 0:
-            raise Conflict(
-                "insufficient_funds",
-                f"{a.name} has {money.format(a.balance)}, {money.format(-delta)} is needed",
-            )
-    return repo.post(event_id, kind, memo, moves, by, hand_id, now())
+
+    def check(accounts: dict[int, LedgerAccount]) -> None:
+        for i, delta in change.items():
+            a = accounts[i]
+            if a.kind == "player" and a.balance + delta < 0:
+                raise Conflict(
+                    "insufficient_funds",
+                    f"{a.name} has {money.format(a.balance)}, {money.format(-delta)} is needed",
+                )
+
+    repo.check_balances(ids, check)
+    repo.post(event_id, kind, memo, moves, by, hand_id, now())
 
 
 def cashier_account(repo: Repo, event_id: int) -> LedgerAccount:

@@ -9,7 +9,7 @@ nothing.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
@@ -70,10 +70,17 @@ class Repo(Protocol):
     # the ledger
     def ledger_account(self, event_id: int, key: str, kind: str, name: str) -> LedgerAccount: ...
     def lock_balances(self, account_ids: Sequence[int]) -> dict[int, LedgerAccount]: ...
+    def check_balances(
+        self, account_ids: Sequence[int], check: Callable[[dict[int, LedgerAccount]], None],
+    ) -> None:
+        """Lock the accounts (in id order) and call ``check`` with them as they are now. It
+        may be called later (the live tables' writer on PostgreSQL reads every result of a
+        transaction at once), but always before the transaction commits; what it raises rolls
+        the transaction back and is what the caller gets."""
     def post(
         self, event_id: int, kind: str, memo: str, moves: Sequence[Move], by: int | None,
         hand_id: int | None, at: datetime,
-    ) -> int: ...
+    ) -> None: ...
     def lines(self, account_id: int) -> list[Line]: ...
     def ledger_accounts(self, event_id: int) -> list[LedgerAccount]: ...
     def entries_balance(self, account_id: int) -> int: ...
@@ -104,7 +111,9 @@ class Repo(Protocol):
     def acquire_lease(self, table_id: int, owner: str, at: datetime, expires: datetime) -> int | None: ...
     def renew_leases(self, owner: str, expires: datetime) -> dict[int, int]: ...
     def release_lease(self, table_id: int, owner: str, epoch: int, at: datetime) -> None: ...
-    def check_lease(self, table_id: int, owner: str, epoch: int) -> None: ...
+    def check_lease(self, table_id: int, owner: str, epoch: int) -> None:
+        """Raise :class:`~syndicate.room.errors.Fenced` unless ``owner`` holds the table at
+        ``epoch``: at once or, as :meth:`check_balances`, before the transaction commits."""
     def leases(self, table_id: int | None = None) -> dict[int, Lease]: ...
 
 
@@ -114,6 +123,9 @@ class SerialTransactions(Protocol):
     #: seconds the live tables' writer may wait for other tables' units before it commits
     #: (:mod:`syndicate.room.writer`); 0: it never waits
     commit_window: float
+    #: whether the last transaction that raised had lost its connection to the database before
+    #: its commit was sent: nothing of it can have been committed, so it may be run again
+    lost: bool
 
     def transaction(self) -> AbstractContextManager[Repo]: ...
     def close(self) -> None: ...

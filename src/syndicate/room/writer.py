@@ -8,7 +8,9 @@ which is durable once its batch has committed. A unit that fails takes nothing w
 batch is rolled back and every unit in it is run again alone, in its own transaction, so the
 others commit and the failing one gets its own error, exactly as if there had been no batch.
 Units are database work only (no changes to the table's memory), so running one twice after a
-rollback is safe.
+rollback is safe. For the same reason a batch whose connection was lost before its commit was
+sent (PostgreSQL restarted, or the connection ended by its server) runs once more on a new
+connection; lost twice, it fails like any batch, and its tables stop (docs/server.md).
 
 **A short wait when other tables are writing too** (``window``). At 400 tables and a 2 s think
 time the writes come one at a time, some 4 ms apart, so each paid for its own transaction:
@@ -68,6 +70,8 @@ class GroupWriter:
         self.units = 0
         #: batches that waited for other tables' units (the window)
         self.waited = 0
+        #: batches run again because their connection was lost before the commit
+        self.retried = 0
 
     async def run(self, work: Work, source: Hashable | None = None) -> Any:
         """Run ``work`` in a transaction on the writer's thread; its result. ``source``: the
@@ -129,7 +133,8 @@ class GroupWriter:
         if source is not None:
             self._recent.append((time.monotonic() if now is None else now, source))
 
-    def _run_batch(self, batch: list[Job]) -> list[tuple[asyncio.Future[Any], Any, BaseException | None]]:
+    def _run_batch(self, batch: list[Job], again: bool = True
+                   ) -> list[tuple[asyncio.Future[Any], Any, BaseException | None]]:
         try:
             with self._serial.transaction() as repo:
                 results = [work(repo) for work, _, _ in batch]
@@ -137,10 +142,16 @@ class GroupWriter:
             self.units += len(batch)
             return [(fut, r, None) for (_, fut, _), r in zip(batch, results, strict=True)]
         except Exception as e:
+            if again and self._serial.lost:
+                # The connection was lost before the commit (a database restart, a connection
+                # ended by its server): nothing was committed. The same batch once more, on a new
+                # connection; lost again, it fails as any batch does.
+                self.retried += 1
+                return self._run_batch(batch, again=False)
             if len(batch) == 1:
                 return [(batch[0][1], None, e)]
         # one of them failed and the batch was rolled back: each alone, in its own transaction
-        return [out for job in batch for out in self._run_batch([job])]
+        return [out for job in batch for out in self._run_batch([job], again=False)]
 
     def _deliver(self, outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
         def settle() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+import select as io_select
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -104,6 +105,17 @@ class _HotSql:
         self.new_shoe = f"INSERT INTO shoes (table_id, commitment, seed, created_at) VALUES ({p}, {p}, {p}, {p})"
         self.hand_player = f"INSERT INTO hand_players (hand_id, account_id, seat) VALUES ({p}, {p}, {p})"
         self.update_hand = f"UPDATE hands SET status = {p}, history = {p}, finished_at = {p} WHERE id = {p}"
+        # PostgreSQL: a transfer in one statement (its transaction, entries and balances), which
+        # needs no answer, so the writer's pipeline goes on without waiting for one
+        self.post_all = (
+            "WITH t AS (INSERT INTO ledger_transactions (event_id, kind, memo, by_account_id, hand_id, at) "
+            "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id), "
+            "e AS (INSERT INTO ledger_entries (transaction_id, source_id, dest_id, amount) "
+            "SELECT t.id, m.source, m.dest, m.amount FROM t, "
+            "unnest(%s::integer[], %s::integer[], %s::bigint[]) WITH ORDINALITY AS m(source, dest, amount, n) "
+            "ORDER BY m.n) "
+            "UPDATE ledger_accounts AS a SET balance = a.balance + b.delta "
+            "FROM unnest(%s::integer[], %s::bigint[]) AS b(id, delta) WHERE a.id = b.id")
         self.lease_of = (f"SELECT owner, epoch FROM table_leases WHERE table_id = {p}"
                          + (" FOR KEY SHARE" if pg else ""))
 
@@ -139,27 +151,77 @@ class SqlRepo:
     is made on first use: a live table's change (the most frequent transaction by far) needs
     none, and making one costs more than its statements (issue 16)."""
 
-    def __init__(self, conn: Connection, for_update: bool) -> None:
+    def __init__(self, conn: Connection, for_update: bool, pipelined: bool = False) -> None:
         self.conn = conn
         self.for_update = for_update  # SQLite locks the whole file at BEGIN IMMEDIATE instead
         self._session: Session | None = None
         self._raw: tuple[_HotSql, Any] | None = None
+        # PostgreSQL, the live tables' writer: the hot statements go out in psycopg's pipeline
+        # mode, without waiting for each answer (see _pipeline)
+        self._pipelined = pipelined
+        self._pipe: Any = None  # psycopg's Pipeline, while in pipeline mode
+        self._pipe_block: Any = None  # the context manager that made it
+        self._later: list[Callable[[], None]] = []
 
     @property
     def s(self) -> Session:
+        self._settle()  # SQLAlchemy reads each statement's answer at once: no pipeline under it
         if self._session is None:
             # joins the connection's transaction: the store commits or rolls it back
             self._session = Session(bind=self.conn, expire_on_commit=False, autoflush=True)
         return self._session
 
     def _finish(self) -> None:
-        """Before the commit: whatever the session still holds goes to the database."""
+        """Before the commit: every answer read and every check made; whatever the session
+        still holds goes to the database."""
+        self._settle()
         if self._session is not None:
             self._session.flush()
 
-    def _close(self) -> None:
+    def _close(self, error: BaseException | None = None) -> None:
+        block, self._pipe, self._pipe_block, self._later = self._pipe_block, None, None, []
+        if block is not None:  # the block raised with statements in flight: the caller rolls back
+            block.__exit__(type(error), error, None)
         if self._session is not None:
             self._session.close()
+
+    # -- the pipeline (PostgreSQL, the live tables' writer) ------------------------------------
+    # A live table's change is four or five statements (the lease's fence, the balances' lock,
+    # the transfer, the hand) and the writer commits several tables' changes at once; waiting
+    # for each statement's answer made the writer a chain of round trips, the ceiling of one
+    # process on PostgreSQL (issue 16, docs/benchmarks.md "Eighth round"). In pipeline mode they
+    # are sent one after another and answered together; what needs an answer (a check) waits
+    # in ``_later`` until :meth:`_settle`, which runs before the commit and before SQLAlchemy
+    # is used again. A hot statement that needs its answer at once (a new hand's id) reads it,
+    # which psycopg does by flushing what is queued.
+    def _defer(self, check: Callable[[], None]) -> None:
+        if self._pipe is None:
+            check()
+        else:
+            self._later.append(check)
+
+    def _settle(self) -> None:
+        """Out of the pipeline: every answer read, then the deferred checks in order. When a
+        statement failed, a check that fails names the rule (a player's balance) where the
+        database would only say which constraint."""
+        block = self._pipe_block
+        if block is None:
+            return
+        self._pipe = self._pipe_block = None
+        later, self._later = self._later, []
+        try:
+            block.__exit__(None, None, None)
+        except Exception:
+            for check in later:
+                try:
+                    check()
+                except (Conflict, Fenced) as e:
+                    raise e from None
+                except Exception:  # noqa: BLE001 - its statement was not run: the error above stands
+                    break
+            raise
+        for check in later:
+            check()
 
     # -- events and accounts -----------------------------------------------------------------
     def add_event(self, name: str, at: datetime, seed_reveal: str = "table_close") -> Event:
@@ -354,31 +416,37 @@ class SqlRepo:
         rows = raw.execute(hot.lock(len(account_ids)), list(account_ids)).fetchall()
         return {r[0]: LedgerAccount(*r) for r in rows}
 
-    def post(self, event_id: int, kind: str, memo: str, moves: Sequence[Move], by: int | None,
-             hand_id: int | None, at: datetime) -> int:
+    def check_balances(self, account_ids: Sequence[int],
+                       check: Callable[[dict[int, LedgerAccount]], None]) -> None:
         hot, raw = self._hot()
-        cur = raw.execute(hot.new_transaction, (event_id, kind, memo[:300], by, hand_id, hot.stamp(at)))
-        txn_id: int = cur.fetchone()[0] if hot.pg else cur.lastrowid
-        entries = [(txn_id, m.source, m.dest, m.amount) for m in moves]
+        cur = raw.execute(hot.lock(len(account_ids)), list(account_ids))
+        self._defer(lambda: check({r[0]: LedgerAccount(*r) for r in cur.fetchall()}))
+
+    def post(self, event_id: int, kind: str, memo: str, moves: Sequence[Move], by: int | None,
+             hand_id: int | None, at: datetime) -> None:
+        hot, raw = self._hot()
         delta: dict[int, int] = {}
         for m in moves:
             delta[m.source] = delta.get(m.source, 0) - m.amount
             delta[m.dest] = delta.get(m.dest, 0) + m.amount
+        if hot.pg:
+            ids = sorted(delta)
+            raw.execute(hot.post_all, (event_id, kind, memo[:300], by, hand_id, hot.stamp(at),
+                                       [m.source for m in moves], [m.dest for m in moves],
+                                       [m.amount for m in moves], ids, [delta[i] for i in ids]))
+            return
+        cur = raw.execute(hot.new_transaction, (event_id, kind, memo[:300], by, hand_id, hot.stamp(at)))
+        txn_id = cur.lastrowid
         # The balances in id order, as they were locked: a change at a live table moves chips
         # between a seat and the table on every bet.
-        balances = [(d, account_id) for account_id, d in sorted(delta.items())]
-        if hot.pg:
-            with raw.cursor() as c:
-                c.executemany(hot.new_entry, entries)
-                c.executemany(hot.add_to_balance, balances)
-        else:
-            raw.executemany(hot.new_entry, entries)
-            raw.executemany(hot.add_to_balance, balances)
-        return txn_id
+        raw.executemany(hot.new_entry, [(txn_id, m.source, m.dest, m.amount) for m in moves])
+        raw.executemany(hot.add_to_balance, [(d, account_id) for account_id, d in sorted(delta.items())])
 
     def _hot(self) -> tuple[_HotSql, Any]:
         """The hot statements and this transaction's DBAPI connection (sqlite3's or psycopg's),
         which runs them in the session's own transaction (:class:`_HotSql`)."""
+        if self._pipe is not None:
+            return self._raw  # type: ignore[return-value]
         if self._session is not None:
             # What the session still holds goes first, in order (autoflush covers only the ORM's
             # own queries): these statements may need its rows.
@@ -386,6 +454,9 @@ class SqlRepo:
         if self._raw is None:
             conn = self.conn
             self._raw = (_hot_sql(conn.dialect), conn.connection.driver_connection)
+        if self._pipelined and self._raw[0].pg:
+            self._pipe_block = self._raw[1].pipeline()
+            self._pipe = self._pipe_block.__enter__()
         return self._raw
 
     def lines(self, account_id: int) -> list[Line]:
@@ -521,7 +592,11 @@ class SqlRepo:
         hot, raw = self._hot()  # a draw table's every hand has a new deck: a live table's write
         try:
             raw.execute(hot.new_shoe, (table_id, commitment, seed_hex, hot.stamp(at)))
-        except self.conn.dialect.loaded_dbapi.IntegrityError:
+            if self._pipe is not None:
+                self._pipe.sync()  # its answer now, so a commitment stored twice is named here
+        except self.conn.dialect.loaded_dbapi.IntegrityError as e:
+            if hot.pg and e.diag.table_name != "shoes":  # an earlier statement's, in the pipeline
+                raise
             raise Conflict("shoe", f"a shoe with commitment {commitment} is already stored") from None
 
     def unrevealed_shoes(self) -> list[tuple[int, str, str]]:
@@ -575,11 +650,17 @@ class SqlRepo:
         ends, so a takeover (which locks it ``FOR UPDATE`` first) waits for the write to commit,
         and the write cannot land after a takeover; renewals (an update of the expiry alone)
         do not conflict with that lock, so they never queue behind the tables' writes, nor the
-        writes behind a renewal."""
+        writes behind a renewal. In the writer's pipeline the answer is read before the commit
+        (:meth:`_settle`): a fenced unit's statements are rolled back with it."""
         hot, raw = self._hot()
-        row = raw.execute(hot.lease_of, (table_id,)).fetchone()
-        if row is None or row[0] != owner or row[1] != epoch:
-            raise Fenced(table_id)
+        cur = raw.execute(hot.lease_of, (table_id,))
+
+        def check() -> None:
+            row = cur.fetchone()
+            if row is None or row[0] != owner or row[1] != epoch:
+                raise Fenced(table_id)
+
+        self._defer(check)
 
     def leases(self, table_id: int | None = None) -> dict[int, Lease]:
         """The lease of every table that has had an owner (or of ``table_id`` alone), with the
@@ -642,6 +723,17 @@ def _transaction(conn: Connection, db: Database) -> Iterator[SqlRepo]:
             repo._close()
 
 
+def _idle_and_sound(conn: Connection) -> bool:
+    """Whether a kept PostgreSQL connection, idle between transactions, can be used: open, and
+    nothing waiting on its socket (an idle connection is sent something only when the server
+    is about to end it, or a notice)."""
+    raw = conn.connection.driver_connection
+    if raw is None or raw.closed or raw.broken:
+        return False
+    readable, _, _ = io_select.select([raw.fileno()], [], [], 0)
+    return not readable
+
+
 #: seconds (see SerialTransactions.commit_window)
 SQLITE_COMMIT_WINDOW = 0.004
 
@@ -649,14 +741,17 @@ SQLITE_COMMIT_WINDOW = 0.004
 class SerialTransactions:
     """:meth:`SqlStore.transaction` for a thread that runs transactions one after another.
 
-    On SQLite the connection is kept open from one transaction to the next: the live tables'
-    writer commits once per table change, and taking a connection from the pool and giving it
-    back (with the pool's reset) cost several times its ``BEGIN IMMEDIATE … COMMIT`` (issue 16;
-    ``bench/bench_writer.py``). A transaction that raises closes the connection, and the next
-    one opens a new one, so a connection in an unknown state is never reused. On PostgreSQL,
-    where a connection kept idle can be dropped by the server, each transaction takes a
-    connection from the pool as :meth:`SqlStore.transaction` does, checked before use.
-    Not for use by two threads at once."""
+    The connection is kept open from one transaction to the next: the live tables' writer
+    commits once per table change (or batch of them), and taking a connection from the pool and
+    giving it back (with the pool's reset, and on PostgreSQL its check, a round trip) cost
+    several times SQLite's ``BEGIN IMMEDIATE … COMMIT`` (issue 16; ``bench/bench_writer.py``)
+    and a fifth of the writer's time on PostgreSQL. A transaction that raises closes the
+    connection, and the next one opens a new one, so a connection in an unknown state is never
+    reused. A PostgreSQL server that ends an idle connection (a restart, an administrator's
+    ``pg_terminate_backend``) says so on its socket first: a kept connection with anything to
+    read while idle is given up before use, and the next comes from the pool, checked there
+    (``pool_pre_ping``). On PostgreSQL the hot statements go out in pipeline mode
+    (:class:`SqlRepo`). Not for use by two threads at once."""
 
     def __init__(self, store: SqlStore) -> None:
         self._store = store
@@ -666,20 +761,35 @@ class SerialTransactions:
         # tables). On PostgreSQL one process's writer was then the bottleneck: every wait was a
         # wait of every table behind it (pg1's p50 5 -> 26 ms), so it commits what is waiting.
         self.commit_window = SQLITE_COMMIT_WINDOW if store.db.is_sqlite else 0.0
+        self.lost = False
 
     @contextmanager
     def transaction(self) -> Iterator[SqlRepo]:
         db = self._store.db
-        if not db.is_sqlite:
-            with self._store.transaction() as repo:
-                yield repo
-            return
+        if self._conn is not None and not db.is_sqlite and not _idle_and_sound(self._conn):
+            self._conn.invalidate()
+            self.close()
         if self._conn is None:
             self._conn = db.engine.connect()
+        raw = None if db.is_sqlite else self._conn.connection.driver_connection
+        committing = False
         try:
-            with _transaction(self._conn, db) as repo:
-                yield repo
+            with self._conn.begin():
+                repo = SqlRepo(self._conn, for_update=not db.is_sqlite, pipelined=raw is not None)
+                error: BaseException | None = None
+                try:
+                    yield repo
+                    repo._finish()
+                except BaseException as e:
+                    error = e
+                    raise
+                finally:
+                    repo._close(error)
+                committing = True  # the block's end commits
         except BaseException:
+            # A connection that broke before the commit was sent committed nothing (the writer
+            # may run the same work again on a new one); one that broke while committing may have.
+            self.lost = not committing and raw is not None and bool(raw.closed or raw.broken)
             self.close()
             raise
 
