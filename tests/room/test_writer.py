@@ -172,12 +172,16 @@ def _ending_its_connection(ev: int, account, amount: int, database, times: int):
     return work, runs
 
 
-def test_a_batch_whose_connection_is_lost_before_its_commit_runs_once_more(room, cast, database) -> None:
+def _losing(room, cast, database, times: int):  # type: ignore[no-untyped-def]
+    """A writer, and Alice's payment of 5 that ends its connection the first ``times`` runs."""
     if database.is_sqlite:
         pytest.skip("PostgreSQL only: SQLite has no server connection to lose")
+    return GroupWriter(room.store), *_ending_its_connection(cast.event.id, cast.alice, 5, database, times)
+
+
+def test_a_batch_whose_connection_is_lost_before_its_commit_runs_once_more(room, cast, database) -> None:
     ev = cast.event.id
-    writer = GroupWriter(room.store)
-    lost_once, runs = _ending_its_connection(ev, cast.alice, 5, database, times=1)
+    writer, lost_once, runs = _losing(room, cast, database, times=1)
     results = _queued_behind_a_blocker(writer, [_pay(ev, cast.bob, 3), lost_once, _pay(ev, cast.bob, 4)])
     assert results == [3, 5, 4]
     assert len(runs) == 2 and writer.retried == 1
@@ -187,11 +191,8 @@ def test_a_batch_whose_connection_is_lost_before_its_commit_runs_once_more(room,
 
 
 def test_a_unit_that_loses_its_connection_twice_fails_and_leaves_nothing(room, cast, database) -> None:
-    if database.is_sqlite:
-        pytest.skip("PostgreSQL only: SQLite has no server connection to lose")
     ev = cast.event.id
-    writer = GroupWriter(room.store)
-    lost_always, runs = _ending_its_connection(ev, cast.alice, 5, database, times=99)
+    writer, lost_always, runs = _losing(room, cast, database, times=99)
 
     async def go() -> tuple[object, int]:
         failed = await asyncio.gather(writer.run(lost_always), return_exceptions=True)

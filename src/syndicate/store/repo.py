@@ -157,7 +157,7 @@ class SqlRepo:
         self._session: Session | None = None
         self._raw: tuple[_HotSql, Any] | None = None
         # PostgreSQL, the live tables' writer: the hot statements go out in psycopg's pipeline
-        # mode, without waiting for each answer (see _pipeline)
+        # mode, without waiting for each answer (see "the pipeline" below)
         self._pipelined = pipelined
         self._pipe: Any = None  # psycopg's Pipeline, while in pipeline mode
         self._pipe_block: Any = None  # the context manager that made it
@@ -745,7 +745,7 @@ class SerialTransactions:
     commits once per table change (or batch of them), and taking a connection from the pool and
     giving it back (with the pool's reset, and on PostgreSQL its check, a round trip) cost
     several times SQLite's ``BEGIN IMMEDIATE … COMMIT`` (issue 16; ``bench/bench_writer.py``)
-    and a fifth of the writer's time on PostgreSQL. A transaction that raises closes the
+    and about a quarter of the writer's CPU on PostgreSQL (docs/benchmarks.md, "Eighth round"). A transaction that raises closes the
     connection, and the next one opens a new one, so a connection in an unknown state is never
     reused. A PostgreSQL server that ends an idle connection (a restart, an administrator's
     ``pg_terminate_backend``) says so on its socket first: a kept connection with anything to
