@@ -96,8 +96,9 @@ class _HotSql:
         self.stamp: Any = stamp if stamp is not None else (lambda v: v)
         self.lock_for_update = " FOR UPDATE" if pg else ""
         returning = " RETURNING id" if pg else ""  # SQLite: the cursor's lastrowid
+        # SQLite's transfer, in three statements (PostgreSQL's is post_all, below)
         self.new_transaction = (f"INSERT INTO ledger_transactions (event_id, kind, memo, by_account_id, hand_id, at) "
-                                f"VALUES ({p}, {p}, {p}, {p}, {p}, {p}){returning}")
+                                f"VALUES ({p}, {p}, {p}, {p}, {p}, {p})")
         self.new_entry = f"INSERT INTO ledger_entries (transaction_id, source_id, dest_id, amount) VALUES ({p}, {p}, {p}, {p})"
         self.add_to_balance = f"UPDATE ledger_accounts SET balance = balance + {p} WHERE id = {p}"
         self.new_hand = (f"INSERT INTO hands (table_id, number, game, commitment, status, history, started_at) "
@@ -162,6 +163,8 @@ class SqlRepo:
         self._pipe: Any = None  # psycopg's Pipeline, while in pipeline mode
         self._pipe_block: Any = None  # the context manager that made it
         self._later: list[Callable[[], None]] = []
+        #: set by the transaction once the work is done and only its commit is left
+        self.committing = False
 
     @property
     def s(self) -> Session:
@@ -713,14 +716,19 @@ class SqlStore:
 
 
 @contextmanager
-def _transaction(conn: Connection, db: Database) -> Iterator[SqlRepo]:
+def _transaction(conn: Connection, db: Database, pipelined: bool = False) -> Iterator[SqlRepo]:
     with conn.begin():
-        repo = SqlRepo(conn, for_update=not db.is_sqlite)
+        repo = SqlRepo(conn, for_update=not db.is_sqlite, pipelined=pipelined)
+        error: BaseException | None = None
         try:
             yield repo
             repo._finish()
+        except BaseException as e:
+            error = e
+            raise
         finally:
-            repo._close()
+            repo._close(error)
+        repo.committing = True  # the end of the block commits
 
 
 def _idle_and_sound(conn: Connection) -> bool:
@@ -745,9 +753,9 @@ class SerialTransactions:
     commits once per table change (or batch of them), and taking a connection from the pool and
     giving it back (with the pool's reset, and on PostgreSQL its check, a round trip) cost
     several times SQLite's ``BEGIN IMMEDIATE … COMMIT`` (issue 16; ``bench/bench_writer.py``)
-    and about a quarter of the writer's CPU on PostgreSQL (docs/benchmarks.md, "Eighth round"). A transaction that raises closes the
-    connection, and the next one opens a new one, so a connection in an unknown state is never
-    reused. A PostgreSQL server that ends an idle connection (a restart, an administrator's
+    and about a quarter of the writer's CPU on PostgreSQL (docs/benchmarks.md, "Eighth round").
+    A transaction that raises closes the connection, and the next one opens a new one, so a
+    connection in an unknown state is never reused. A PostgreSQL server that ends an idle connection (a restart, an administrator's
     ``pg_terminate_backend``) says so on its socket first: a kept connection with anything to
     read while idle is given up before use, and the next comes from the pool, checked there
     (``pool_pre_ping``). On PostgreSQL the hot statements go out in pipeline mode
@@ -772,24 +780,15 @@ class SerialTransactions:
         if self._conn is None:
             self._conn = db.engine.connect()
         raw = None if db.is_sqlite else self._conn.connection.driver_connection
-        committing = False
+        repo: SqlRepo | None = None
         try:
-            with self._conn.begin():
-                repo = SqlRepo(self._conn, for_update=not db.is_sqlite, pipelined=raw is not None)
-                error: BaseException | None = None
-                try:
-                    yield repo
-                    repo._finish()
-                except BaseException as e:
-                    error = e
-                    raise
-                finally:
-                    repo._close(error)
-                committing = True  # the block's end commits
+            with _transaction(self._conn, db, pipelined=raw is not None) as repo:
+                yield repo
         except BaseException:
             # A connection that broke before the commit was sent committed nothing (the writer
             # may run the same work again on a new one); one that broke while committing may have.
-            self.lost = not committing and raw is not None and bool(raw.closed or raw.broken)
+            self.lost = (raw is not None and bool(raw.closed or raw.broken)
+                         and not (repo is not None and repo.committing))
             self.close()
             raise
 
