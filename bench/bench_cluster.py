@@ -4,7 +4,9 @@ For each configuration a fresh database gets the bots' accounts (a cheap argon2:
 play, not sign-in), the server processes start, and :mod:`syndicate.loadtest` (the engine of
 ``syndicate loadtest``) drives ``--tables`` live tables of a dealer and ``--players`` player bots
 over real WebSockets from ``--procs`` load processes, each table's clients spread over the
-processes in turn (as a load balancer without sticky sessions would). Configurations:
+processes in turn (as a load balancer without sticky sessions would), or with ``--route table``
+all on the process the table's id picks (as one hashing the socket's path would,
+docs/deployment.md). Configurations:
 
 - ``sqlite``: one ``syndicate serve`` on a SQLite file (the default deployment);
 - ``pg×N``: N ``syndicate serve --redis`` processes on one PostgreSQL database and Redis.
@@ -125,7 +127,8 @@ def run_config(name: str, args: argparse.Namespace, specs: list[loadtest.TableSp
             if load:  # the load processes are started from here: they inherit it
                 os.sched_setaffinity(0, load)
             figures = loadtest.run(",".join(urls), ev, specs, PASSWORD, seconds=args.seconds,
-                                   think=args.think / 1000, warmup=args.warmup, procs=args.procs, cpu_seconds=cpu)
+                                   think=args.think / 1000, warmup=args.warmup, procs=args.procs, cpu_seconds=cpu,
+                                   route=args.route)
         finally:
             os.sched_setaffinity(0, mine)
             for p in procs:
@@ -164,6 +167,9 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     ap.add_argument("--server-cpus", default=None, help="pin the server processes to these CPUs (0 or 0,1 or 0-1)")
     ap.add_argument("--load-cpus", default=None, help="pin the load processes to these CPUs")
+    ap.add_argument("--route", default="spread", choices=loadtest.ROUTES,
+                    help="several processes: each table's clients spread over them, or all on the one its "
+                         "id picks (a load balancer hashing the socket's path)")
     args = ap.parse_args()
     for name in args.configs.split(","):
         if name != "sqlite" and not (name.startswith("pg") and name[2:].isdigit() and int(name[2:]) > 0):
@@ -192,8 +198,9 @@ def main() -> None:
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
     pinning = (f"; servers on CPUs {args.server_cpus or 'any'}, load processes on CPUs {args.load_cpus or 'any'}"
                if args.server_cpus or args.load_cpus else "")
+    routing = "; each table's clients on the process its id picks" if args.route == "table" else ""
     print(f"\n{args.tables} tables, {args.tables * args.players} players ({args.tables * (1 + args.players)} "
-          f"clients), think {args.think:g} ms, {args.procs} load processes on the same machine ({machine}{pinning}); "
+          f"clients), think {args.think:g} ms, {args.procs} load processes on the same machine ({machine}{pinning}{routing}); "
           f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'config':>7} {'procs':>5} {'actions/s':>10} {'errors':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
           f"{'CPU %':>6} {'CPU ms/action':>13}  p99 < 100 ms  {'failed clients':>14}")

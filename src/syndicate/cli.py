@@ -387,8 +387,8 @@ def _run_on_history(file: Path, verb: str, as_json: bool) -> Any:
 @app.command("loadtest")
 def loadtest_cmd(
     url: Annotated[str, typer.Argument(
-        help="The card room, e.g. http://127.0.0.1:8000; several server processes comma-separated (each "
-             "table's clients connect to each in turn, as a load balancer would send them).")],
+        help="The card room, e.g. http://127.0.0.1:8000; several server processes comma-separated (see "
+             "--route).")],
     tables: Annotated[int, typer.Option(min=1, max=2000, help="Tables to open (the games alternate).")] = 10,
     players: Annotated[int, typer.Option(min=2, max=7, help="Player bots per table.")] = 5,
     spectators: Annotated[int, typer.Option(min=0, max=50, help="Watchers per table.")] = 0,
@@ -405,6 +405,10 @@ def loadtest_cmd(
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the report here.")] = None,  # noqa: UP045
     connect_timeout: Annotated[float, typer.Option(min=0.1, help="Seconds a client may take to connect; "
                                                    "one that takes longer fails (its table stops).")] = 30.0,
+    route: Annotated[str, typer.Option(help="With several URLs: 'spread' connects each table's clients to each "
+                                            "in turn (a load balancer without sticky sessions), 'table' all of "
+                                            "them to the one the table's id picks (one hashing the socket's "
+                                            "path; docs/deployment.md).")] = "spread",
 ) -> None:
     """Bots over real WebSockets playing both games at a live card room, with a live progress
     line and a report of actions per second, p50/p95/p99 action latency and errors. Clients
@@ -419,6 +423,8 @@ def loadtest_cmd(
     chosen = loadtest.GAMES if games == "both" else (games,)
     if any(g not in loadtest.GAMES for g in chosen):
         raise _fail(f"games is blackjack, poker or both, not {games!r}")
+    if route not in loadtest.ROUTES:
+        raise _fail(f"route is {' or '.join(loadtest.ROUTES)}, not {route!r}")
     specs = loadtest.plan(tables, players, spectators, chosen)
     console.print(f"Preparing {len(specs)} tables and {sum(1 + len(s.players) + len(s.watchers) for s in specs)} "
                   "bot accounts (the first run creates them)...")
@@ -435,7 +441,8 @@ def loadtest_cmd(
             live.update(f"[bold]{elapsed:5.1f} s[/] of {duration:g}: {actions} actions, {rate:,.0f}/s")
 
         figures = loadtest.run(url, event, specs, bots_password, seconds=duration, think=think, warmup=warmup,
-                               procs=procs, progress=progress, cpu_seconds=cpu, connect_timeout=connect_timeout)
+                               procs=procs, progress=progress, cpu_seconds=cpu, connect_timeout=connect_timeout,
+                               route=route)
     t = Table(title=f"{figures.tables} tables, {figures.clients} clients, {duration:g} s measured")
     for col in ("actions/s", "errors", "p50 ms", "p95 ms", "p99 ms", "server CPU"):
         t.add_column(col, justify="right")

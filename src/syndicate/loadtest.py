@@ -42,6 +42,7 @@ from .client import ActionRefused, ApiError, RoomClient, TableClient, basic_stra
 from .gcpause import keep_pauses_short
 
 GAMES = ("blackjack", "poker")
+ROUTES = ("spread", "table")  # where a table's clients connect, with several server processes
 PIT_BOSS = "Load boss"
 
 
@@ -241,10 +242,13 @@ class TableBots:
 
     def __init__(self, url: str, event: int, spec: TableSpec, password: str, think: float,
                  rng: random.Random, table_id: int | None = None, chips: int = 1_000_000,
-                 connect_timeout: float = 30.0) -> None:
+                 connect_timeout: float = 30.0, route: str = "spread") -> None:
         # several server processes: the table's clients connect to each in turn, as a load
-        # balancer without sticky sessions would send them
-        self.urls = url.split(",")
+        # balancer without sticky sessions would send them ("spread"), or all to the process its
+        # table's id picks, as one hashing the socket's path would ("table"; docs/deployment.md)
+        if route not in ROUTES:
+            raise ValueError(f"route is one of {', '.join(ROUTES)}, not {route!r}")
+        self.urls, self.route = url.split(","), route
         self.url, self.event, self.spec, self.password = self.urls[0], event, spec, password
         self._next_url = rng.randrange(len(self.urls))
         self.think, self.rng, self.table_id, self.chips = think, rng, table_id, chips
@@ -261,6 +265,8 @@ class TableBots:
         self._rules: Rules | None = None
 
     def _url(self) -> str:
+        if self.route == "table" and self.table_id is not None:
+            return self.urls[self.table_id % len(self.urls)]
         self._next_url += 1
         return self.urls[self._next_url % len(self.urls)]
 
@@ -495,7 +501,7 @@ async def play_tables(bots: Sequence[TableBots], *, warmup: float, seconds: floa
 
 
 def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: str, think: float,
-            warmup: float, seconds: float, connect_timeout: float, grace: float, wait_go: float,
+            warmup: float, seconds: float, connect_timeout: float, route: str, grace: float, wait_go: float,
             go: Any, count: Any, messages: Any) -> None:
     """One load process: connect its tables, say ready (with the tables that failed), wait for
     go, play, send the figures. Whatever escapes the tables' own accounting is sent as the
@@ -508,7 +514,7 @@ def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: 
     async def work() -> None:
         calm = asyncio.create_task(keep_pauses_short())  # the measuring side must not stall either
         bots = [TableBots(url, event, s, password, think, random.Random(index * 100_003 + i),
-                          connect_timeout=connect_timeout) for i, s in enumerate(specs)]
+                          connect_timeout=connect_timeout, route=route) for i, s in enumerate(specs)]
         for b in bots:
             b.on_action = counted
         connected = await connect_tables(bots)
@@ -627,7 +633,7 @@ def _pct(xs: list[float], q: float) -> float:
 def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds: float, think: float,
         warmup: float | None = None, procs: int = 2, progress: Callable[[float, int], None] | None = None,
         cpu_seconds: Callable[[], float] | None = None, connect_timeout: float = 30.0,
-        ready_timeout: float = 900.0, grace: float = 30.0) -> Figures:
+        ready_timeout: float = 900.0, grace: float = 30.0, route: str = "spread") -> Figures:
     """Play ``specs`` for ``seconds`` after the warm-up (default: about one round of think
     times) from ``procs`` processes. ``progress(elapsed, actions)`` is called about twice a
     second while measuring; ``cpu_seconds()`` reads the server's CPU time, if it can be read.
@@ -635,13 +641,19 @@ def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds:
     Bounded throughout: each client connects within ``connect_timeout`` seconds, every process
     is ready within ``ready_timeout``, and a table still busy ``grace`` seconds after the window
     is stopped. Failed clients, tables and processes are in the figures, which hold what the
-    rest measured."""
+    rest measured.
+
+    With several URLs (comma-separated: several server processes), ``route`` says where a
+    table's clients connect: "spread" over all of them in turn, or "table", all to the one its
+    id picks (:class:`TableBots`)."""
+    if route not in ROUTES:
+        raise ValueError(f"route is one of {', '.join(ROUTES)}, not {route!r}")
     warmup = think * 12 if warmup is None else warmup
     ctx = mp.get_context("spawn")
     messages, go, count = ctx.Queue(), ctx.Event(), ctx.Value("l", 0)
     chunks = [c for c in (specs[i::procs] for i in range(procs)) if c]
     pool = [_Process(i, ctx.Process(target=_worker, daemon=True, args=(
-        i, url, event, chunk, password, think, warmup, seconds, connect_timeout, grace, ready_timeout + 60,
+        i, url, event, chunk, password, think, warmup, seconds, connect_timeout, route, grace, ready_timeout + 60,
         go, count, messages)), chunk) for i, chunk in enumerate(chunks)]
     failures: list[Failure] = []
     cpu = load_cpu = None

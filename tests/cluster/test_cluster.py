@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import signal
 import time
 from typing import Any
 
+from syndicate import loadtest
 from syndicate.client import ActionRefused, RoomClient, TableClient, basic_strategy, my_turn
 from syndicate.room.cluster import VERSION_STRIDE
 from syndicate.room.ledger import player_key
@@ -147,6 +149,35 @@ def _busy_table(room: Any, cast: Any, url: str) -> tuple[int, int, dict[str, str
     with RoomClient(url, tok["Bokuden"]) as rest:
         table = rest.open_table("Busy", overrides={"min_bet": 100, "max_bet": 2_000})
     return ev, table["id"], tok
+
+
+def test_clients_routed_by_table_meet_their_table_on_their_own_process(nodes: list[Node], cluster_room) -> None:
+    """Routed by table (a load balancer hashing the socket's path, docs/deployment.md), every
+    client of a table reaches the same process: that process takes the table when its first
+    client joins, and nothing of the table's play goes through Redis. The load tool's
+    ``--route table`` routes so; the tables spread over both processes."""
+    room, cast = cluster_room
+    ev = cast.event.id
+    specs = loadtest.plan(4, 2, 0, ("blackjack",))
+    password = loadtest.prepare_accounts(nodes[0].url, ev, "admin", PASSWORD, specs)
+    urls = ",".join(n.url for n in nodes)
+    bots = [loadtest.TableBots(urls, ev, s, password, 0.01, random.Random(i), route="table")
+            for i, s in enumerate(specs)]
+
+    async def play() -> list[loadtest.Failure]:
+        failures = await loadtest.connect_tables(bots)
+        return failures + await loadtest.play_tables(bots, warmup=0.2, seconds=2, grace=10)
+
+    assert asyncio.run(play()) == []
+    owners = {}
+    for b in bots:
+        assert b.errors == 0 and "deal" in b.by_action
+        assert b.table_id is not None
+        owner, _ = lease_of(room, b.table_id)
+        owners[b.table_id] = owner.split(":")[1]  # host:pid:tag
+        assert owners[b.table_id] == str(nodes[b.table_id % 2].proc.pid)
+    assert len(set(owners.values())) == 2
+    assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
 
 
 def test_kill_9_the_owner_mid_hand_another_process_takes_the_table(nodes: list[Node], cluster_room) -> None:

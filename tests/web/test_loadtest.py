@@ -131,3 +131,27 @@ def test_when_one_bet_ends_the_table_the_other_bets_stop_too() -> None:
 
     asyncio.run(asyncio.wait_for(go(), 5))
     assert stopped == ["cancelled", "raised"]
+
+
+def test_a_route_says_where_a_tables_clients_connect(monkeypatch) -> None:
+    """With several server processes, "spread" sends a table's clients to each in turn; "table"
+    sends them all to the one its id picks. Any other route is refused, by name."""
+    spec = loadtest.plan(1, 2, 0, ("blackjack",))[0]
+    urls = "http://a,http://b,http://c"
+    spread = loadtest.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=7)
+    assert {spread._url() for _ in range(6)} == {"http://a", "http://b", "http://c"}
+    routed = loadtest.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=7, route="table")
+    assert {routed._url() for _ in range(6)} == {"http://b"}  # 7 % 3
+    other = loadtest.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=9, route="table")
+    assert {other._url() for _ in range(6)} == {"http://a"}
+    for bad in (lambda: loadtest.TableBots(urls, 1, spec, "pw", 0, random.Random(1), route="sticky"),
+                lambda: loadtest.run(urls, 1, [spec], "pw", seconds=1, think=0, route="sticky")):
+        try:
+            bad()
+        except ValueError as e:
+            assert "spread, table" in str(e) and "'sticky'" in str(e)
+        else:
+            raise AssertionError("a route that is neither spread nor table was taken")
+    monkeypatch.setenv("SYNDICATE_ADMIN_PASSWORD", PASSWORD)
+    result = CliRunner().invoke(app, ["loadtest", "http://127.0.0.1:9", "--route", "sticky"])
+    assert result.exit_code != 0 and "route is spread or table, not 'sticky'" in result.output
