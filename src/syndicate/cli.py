@@ -423,8 +423,10 @@ def loadtest_cmd(
     chosen = loadtest.GAMES if games == "both" else (games,)
     if any(g not in loadtest.GAMES for g in chosen):
         raise _fail(f"games is blackjack, poker or both, not {games!r}")
-    if route not in loadtest.ROUTES:
-        raise _fail(f"route is {' or '.join(loadtest.ROUTES)}, not {route!r}")
+    try:
+        loadtest.check_route(route)
+    except ValueError as e:
+        raise _fail(str(e)) from None
     specs = loadtest.plan(tables, players, spectators, chosen)
     console.print(f"Preparing {len(specs)} tables and {sum(1 + len(s.players) + len(s.watchers) for s in specs)} "
                   "bot accounts (the first run creates them)...")

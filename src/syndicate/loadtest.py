@@ -46,6 +46,12 @@ ROUTES = ("spread", "table")  # where a table's clients connect, with several se
 PIT_BOSS = "Load boss"
 
 
+def check_route(route: str) -> None:
+    """A route is one of :data:`ROUTES` (ValueError, naming them, otherwise)."""
+    if route not in ROUTES:
+        raise ValueError(f"route is {' or '.join(ROUTES)}, not {route!r}")
+
+
 @dataclass
 class TableSpec:
     game: str
@@ -246,8 +252,7 @@ class TableBots:
         # several server processes: the table's clients connect to each in turn, as a load
         # balancer without sticky sessions would send them ("spread"), or all to the process its
         # table's id picks, as one hashing the socket's path would ("table"; docs/deployment.md)
-        if route not in ROUTES:
-            raise ValueError(f"route is one of {', '.join(ROUTES)}, not {route!r}")
+        check_route(route)
         self.urls, self.route = url.split(","), route
         self.url, self.event, self.spec, self.password = self.urls[0], event, spec, password
         self._next_url = rng.randrange(len(self.urls))
@@ -646,8 +651,7 @@ def run(url: str, event: int, specs: list[TableSpec], password: str, *, seconds:
     With several URLs (comma-separated: several server processes), ``route`` says where a
     table's clients connect: "spread" over all of them in turn, or "table", all to the one its
     id picks (:class:`TableBots`)."""
-    if route not in ROUTES:
-        raise ValueError(f"route is one of {', '.join(ROUTES)}, not {route!r}")
+    check_route(route)
     warmup = think * 12 if warmup is None else warmup
     ctx = mp.get_context("spawn")
     messages, go, count = ctx.Queue(), ctx.Event(), ctx.Value("l", 0)
