@@ -309,6 +309,8 @@ class Round:
         r = self.rules
         if s.left:
             raise OutOfTurn("seat", f"seat {seat} has left the table")
+        if amount is None:
+            raise BadAmount("amount", "type an amount to bet")
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise BadAmount("amount", f"a bet is a whole number of cents, got {amount!r}")
         if not r.min_bet <= amount <= r.max_bet:

@@ -325,6 +325,9 @@ class TableActor:
                                 "phone: the dealer acts for a walk-in, or for a player who let them "
                                 "(let_dealer_act)")
             return claimed
+        if "seat" in msg and not any(s.account.id == account.id for s in self.seats.values()):
+            raise Forbidden("table_dealer", "only this table's dealer enters an action for a seat (a walk-in's, or a "
+                                            "player's who lets them): a pit boss, the admin or a watcher does not")
         seat = self._seat_of(account)
         if "seat" in msg and claimed != seat:  # a seat of null is not yours either
             raise Forbidden("own_seat", f"you play seat {seat} only, not {claimed!r}")

@@ -205,6 +205,15 @@ def hand_in_play(game: Game) -> None:
         raise Conflict("no_round", "no round in play: the dealer starts the next one")
 
 
+def card_awaited(game: Game) -> None:
+    """Refuse a card entered while no hand is in play, by the engine's rule within a hand
+    (``card_not_needed``): no card is needed."""
+    if not game.in_play:
+        why = (f"the {game.hand_word} is over: the dealer starts the next one" if game.has_hand
+               else f"no {game.hand_word} is in play: the dealer starts one first")
+        raise Conflict("card_not_needed", f"no card is needed now: {why}")
+
+
 def real_only(game: Game, what: str) -> None:
     """Refuse a dealer's correction (``what``) at a table whose server deals the cards."""
     if game.cards != "real":

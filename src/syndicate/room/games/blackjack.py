@@ -21,6 +21,7 @@ from ..game import (
     Players,
     RecordDocs,
     RoundAccessors,
+    card_awaited,
     entered_key,
     hand_in_play,
     move_text,
@@ -121,6 +122,8 @@ class BlackjackGame(RoundAccessors):
         if action != "deal":
             real_only(self, "entering a card")
             settled_is_final(self, action)
+        if action == "card":
+            card_awaited(self)
         hand_in_play(self)
         rd = self.round
         assert rd is not None

@@ -30,6 +30,7 @@ from ..game import (
     Players,
     RecordDocs,
     RoundAccessors,
+    card_awaited,
     entered_key,
     hand_in_play,
     real_only,
@@ -142,6 +143,8 @@ class DrawGame(RoundAccessors):
         if action in ("card", "take_back"):
             real_only(self, "entering a card")
             settled_is_final(self, action)
+            if action == "card":
+                card_awaited(self)
             hand_in_play(self)
             assert self.round is not None  # the engine refuses a card it cannot take
             self.round.deal_card(message.get("card")) if action == "card" else self.round.take_back()
