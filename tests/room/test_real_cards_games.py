@@ -131,3 +131,20 @@ def test_the_card_that_settles_a_hand_stands() -> None:
     with pytest.raises(RoomError) as e:
         game.dealer_action("take_back", {})
     assert e.value.rule == "take_back" and "its last card stands" in e.value.message
+
+
+def test_a_misdeal_once_the_hole_card_is_turned_is_refused() -> None:
+    """The dealer's turn: the hole card is turned and the round's outcome is seen, though no bet
+    is settled yet; a misdeal then would let the house (or a friend of the dealer's) void a
+    round it saw going wrong (docs/dealer.md, "Misdeal: the rule")."""
+    game = blackjack()
+    bets(game)
+    deal(game, "10", "10", "10", "9", "8", "7", "6", "5")  # the dealer 6 up, 5 in the hole: 11
+    for seat in STACKS:
+        assert game.misdeal_refusal() is None
+        game.seat_action(seat, "stand", {})
+    assert game.card_needed is not None and game.card_needed.why == "dealer"
+    with pytest.raises(RoomError) as e:
+        game.void_hand()
+    assert e.value.rule == "misdeal" and "the hole card is turned" in e.value.message
+    assert game.in_play and game.round.hole_revealed  # nothing changed

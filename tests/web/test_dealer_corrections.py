@@ -10,8 +10,18 @@ from typing import Any
 import pytest
 
 from syndicate.client import ActionRefused, TableClient
-from tests.web.test_real_cards import servers  # noqa: F401  (a fixture)
-from tests.web.test_real_cards import sign_in
+from tests.web.test_real_cards import (
+    BET,
+    STAKE,
+    Table,
+    hands_of,
+    players,
+    results,
+    seat_nets,
+    servers,  # noqa: F401  (a fixture)
+    sign_in,
+    stack_keys,
+)
 
 RULES = {"decks": 1, "min_bet": 100, "max_bet": 1_000}
 
@@ -50,3 +60,121 @@ def test_the_rules_named_are_the_docs_rules(servers, room, cast) -> None:  # noq
         await d.close()
 
     asyncio.run(play())
+
+
+# -- a misdeal after the outcome is seen (docs/dealer.md, "Misdeal: the rule") ----------------
+def test_a_misdeal_after_a_bust_is_collected_is_refused(servers, room, cast) -> None:  # noqa: F811
+    """001 5.5.3: "When a player goes over 21, the hand is "bust" and the dealer collects their
+    bet, and removes their hand from the table immediately." A misdeal declared after that
+    must not give the bet back: it is refused, and the bust stays collected."""
+    ev = cast.event.id
+    names = players(room, cast, 2)
+    srv = servers()
+    real = sign_in(srv, ev, "Bokuden").open_table("Real", overrides=RULES, cards="real")
+
+    async def play() -> tuple[dict[str, Any], dict[str, Any]]:
+        t = await Table.open(srv, ev, real["id"], names)
+        await t.dealer.act("start_round")
+        for p in t.seats.values():
+            await p.act("bet", amount=BET)
+        await t.dealer.act("deal")
+        for c in ("10", "9", "6", "6", "8", "6"):  # seat 1 10 6, seat 2 9 8, the dealer 6 up and 6 in the hole
+            await t.dealer.act("card", card=c)
+        await t.seats[1].act("hit")
+        version = (await t.dealer.act("card", card="K"))["version"]  # 26: bust, collected at once
+        bust = await t.settle(version)
+        assert [h["outcome"] for h in bust["round"]["seats"][0]["hands"]] == ["bust"]
+        e = await refused(t.dealer, "misdeal")
+        assert e.rule == "misdeal" and "seat 1's bust is collected" in e.message
+        assert e.version == bust["version"] == t.dealer.version  # nothing changed
+        await t.seats[2].act("stand")
+        version = (await t.dealer.act("card", card="10"))["version"]  # the dealer draws to 22
+        done = await t.settle(version)
+        await t.close()
+        return bust, done
+
+    bust, done = asyncio.run(play())
+    assert done["round"]["phase"] == "settled"
+    assert results(done) == {1: -BET, 2: BET}  # the bust stayed collected
+    (hand,) = hands_of(room, ev, real["id"])
+    assert hand.status == "settled" and "misdeal" not in hand.history
+    assert seat_nets(room, ev, hand.id, stack_keys(real["id"], done)) == {1: -BET, 2: BET}
+    assert room.ledger.audit(ev) == []
+
+
+def test_a_player_who_left_is_not_refunded_by_a_misdeal(servers, room, cast) -> None:  # noqa: F811
+    """001 3.4: "A player who leaves at this stage will forfeit his bet." The red team's case:
+    a player leaves once the dealing started, the dealer declares a misdeal to hand the bet
+    back. Refused at Blackjack (the forfeit is settled) and at draw (before their fold)."""
+    ev = cast.event.id
+    names = players(room, cast, 3)
+    srv = servers()
+    dealer = sign_in(srv, ev, "Bokuden")
+    bj = dealer.open_table("Real", overrides=RULES, cards="real")
+    draw = dealer.open_table("Real draw", game="poker", cards="real")
+
+    async def play() -> dict[str, Any]:
+        t = await Table.open(srv, ev, bj["id"], names[:2])
+        await t.dealer.act("start_round")
+        for p in t.seats.values():
+            await p.act("bet", amount=BET)
+        await t.dealer.act("deal")
+        for c in ("10", "9", "7", "8", "9", "5"):  # the deal: seat 1 18, seat 2 18, the dealer 7 up
+            await t.dealer.act("card", card=c)
+        version = (await t.seats[2].act("leave_seat"))["version"]
+        left = await t.settle(version)
+        e = await refused(t.dealer, "misdeal")
+        assert e.rule == "misdeal" and "seat 2" in e.message and "forfeit" in e.message
+        assert e.version == left["version"] == t.dealer.version
+        await t.close()
+
+        d = await Table.open(srv, ev, draw["id"], names)
+        await d.dealer.act("start_round")
+        for c in [r + "h" for r in "A23456789TJQK"] + ["Ad", "Kd"]:  # the deal, three players
+            await d.dealer.act("card", card=c)
+        st = await d.settle(d.dealer.version)
+        first = st["round"]["to_act"]
+        other = next(n for n in (1, 2, 3) if n != first)
+        version = (await d.seats[other].act("leave_seat"))["version"]  # not their turn: they fold when it comes
+        e = await refused(d.dealer, "misdeal")
+        assert e.rule == "misdeal" and f"seat {other} ({names[other - 1]}) left" in e.message
+        assert e.version == version
+        await d.seats[first].act("fold")
+        e = await refused(d.dealer, "misdeal")
+        assert e.rule == "misdeal"
+        await d.close()
+        return left
+
+    left = asyncio.run(play())
+    (forfeit,) = hands_of(room, ev, bj["id"])
+    assert forfeit.status == "playing" and "misdeal" not in forfeit.history  # the round goes on without them
+    # The leaver's bet stayed on the table: their stack holds the stake less it, nothing came back.
+    assert room.ledger.balance(ev, stack_keys(bj["id"], left)[2]) == STAKE - BET
+    assert room.ledger.audit(ev) == []
+
+
+def test_a_misdeal_before_anything_is_settled_returns_every_bet(servers, room, cast) -> None:  # noqa: F811
+    """The rule still lets a misdeal void a hand in which nothing is settled (a card out of
+    order noticed at the first decision): every bet comes back."""
+    ev = cast.event.id
+    names = players(room, cast, 2)
+    srv = servers()
+    real = sign_in(srv, ev, "Bokuden").open_table("Real", overrides=RULES, cards="real")
+
+    async def play() -> dict[str, Any]:
+        t = await Table.open(srv, ev, real["id"], names)
+        await t.dealer.act("start_round")
+        for p in t.seats.values():
+            await p.act("bet", amount=BET)
+        await t.dealer.act("deal")
+        for c in ("10", "9", "6", "6", "8", "K"):
+            await t.dealer.act("card", card=c)
+        await t.seats[1].act("stand")
+        version = (await t.dealer.act("misdeal"))["version"]
+        after = await t.settle(version)
+        await t.close()
+        return after
+
+    after = asyncio.run(play())
+    assert after["table"]["voided"] == 1 and [s["stack"] for s in after["seats"]] == [STAKE, STAKE]
+    assert room.ledger.audit(ev) == []

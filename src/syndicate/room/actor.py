@@ -39,7 +39,7 @@ from .accounts import canonical_name
 from .cardroom import CardRoom
 from .clock import Clock, Timers, check_window
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
-from .game import Game
+from .game import Game, misdeal_allowed
 from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
 from .messages import UNAVAILABLE, error, protocol_of, refusal, running, sharing
@@ -560,7 +560,14 @@ class TableActor:
         history = with_entries(game.history(self.table.id, self.hand_number, self._start_stacks),
                                self._entered) if game.in_play else {}
         at = game.turn()
-        game.void_hand()  # refused (card_source at a shuffled table, no_round with none in play): nothing changed
+        if game.cards == "real" and game.in_play:
+            left = next((n for n in sorted(game.hand_stacks()) if n in self.seats and self.seats[n].leaving), None)
+            if left is not None:  # "A player who leaves at this stage will forfeit his bet": not refunded
+                misdeal_allowed(game, f"seat {left} ({self.seats[left].account.name}) left once the dealing started "
+                                      "and forfeits (\"a player who leaves at this stage will forfeit his bet\")")
+        # refused (card_source at a shuffled table, no_round with none in play, misdeal once something
+        # in the hand is settled): nothing changed
+        game.void_hand()
         history.update(voided=True, misdeal={"by": account.id, "name": account.name, "at": at})
         hand_id, number = self.hand_id, self.hand_number
         if hand_id is not None:  # stored: its bets are in the ledger

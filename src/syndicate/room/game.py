@@ -120,10 +120,15 @@ class Game(Protocol):
     def close(self) -> None:
         """The table is closed: no more cards from its shoe."""
 
+    def misdeal_refusal(self) -> str | None:
+        """Why a misdeal may no longer be declared in the hand in play, in words (something in
+        it is settled or seen: docs/dealer.md, "Misdeal: the rule"); None while it may."""
+
     def void_hand(self) -> None:
         """A misdeal: drop the hand in play as if it had not been dealt (the button and the
         carry stay where they were). Refused (``card_source``) at a shuffled table, where the
-        server deals and there is no misdeal to declare. The actor returns every bet."""
+        server deals and there is no misdeal to declare, and (``misdeal``) once something in
+        the hand is settled (:meth:`misdeal_refusal`). The actor returns every bet."""
 
     def payouts(self) -> list[dict[str, Any]] | None:
         """Once the hand is settled, what the dealer moves at the table, seat by seat: each
@@ -212,6 +217,16 @@ def card_awaited(game: Game) -> None:
         why = (f"the {game.hand_word} is over: the dealer starts the next one" if game.has_hand
                else f"no {game.hand_word} is in play: the dealer starts one first")
         raise Conflict("card_not_needed", f"no card is needed now: {why}")
+
+
+def misdeal_allowed(game: Game, why: str | None = None) -> None:
+    """Refuse a misdeal once something in the hand is settled (``why``, else the game's
+    :meth:`Game.misdeal_refusal`): a misdeal must not undo it."""
+    why = why or game.misdeal_refusal()
+    if why is not None:
+        raise Conflict("misdeal", f"a misdeal can no longer be declared: {why}. A misdeal voids a "
+                                  f"{game.hand_word} only while nothing in it is settled; take back the last card "
+                                  f"if it is wrong, or play the {game.hand_word} out")
 
 
 def real_only(game: Game, what: str) -> None:

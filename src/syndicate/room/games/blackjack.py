@@ -24,6 +24,7 @@ from ..game import (
     card_awaited,
     entered_key,
     hand_in_play,
+    misdeal_allowed,
     move_text,
     real_only,
     settled_is_final,
@@ -35,6 +36,17 @@ PASSIVE = ("stand", "no_insurance", "play_on")
 OUTCOMES = {"win": "win 1:1", "push": "", "lose": "", "bust": "bust", "surrender": "surrender: half the bet back",
             "forfeit": "left the table", "even_money": "even money 1:1", "insurance_win": "insurance 2:1",
             "insurance_lose": "insurance lost", "insurance_forfeit": "insurance, left the table"}
+
+
+#: What a bet settled during the round says, in the refusal of a misdeal declared after it.
+SETTLED_WORDS = {
+    "bust": "seat {seat}'s bust is collected", "blackjack": "seat {seat}'s blackjack is paid",
+    "even_money": "seat {seat} is paid even money", "forfeit": "seat {seat} left once the dealing started and "
+    "forfeited the bet (\"a player who leaves at this stage will forfeit his bet\")",
+    "insurance_forfeit": "seat {seat} left once the dealing started and forfeited the bet",
+    "insurance_lose": "seat {seat}'s insurance is collected", "insurance_win": "seat {seat}'s insurance is paid",
+    "surrender": "seat {seat}'s surrender is settled",
+}
 
 
 def standard_shoe(rules: Rules) -> Shoe:
@@ -147,9 +159,24 @@ class BlackjackGame(RoundAccessors):
         self._shoe = None
         return False
 
+    def misdeal_refusal(self) -> str | None:
+        """Why a misdeal may no longer void the round in play: a bet of it is settled (a bust
+        collected, a natural paid, even money, insurance at the peek, a leaver's forfeit) or the
+        hole card is turned. None while it may (docs/dealer.md, "Misdeal: the rule")."""
+        rd = self.round
+        if rd is None or rd.is_terminal:
+            return None
+        for r in rd.log:
+            if r.type == "payout":
+                return SETTLED_WORDS.get(r.outcome, "seat {seat}'s bet is settled").format(seat=r.seat)
+        if rd.hole_revealed:
+            return "the hole card is turned: the round's outcome is seen"
+        return None
+
     def void_hand(self) -> None:
         real_only(self, "a misdeal")
         hand_in_play(self)
+        misdeal_allowed(self)
         # The cards of the voided round stay counted: they are out of the shoe, in the discard tray.
         self.round, self._voided = None, self._number
 

@@ -33,6 +33,7 @@ from ..game import (
     card_awaited,
     entered_key,
     hand_in_play,
+    misdeal_allowed,
     real_only,
     settled_is_final,
 )
@@ -214,9 +215,19 @@ class DrawGame(RoundAccessors):
     def close(self) -> None:
         pass  # each hand's shoe was finished with its hand
 
+    def misdeal_refusal(self) -> str | None:
+        """Why a misdeal may no longer void the hand in play: someone folded (their ante and
+        bets are lost to the pot). None while it may (docs/dealer.md, "Misdeal: the rule")."""
+        hand = self.round
+        if hand is None or hand.is_terminal:
+            return None
+        folded = next((r.seat for r in hand.log if r.type == "fold"), None)
+        return None if folded is None else f"seat {folded} has folded: their chips in the pot are lost"
+
     def void_hand(self) -> None:
         real_only(self, "a misdeal")
         hand_in_play(self)
+        misdeal_allowed(self)
         hand, table = self.round, self.draw_table
         assert hand is not None and table is not None
         # As if it had not been dealt: the carry goes back in the middle for the next hand, and
