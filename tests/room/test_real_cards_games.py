@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from syndicate.blackjack.rules import preset
+from syndicate.errors import RuleError
 from syndicate.poker.draw import DrawRules
 from syndicate.room.errors import RoomError
 from syndicate.room.games.blackjack import BlackjackGame
@@ -121,16 +122,34 @@ def test_a_draw_pot_won_by_folds_returns_the_uncalled_bet() -> None:
     assert {p["seat"]: p["net"] for p in game.payouts()} == game.round.results()
 
 
-def test_the_card_that_settles_a_hand_stands() -> None:
+def test_the_card_that_settles_a_hand_can_be_taken_back() -> None:
+    """A peek game: a hole card mistyped as an Ace under a ten ends the round at the peek. The
+    card that settled it can be taken back (the room says until when): the round is in play
+    again at that card, nothing of the settlement left in its stacks or payouts."""
+    game = blackjack()
+    bets(game)
+    deal(game, "10", "9", "8", "10", "7", "7", "7")  # seats 17, 16, 15; the dealer's 10 up
+    before = game.hand_stacks()
+    deal(game, "A")  # the hole card, mistyped: blackjack at the peek
+    assert not game.in_play and game.round.hole_revealed and game.can_take_back()
+    assert {p["seat"]: p["net"] for p in game.payouts()} == {1: -1_000, 2: -1_000, 3: -1_000}
+    assert game.dealer_action("take_back", {}) is True
+    assert game.in_play and game.hand_stacks() == before and game.payouts() is None
+    assert game.card_needed is not None and game.card_needed.why == "hole"
+    deal(game, "6")  # the card that was dealt: 16, no blackjack
+    assert game.in_play and game.to_act == 1
+
+
+def test_a_card_is_not_taken_back_past_a_decision_even_once_settled() -> None:
     game = blackjack()
     bets(game)
     deal(game, "10", "10", "10", "10", "10", "10", "10", "7")  # everyone 20, the dealer 17
     for seat in STACKS:
         game.seat_action(seat, "stand", {})
-    assert not game.in_play
-    with pytest.raises(RoomError) as e:
+    assert not game.in_play and not game.can_take_back()  # the last input was a stand
+    with pytest.raises(RuleError) as e:
         game.dealer_action("take_back", {})
-    assert e.value.rule == "take_back" and "its last card stands" in e.value.message
+    assert e.value.rule == "take_back" and "'stand' came after it" in e.value.message
 
 
 def test_a_misdeal_once_the_hole_card_is_turned_is_refused() -> None:
@@ -148,3 +167,39 @@ def test_a_misdeal_once_the_hole_card_is_turned_is_refused() -> None:
         game.void_hand()
     assert e.value.rule == "misdeal" and "the hole card is turned" in e.value.message
     assert game.in_play and game.round.hole_revealed  # nothing changed
+
+
+def test_a_draw_hand_settled_by_a_card_can_be_taken_back_until_the_next() -> None:
+    """Two players all in on their antes: the last replacement card of the draw settles the hand
+    at the showdown. It can be taken back until the next hand starts (the table takes the hand's
+    result in then), and the hand then plays out again with the right card."""
+    rules = DrawRules()
+    stacks = {1: rules.ante, 2: rules.ante}
+    game = DrawGame(rules, lambda: dict(stacks), real=True)
+    game.start_hand(1)
+    deck = iter([r + s for s in "shdc" for r in "AKQJT98765432"])
+    while game.in_play:
+        if game.card_needed is not None:
+            game.dealer_action("card", {"card": next(deck)})
+        elif game.to_act == 1:
+            game.seat_action(1, "draw", {"discards": [game.round.cards[1][0].text]})
+        else:
+            game.seat_action(2, "stand_pat", {})
+    won = game.payouts()
+    game.hand_over()  # the hand's last card can still go back: the table waits
+    assert game.can_take_back() and game.draw_table.hand is game.round
+    game.dealer_action("take_back", {})
+    assert game.in_play and game.card_needed is not None and game.card_needed.why == "draw"
+    assert game.payouts() is None and sum(game.hand_stacks().values()) == 0  # everything in the pot again
+    game.dealer_action("card", {"card": next(deck)})
+    assert not game.in_play and game.payouts() != won  # another card, another hand
+    game.hand_over()
+    assert game.can_take_back()  # settled by a card again
+    stacks.update(game.hand_stacks())  # the table's seats, as the actor keeps them
+    game.dealer_action("propose_ante", {"amount": 2 * rules.ante})  # between hands: the table takes the result in
+    assert game.draw_table.hand is None and game.draw_table.seats == {
+        n: v for n, v in game.hand_stacks().items() if v}
+    assert not game.can_take_back()
+    with pytest.raises(RoomError) as e:
+        game.dealer_action("take_back", {})
+    assert e.value.rule == "take_back" and "the table has taken its result in" in e.value.message

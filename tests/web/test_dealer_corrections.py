@@ -178,3 +178,135 @@ def test_a_misdeal_before_anything_is_settled_returns_every_bet(servers, room, c
     after = asyncio.run(play())
     assert after["table"]["voided"] == 1 and [s["stack"] for s in after["seats"]] == [STAKE, STAKE]
     assert room.ledger.audit(ev) == []
+
+
+# -- one mistap ends a round: the card that settled it is taken back ----------------------------
+def ledger_lines(room, ev: int, key: str) -> list[Any]:  # noqa: ANN001
+    with room.store.transaction() as repo:
+        acct = next(a for a in repo.ledger_accounts(ev) if a.key == key)
+        return repo.lines(acct.id)
+
+
+def test_the_card_that_settled_the_round_is_taken_back(servers, room, cast) -> None:  # noqa: F811
+    """The audit's case: at a peek game a hole card mistyped as an Ace under a ten ends the round
+    at the peek (seat 1's blackjack pushed, seat 2 lost). Take back puts the round in play again
+    at that card, the settlement's ledger moves reversed in one transaction, the payouts told
+    withdrawn (the dealer's screen is told), and the history keeps the take-back and who made
+    it; the right card then plays the round out, and it replays exactly."""
+    ev = cast.event.id
+    srv = servers()
+    dealer = sign_in(srv, ev, "Bokuden")
+    real = dealer.open_table("Real", preset="syndicate", overrides=RULES, cards="real")
+
+    async def play() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], TableClient]:
+        d = await TableClient.connect(srv.url, real["id"], dealer.token)
+        await d.act("seat_walk_in", seat=1, name="Kenji", amount=5_000)
+        await d.act("seat_walk_in", seat=2, name="Mariko", amount=5_000)
+        await d.act("start_round")
+        await d.act("bet", seat=1, amount=BET)
+        await d.act("bet", seat=2, amount=BET)
+        await d.act("deal")
+        for c in ("A", "9", "10", "K", "7"):  # seat 1 blackjack, seat 2 16, the dealer's 10 up
+            await d.act("card", card=c)
+        version = (await d.act("card", card="A"))["version"]  # the hole card, mistyped: blackjack at the peek
+        settled = await d.wait(lambda s: s["version"] >= version)
+        assert settled["round"]["phase"] == "settled" and settled["round"]["corrections"] == ["take_back"]
+        version = (await d.act("take_back"))["version"]
+        reopened = await d.wait(lambda s: s["version"] >= version)
+        await d.act("card", card="6")  # the card that was dealt: 16, no blackjack; seat 1's natural paid
+        await d.act("hit", seat=2)
+        await d.act("card", card="5")  # seat 2: 21, stands by rule
+        version = (await d.act("card", card="4"))["version"]  # the dealer: 20
+        done = await d.wait(lambda s: s["version"] >= version)
+        await d.close()
+        return settled, reopened, done, d
+
+    settled, reopened, done, d = asyncio.run(play())
+    assert [s["stack"] for s in settled["seats"]] == [5_000, 5_000 - BET]  # the push, the loss
+    # In play again at that card, the settlement undone.
+    rd = reopened["round"]
+    assert rd["phase"] == "dealing" and rd["card_needed"]["why"] == "hole" and rd["payouts"] is None
+    assert rd["corrections"] == ["take_back", "misdeal"]  # the card before it may go back too; nothing is settled
+    assert [s["stack"] for s in reopened["seats"]] == [5_000 - BET, 5_000 - BET]
+    # The dealer was told the payouts, then that they are withdrawn, then the real ones as due.
+    told = [(m["when"], [p["text"] for p in m["payouts"]]) for m in d.messages if m["type"] == "payouts"]
+    wrong = ["seat 1: push", "seat 2: take $10.00"]
+    assert told == [("end", wrong), ("withdrawn", wrong), ("now", ["seat 1: pay $15.00 (blackjack 3:2)"]),
+                    ("end", ["seat 1: done: paid $15.00 during the round (blackjack 3:2)",
+                             "seat 2: pay $10.00 (win 1:1)"])]
+    assert results(done) == {1: 1_500, 2: BET}
+
+    (hand,) = hands_of(room, ev, real["id"])
+    assert hand.status == "settled"
+    keys = stack_keys(real["id"], done)
+    assert seat_nets(room, ev, hand.id, keys) == {1: 1_500, 2: BET}
+    # The settlement's move (seat 1's pushed bet back) reversed by one transaction naming the dealer.
+    (reversal,) = [ln for ln in ledger_lines(room, ev, keys[1]) if ln.hand_id == hand.id
+                   and "took back the card that settled it" in ln.memo]
+    assert reversal.amount == -BET and "Bokuden" in reversal.memo
+    # The history: the take-back and who made it; it replays exactly from the cards entered.
+    rnd = hand.history["rounds"][0]
+    (taken,) = [i for i, r in enumerate(rnd["log"]) if r["type"] == "take_back"]
+    assert rnd["log"][taken]["card"] == "A" and not any(r["type"] == "peek" and r["blackjack"] for r in rnd["log"])
+    (entry,) = [e for e in rnd["entered_by"] if e["at"] == taken]
+    assert entry["by"] == cast.dealer.id and entry["name"] == "Bokuden"
+    check = sign_in(srv, ev, "admin").request("GET", f"/api/hands/{hand.id}/check")
+    assert check["replay"]["matches"] is True
+    assert room.ledger.audit(ev) == []
+
+
+def test_a_settled_round_stands_once_its_seats_change(servers, room, cast) -> None:  # noqa: F811
+    """The card that settled a round can be taken back until the next round starts, and only
+    while its seats are as the settlement left them: chips sold since, a player gone with their
+    chips, or the next round begun, and its result stands (rule ``take_back``), changing nothing."""
+    ev = cast.event.id
+    srv = servers()
+    dealer = sign_in(srv, ev, "Bokuden")
+    real = dealer.open_table("Real", overrides=RULES, cards="real")
+
+    async def round_(d: TableClient, leave: bool = False) -> dict[str, Any]:
+        await d.act("start_round")
+        await d.act("bet", seat=1, amount=BET)
+        await d.act("bet", seat=2, amount=BET)
+        await d.act("deal")
+        for c in ("10", "9", "10", "10", "8", "6"):  # seat 1 20, seat 2 17, the dealer 16
+            await d.act("card", card=c)
+        await d.act("stand", seat=1)
+        if leave:
+            await d.act("cash_out_walk_in", seat=2)  # once the dealing started: forfeits, goes when it ends
+        else:
+            await d.act("stand", seat=2)
+        version = (await d.act("card", card="K"))["version"]  # the dealer busts: the round is settled
+        st = await d.wait(lambda s: s["version"] >= version)
+        assert st["round"]["phase"] == "settled"
+        return st
+
+    async def play() -> None:
+        d = await TableClient.connect(srv.url, real["id"], dealer.token)
+        await d.act("seat_walk_in", seat=1, name="Kenji", amount=5_000)
+        await d.act("seat_walk_in", seat=2, name="Mariko", amount=5_000)
+        st = await round_(d)
+        assert st["round"]["corrections"] == ["take_back"]
+        version = (await d.act("sell_chips", seat=1, amount=1_000))["version"]
+        st = await d.wait(lambda s: s["version"] >= version)
+        assert st["round"]["corrections"] == []
+        e = await refused(d, "take_back")
+        assert e.rule == "take_back" and "seat 1 (Kenji)'s chips have changed since" in e.message
+        assert e.version == st["version"]
+
+        await d.act("new_shoe")
+        st = await round_(d, leave=True)
+        assert [s["seat"] for s in st["seats"]] == [1]  # Mariko went with her chips
+        e = await refused(d, "take_back")
+        assert e.rule == "take_back" and "seat 2 (Mariko) has left the table with their chips since" in e.message
+
+        await d.act("start_round")
+        e = await refused(d, "take_back")
+        assert e.rule == "take_back" and "no card has been entered" in e.message
+        await d.close()
+
+    asyncio.run(play())
+    settled = [h for h in hands_of(room, ev, real["id"]) if h.number < 3]
+    assert [h.status for h in settled] == ["settled", "settled"]
+    assert not any(r["type"] == "take_back" for h in settled for r in h.history["rounds"][0]["log"])
+    assert room.ledger.audit(ev) == []

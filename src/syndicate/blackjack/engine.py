@@ -474,6 +474,12 @@ class Round:
         else:
             self._after_deal()
 
+    @property
+    def last_input(self) -> int:
+        """Index in the log of the last thing anyone did (a decision or an entered card), or -1:
+        every record after it is what that input set off (a bust paid, the peek, the settlement)."""
+        return self._last_input()
+
     def _last_input(self) -> int:
         """Index in the log of the last thing anyone did (a decision or an entered card), or -1."""
         log = self.log

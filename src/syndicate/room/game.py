@@ -120,6 +120,10 @@ class Game(Protocol):
     def close(self) -> None:
         """The table is closed: no more cards from its shoe."""
 
+    def can_take_back(self) -> bool:
+        """Whether the last card entered can be taken back now (real cards), the card that
+        settled the hand included (the actor says until when: the next hand)."""
+
     def misdeal_refusal(self) -> str | None:
         """Why a misdeal may no longer be declared in the hand in play, in words (something in
         it is settled or seen: docs/dealer.md, "Misdeal: the rule"); None while it may."""
@@ -130,11 +134,22 @@ class Game(Protocol):
         server deals and there is no misdeal to declare, and (``misdeal``) once something in
         the hand is settled (:meth:`misdeal_refusal`). The actor returns every bet."""
 
-    def payouts(self) -> list[dict[str, Any]] | None:
-        """Once the hand is settled, what the dealer moves at the table, seat by seat: each
-        ``{"seat", "amount", "net", "text", "items"}`` (``amount``: chips to the seat, negative
-        when the dealer takes them; ``net``: the seat's result in the hand, as the ledger moved
-        it). None while the hand is in play."""
+    def settlements(self) -> list[dict[str, Any]]:
+        """Every bet of the hand settled so far, in order: each a dict with ``at`` (the index
+        in the log of the record that settled it), ``seat``, ``amount`` (chips to the seat,
+        negative when the dealer takes them) and ``why``; the same bet has the same dict from
+        change to change, until a take-back removes it."""
+
+    def payouts(self, items: list[dict[str, Any]] | None = None) -> list[dict[str, Any]] | None:
+        """What the dealer moves at the table, seat by seat: each ``{"seat", "amount", "paid",
+        "net", "text", "items"}`` (``amount``: chips to move now, to the seat or, negative,
+        from it; ``paid``: what was settled, told and moved during the hand already; ``net``:
+        the seat's result in the hand, as the ledger moved it). Of ``items`` (of
+        :meth:`settlements`), all due now; by default of everything settled so far (None
+        while nothing is)."""
+
+    def dealt_in(self) -> frozenset[int]:
+        """The seats with chips in the hand (dealt into it)."""
 
     # -- storage ------------------------------------------------------------------------------
     def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:
@@ -246,14 +261,6 @@ def move_text(amount: int) -> str:
     if amount > 0:
         return f"pay {money.format(amount)}"
     return f"take {money.format(-amount)}" if amount < 0 else "push"
-
-
-def settled_is_final(game: Game, action: str) -> None:
-    """Refuse a take-back once the hand is settled: the card that ended it moved the chips and
-    the dealer was told what to pay, so it stands (docs/dealer.md)."""
-    if action == "take_back" and game.has_hand and not game.in_play:
-        raise Conflict("take_back", f"the {game.hand_word} is settled: its last card stands (the chips have "
-                                    "moved and the payouts are told)")
 
 
 class RecordDocs:

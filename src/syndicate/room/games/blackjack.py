@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import money
 from ...blackjack import basic
 from ...blackjack import records as rec
 from ...blackjack.engine import Round
@@ -27,7 +28,6 @@ from ..game import (
     misdeal_allowed,
     move_text,
     real_only,
-    settled_is_final,
 )
 
 #: What a player who lets the turn timer run out does: the passive choice.
@@ -133,16 +133,19 @@ class BlackjackGame(RoundAccessors):
             return self._change_shoe()
         if action != "deal":
             real_only(self, "entering a card")
-            settled_is_final(self, action)
         if action == "card":
             card_awaited(self)
+        elif action == "take_back":
+            # Also the card that settled the round: the room says until when (docs/dealer.md).
+            if self.round is None:
+                raise Conflict("take_back", "there is no card to take back: no round has been dealt since")
+            self.round.take_back()  # the engine refuses (rule take_back) past a decision
+            return True
         hand_in_play(self)
         rd = self.round
         assert rd is not None
         if action == "card":  # the engine refuses a card it cannot take
             rd.deal_card(message.get("card"))
-        elif action == "take_back":
-            rd.take_back()
         elif action == "deal":
             rd.deal()
         else:  # misdeal: the actor's to complete, through void_hand
@@ -158,6 +161,9 @@ class BlackjackGame(RoundAccessors):
                                             "(or declare a misdeal)")
         self._shoe = None
         return False
+
+    def can_take_back(self) -> bool:
+        return self.cards == "real" and self.round is not None and self.round.can_take_back()
 
     def misdeal_refusal(self) -> str | None:
         """Why a misdeal may no longer void the round in play: a bet of it is settled (a bust
@@ -274,34 +280,47 @@ class BlackjackGame(RoundAccessors):
         assert self._shoe is not None
         return self._shoe.commitment if isinstance(self._shoe, Shoe) else self._entered_key
 
-    def payouts(self) -> list[dict[str, Any]] | None:
-        """From the round's ``payout`` records: each bet's result, the seat's sum being what the
-        ledger moved (a bet was taken from the stack when made; ``net`` is what comes back less
-        it)."""
+    def settlements(self) -> list[dict[str, Any]]:
+        """Every bet of the round settled so far, in the order of its ``payout`` record: ``at``
+        (the record's index in the log), the seat, the hand (-1: insurance), the outcome,
+        ``amount`` (the bet's net: what the dealer pays, or takes when negative) and ``why``."""
         rd = self.round
-        if rd is None or not rd.is_terminal:
-            return None
-        items: dict[int, list[dict[str, Any]]] = {}
-        for r in rd.log:
-            if r.type != "payout":
-                continue
-            why = f"blackjack {self.rules.blackjack_pays}" if r.outcome == "blackjack" else OUTCOMES.get(
-                r.outcome, r.outcome)
-            items.setdefault(r.seat, []).append({"hand": r.hand, "outcome": r.outcome, "amount": r.net, "why": why})
+        if rd is None:
+            return []
         out = []
-        for seat in sorted(items):
-            bets = items[seat]
-            net = sum(i["amount"] for i in bets)
-            for i in bets:
-                i["text"] = _said(i["amount"], i["why"])
-            if len(bets) == 1:
-                text = bets[0]["text"]
-            else:
-                said = "; ".join(f"{'insurance' if i['hand'] < 0 else 'hand ' + str(i['hand'] + 1)}: {i['text']}"
-                                 for i in bets)
-                text = f"{move_text(net)} ({said})"
-            out.append({"seat": seat, "amount": net, "net": net, "text": f"seat {seat}: {text}", "items": bets})
+        for i, r in enumerate(rd.log):
+            if r.type == "payout":
+                why = f"blackjack {self.rules.blackjack_pays}" if r.outcome == "blackjack" else OUTCOMES.get(
+                    r.outcome, r.outcome)
+                out.append({"at": i, "seat": r.seat, "hand": r.hand, "outcome": r.outcome, "amount": r.net,
+                            "why": why})
         return out
+
+    def payouts(self, items: list[dict[str, Any]] | None = None) -> list[dict[str, Any]] | None:
+        """Seat by seat, what the dealer moves: of ``items`` (:meth:`settlements`), all due
+        now; by default of every bet settled so far, where those settled before the round's
+        last step (a bust collected, a natural paid at once, even money, insurance at the peek,
+        a leaver's forfeit) were told, and moved, when they were settled: they are ``paid``,
+        not due again. A bet was taken from the stack when made, so ``net`` (the seat's result,
+        what the ledger moved) is ``amount`` (due) plus ``paid``."""
+        rd = self.round
+        if rd is None:
+            return None
+        if items is None:
+            items = self.settlements()
+            end = rd.last_input if rd.is_terminal else len(rd.log)
+            for i in items:
+                i["during"] = i["at"] < end
+        if not items:
+            return None
+        by_seat: dict[int, list[dict[str, Any]]] = {}
+        for i in items:
+            by_seat.setdefault(i["seat"], []).append(i)
+        return [_entry(seat, by_seat[seat]) for seat in sorted(by_seat)]
+
+    def dealt_in(self) -> frozenset[int]:
+        rd = self.round
+        return frozenset(n for n, s in rd.seats.items() if s.hands) if rd is not None else frozenset()
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
@@ -355,3 +374,36 @@ class BlackjackGame(RoundAccessors):
 def _said(amount: int, why: str) -> str:
     """"pay $15.00 (blackjack 3:2)", "take $10.00", "push"."""
     return move_text(amount) + (f" ({why})" if why and amount else "")
+
+
+def _done(amount: int) -> str:
+    """What the dealer did with ``amount`` cents during the round: "paid $15.00", "took $10.00"."""
+    if amount > 0:
+        return f"paid {money.format(amount)}"
+    return f"took {money.format(-amount)}" if amount < 0 else "nothing moved"
+
+
+def _label(item: dict[str, Any]) -> str:
+    return "insurance" if item["hand"] < 0 else f"hand {item['hand'] + 1}"
+
+
+def _entry(seat: int, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """One seat's line: what is due now, then what was settled (and moved) during the round."""
+    due = [i for i in items if not i.get("during")]
+    done = [i for i in items if i.get("during")]
+    amount, paid = sum(i["amount"] for i in due), sum(i["amount"] for i in done)
+    parts = []
+    if due:
+        if len(due) == 1:
+            parts.append(_said(amount, due[0]["why"]))
+        else:
+            parts.append(f"{move_text(amount)} ({'; '.join(_label(i) + ': ' + _said(i['amount'], i['why']) for i in due)})")
+    if done:
+        if len(done) == 1:
+            said = done[0]["why"] or done[0]["outcome"]
+        else:
+            said = "; ".join(f"{_label(i)}: {_done(i['amount'])} ({i['why'] or i['outcome']})" for i in done)
+        parts.append(f"{_done(paid)} during the round ({said})")
+    text = f"seat {seat}: {'; '.join(parts)}" if due else f"seat {seat}: done: {parts[0]}"
+    shown = [{**i, "text": _said(i["amount"], i["why"])} for i in items]
+    return {"seat": seat, "amount": amount, "paid": paid, "net": amount + paid, "text": text, "items": shown}
