@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -309,4 +310,65 @@ def test_a_settled_round_stands_once_its_seats_change(servers, room, cast) -> No
     settled = [h for h in hands_of(room, ev, real["id"]) if h.number < 3]
     assert [h.status for h in settled] == ["settled", "settled"]
     assert not any(r["type"] == "take_back" for h in settled for r in h.history["rounds"][0]["log"])
+    assert room.ledger.audit(ev) == []
+
+
+# -- the shoe runs out mid-round -----------------------------------------------------------------
+def test_the_discards_are_shuffled_back_in_when_the_shoe_runs_out(servers, room, cast) -> None:  # noqa: F811
+    """The audit's case: every card of a one-deck shoe is out during a round; the table asks for
+    a card and refuses every one, and New shoe is refused mid-round. The dealer shuffles the
+    discards back in (``shuffle_discards``), as a real dealer does: the cards on the table stay
+    counted, the round goes on, the history records it and replays exactly."""
+    ev = cast.event.id
+    srv = servers()
+    dealer = sign_in(srv, ev, "Bokuden")
+    real = dealer.open_table("Real", overrides=RULES, cards="real")
+    ranks = [r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") for _ in range(4)]
+    random.Random(5).shuffle(ranks)
+
+    async def play() -> tuple[dict[str, Any], TableClient]:
+        d = await TableClient.connect(srv.url, real["id"], dealer.token)
+        await d.act("seat_walk_in", seat=1, name="Kenji", amount=50_000)
+        deck = iter(ranks)
+        shuffled = None
+        while shuffled is None:
+            await d.act("start_round")
+            await d.act("bet", seat=1, amount=BET)
+            version = (await d.act("deal"))["version"]
+            while True:
+                st = await d.wait(lambda s, v=version: s["version"] >= v)
+                rd = st["round"]
+                if rd["phase"] == "settled":
+                    break
+                if rd["card_needed"] is None:  # the walk-in stands (or declines what is offered)
+                    move = next(a for a in ("stand", "no_insurance", "play_on") if a in st["seats"][0]["legal_actions"])
+                    version = (await d.act(move, seat=1))["version"]
+                    continue
+                c = next(deck, None)
+                if c is not None:
+                    version = (await d.act("card", card=c))["version"]
+                    continue
+                assert rd["shoe"]["remaining"] == 0
+                e = await refused(d, "card", card="2")
+                assert e.rule == "shoe_count" and "the shoe is empty" in e.message
+                e = await refused(d, "new_shoe")
+                assert e.rule == "round_in_play"
+                on_table = sum(len(h["cards"]) for h in rd["seats"][0]["hands"]) + len(rd["dealer"]["cards"])
+                version = (await d.act("shuffle_discards"))["version"]
+                shuffled = await d.wait(lambda s, v=version: s["version"] >= v)
+                assert shuffled["round"]["shoe"]["remaining"] == 52 - on_table
+                assert shuffled["round"]["card_needed"] == rd["card_needed"]  # the same card, now from the shoe
+                deck = iter(["2", "3", "4", "5", "6", "7", "8", "9"] * 4)  # back from the discard tray
+        await d.close()
+        return shuffled, d
+
+    asyncio.run(play())
+    hands = hands_of(room, ev, real["id"])
+    last = max(hands, key=lambda h: h.number)
+    rnd = last.history["rounds"][0]
+    (at,) = [i for i, r in enumerate(rnd["log"]) if r["type"] == "shuffle"]
+    assert rnd["log"][at]["on_table"] + rnd["log"][at]["returned"] == 52
+    assert [e["by"] for e in rnd["entered_by"] if e["at"] == at] == [cast.dealer.id]
+    check = sign_in(srv, ev, "admin").request("GET", f"/api/hands/{last.id}/check")
+    assert check["replay"]["matches"] is True
     assert room.ledger.audit(ev) == []

@@ -274,6 +274,9 @@ def describe(r: Any) -> str:
         where = ("the dealer's hole card" if not r.face_up else "the dealer's card") if r.seat == rec.DEALER \
             else f"{who} hand {r.hand + 1}'s card"
         return f"dealer takes back {where} {r.card.pretty} (a correction)"
+    if t == "shuffle":
+        return (f"dealer shuffles the discards back into the shoe: {r.returned} card(s) back in, the "
+                f"{r.on_table} on the table still out")
     if t == "payout":
         what = "insurance" if r.hand == -1 else f"hand {r.hand + 1}"
         return f"{who} {what}: {r.outcome}, {money.format(r.returned)} back (net {money.format(r.net)})"

@@ -61,9 +61,9 @@ class BlackjackGame(RoundAccessors):
     hand_word: str = "round"
     seat_actions: tuple[str, ...] = ("bet", "hit", "stand", "double", "split", "surrender", "insurance", "no_insurance",
                     "even_money", "play_on")
-    #: card, take_back, new_shoe and misdeal are for a real-cards table (docs/dealer.md); the
-    #: actor completes a misdeal (void_hand here, every bet returned there).
-    dealer_actions: tuple[str, ...] = ("deal", "card", "take_back", "new_shoe", "misdeal")
+    #: card, take_back, new_shoe, shuffle_discards and misdeal are for a real-cards table
+    #: (docs/dealer.md); the actor completes a misdeal (void_hand here, every bet returned there).
+    dealer_actions: tuple[str, ...] = ("deal", "card", "take_back", "new_shoe", "shuffle_discards", "misdeal")
 
     def __init__(self, rules: Rules, players: Players, new_shoe: Callable[[Rules], Shoe] | None = None, *,
                  real: bool = False) -> None:
@@ -131,6 +131,13 @@ class BlackjackGame(RoundAccessors):
     def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
         if action == "new_shoe":
             return self._change_shoe()
+        if action == "shuffle_discards":
+            real_only(self, "shuffling the discards in")
+            if not self.in_play:
+                raise Conflict("no_round", "no round is in play: between rounds, a new shoe starts the count again")
+            assert self.round is not None
+            self.round.shuffle_discards()  # the cards of the round in play stay counted
+            return True
         if action != "deal":
             real_only(self, "entering a card")
         if action == "card":
