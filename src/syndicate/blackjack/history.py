@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import money
-from ..replays import replay_json
+from ..replays import by_clock, clock_moves, replay_json
 from ..shoe import EnteredShoe, Shoe, commitment_of
 from . import records as rec
 from .engine import Round
@@ -87,8 +87,9 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             out.matches = False
             out.problems.append(f"round {number}: the engine refused a recorded action: {e}")
         produced = [rec.to_json(r) for r in rd.log]
-        for r in rd.log:
-            out.steps.append(describe(r))
+        clock = clock_moves(rnd)
+        for i, r in enumerate(rd.log):
+            out.steps.append(by_clock(describe(r), clock[i]) if i in clock else describe(r))
         if produced != log:
             out.matches = False
             at = next((i for i, (a, b) in enumerate(zip(produced, log)) if a != b), min(len(produced), len(log)))
@@ -109,11 +110,14 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
     steps: list[str] = []
     for rnd in doc["rounds"]:
         steps.append(f"— round {rnd['number']} —")
-        for r in rnd["log"]:
+        clock = clock_moves(rnd)
+        for i, r in enumerate(rnd["log"]):
             if r["type"] == "card" and r.get("card") is None:
                 steps.append("dealer gets the hole card, face down (never shown)")
             elif r["type"] == "take_back" and r.get("card") is None:
                 steps.append("dealer takes back the hole card entered (never shown)")
+            elif i in clock:
+                steps.append(by_clock(describe(rec.from_json(r)), clock[i]))
             else:
                 steps.append(describe(rec.from_json(r)))
     return steps

@@ -30,14 +30,14 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Container
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
 from ..errors import RuleError
 from .accounts import canonical_name
 from .cardroom import CardRoom
-from .clock import Clock, Timers, check_window
+from .clock import Clock, Timers, check_turn_clock, check_window, table_timers
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
 from .game import Game, misdeal_allowed
 from .histories import with_entries
@@ -47,14 +47,14 @@ from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
 from .seating import BOT_STAKE, Seat, seat_bots, seat_walk_in, sell_chips, sit_down, stand_up
-from .values import Account, Move, Table
+from .values import CLOCK_KEY, Account, Move, Table
 from .writer import Writer
 
 log = logging.getLogger(__name__)
 
 TABLE_ACTIONS = ("sit", "leave_seat", "sit_in", "let_dealer_act")
 #: The dealer's actions at any table; a game adds its own (:attr:`Game.dealer_actions`).
-DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots")
+DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots", "turn_clock")
 #: What only the table's own dealer does: walk-ins' seats and the cash taken for their chips.
 WALK_IN_ACTIONS = ("seat_walk_in", "sell_chips", "cash_out_walk_in")
 SEEN_IDS = 2048  # action ids remembered per table for retries
@@ -87,7 +87,7 @@ class TableActor:
         self._writer = writer
         self.seats: dict[int, Seat] = {}
         self.game = game(self._players)
-        self.clock = Clock(timers or Timers())
+        self.clock = Clock(table_timers(table, timers or Timers()))  # the table's own copy
         self.version = 0
         self.clients: dict[Connection, None] = {}  # insertion-ordered set
         self.hand_id: int | None = None
@@ -289,6 +289,8 @@ class TableActor:
                 return await self._add_bots(msg.get("count"))
             if action == "remove_bots":
                 return await self._remove_bots()
+            if action == "turn_clock":
+                return await self._set_turn_clock(msg.get("seconds"))
             if action == "misdeal":
                 return await self._misdeal(account)
             before = game.turn()
@@ -758,8 +760,10 @@ class TableActor:
 
     async def _timeout(self, turn: tuple[int, int]) -> None:
         """The player to act let the clock run out: the passive choice is made for them (stand,
-        no insurance, no surrender; check, stand pat, fold). After ``sit_out_after`` in a row
-        they sit out. A player who left has their move made the same way, at once."""
+        no insurance, no surrender; check, stand pat, fold), the history marks it as the clock's
+        (an ``entered_by`` entry with ``"clock"``: its length) and the player and the dealer are
+        told in words. After ``sit_out_after`` in a row they sit out. A player who left has their
+        move made the same way, at once."""
         seat = self.game.to_act if self.game.in_play else None
         if turn != self._turn() or seat is None:
             return
@@ -767,13 +771,44 @@ class TableActor:
         if s.leaving:
             await self._leaver_moves(seat)
         else:
+            at = self.game.turn()
             choice = self.game.timeout_move(seat)
             s.timeouts += 1
             if s.timeouts >= self.clock.timers.sit_out_after:
                 s.sitting_out = True
+            self._entered.append({"at": at, "by": None, "name": None, "for_seat": seat,
+                                  "clock": self.clock.timers.turn})
             await self._after(f"seat {seat} timed out: {choice}")
+            self._tell_timeout(seat, s, choice)
         self._broadcast()
         self._wake_bots()
+
+    def _tell_timeout(self, seat: int, s: Seat, move: str) -> None:
+        """The player whose clock ran out, and the dealer (who may act for them), are told in
+        words that the clock made the move, not them."""
+        did = self.game.passive.get(move, move)
+        out = f" ({s.timeouts} in a row: sitting out until sitting in again)" if s.sitting_out else ""
+        for conn in list(self.clients):
+            if conn.account.id == s.account.id:
+                text = f"Time ran out: you {did}{out}"
+            elif self._viewer(conn.account)[0] == "dealer":
+                text = f"Time ran out for seat {seat} ({s.account.name}): the clock {did} for them{out}"
+            else:
+                continue
+            conn.send({"type": "timed_out", "hand": self.hand_number, "seat": seat, "move": move, "text": text})
+
+    async def _set_turn_clock(self, seconds: Any) -> bool:
+        """The dealer sets the table's turn clock (seconds, or None for none), kept with the table;
+        the player to act, if any, gets the new clock at once."""
+        seconds = check_turn_clock(seconds)
+        rules = {**self.table.rules, CLOCK_KEY: seconds}
+        await self._db(lambda repo: repo.set_table_rules(self.table.id, rules))
+        self.table = replace(self.table, rules=rules)
+        self.clock.timers.turn = seconds
+        if self.game.in_play:
+            self._arm_turn_timer()
+        self.version += 1
+        return True
 
     def _set_auto(self, seconds: Any) -> bool:
         """The dealer lets rounds run themselves: a new round opens whenever the last one is
@@ -870,7 +905,7 @@ class TableActor:
         table: dict[str, Any] = {
             "id": self.table.id, "name": self.table.name, "game": game.name, "status": self.table.status,
             "dealer_id": self.table.dealer_id, "min_bet": rules.min_bet, "max_bet": rules.max_bet,
-            "seats": game.seat_count, "auto_deal": self.clock.auto_seconds}
+            "seats": game.seat_count, "auto_deal": self.clock.auto_seconds, "turn_clock": self.clock.timers.turn}
         if welcome:
             table["rules"] = rules.to_dict()
         table.update(game.table_view())

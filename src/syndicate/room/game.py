@@ -45,6 +45,9 @@ class Game(Protocol):
     dealer_actions: tuple[str, ...]  # the game's own dealer actions (besides the table's)
     rules: Any  # the rules in force: ``min_bet``, ``max_bet``, ``to_dict()``
     cards: str  # where the cards come from: "shuffled" (a committed shoe) or "real" (entered)
+    #: The passive choices for a player whose clock ran out, in order, each with how a notice
+    #: says the clock made it ("stood").
+    passive: dict[str, str]
 
     @property
     def seat_count(self) -> int: ...

@@ -30,8 +30,9 @@ from ..game import (
     real_only,
 )
 
-#: What a player who lets the turn timer run out does: the passive choice.
-PASSIVE = ("stand", "no_insurance", "play_on")
+#: What a player who lets the turn clock run out does: the passive choice, and how a notice
+#: says the clock made it.
+PASSIVE = {"stand": "stood", "no_insurance": "declined insurance", "play_on": "played on (no surrender)"}
 #: Why the dealer pays or takes, by the engine's outcome of a bet (blackjack is the rules' ratio).
 OUTCOMES = {"win": "win 1:1", "push": "", "lose": "", "bust": "bust", "surrender": "surrender: half the bet back",
             "forfeit": "left the table", "even_money": "even money 1:1", "insurance_win": "insurance 2:1",
@@ -59,6 +60,7 @@ class BlackjackGame(RoundAccessors):
 
     name: str = "blackjack"
     hand_word: str = "round"
+    passive: dict[str, str] = PASSIVE
     seat_actions: tuple[str, ...] = ("bet", "hit", "stand", "double", "split", "surrender", "insurance", "no_insurance",
                     "even_money", "play_on")
     #: card, take_back, new_shoe, shuffle_discards and misdeal are for a real-cards table

@@ -38,8 +38,9 @@ from ..game import (
 )
 
 MAX_DISCARDS = 5
-#: The passive choices, in order: for a player whose clock ran out.
-PASSIVE = ("check", "stand_pat", "fold")
+#: The passive choices, in order: for a player whose clock ran out; and how a notice says the
+#: clock made each.
+PASSIVE = {"check": "checked", "stand_pat": "stood pat", "fold": "folded"}
 
 
 class DrawGame(RoundAccessors):
@@ -47,6 +48,7 @@ class DrawGame(RoundAccessors):
 
     name: str = "poker"
     hand_word: str = "hand"
+    passive: dict[str, str] = PASSIVE
     seat_actions: tuple[str, ...] = ("check", "bet", "call", "raise", "fold", "draw", "stand_pat", "accept_ante", "refuse_ante")
     #: card, take_back and misdeal are for a real-cards table (docs/dealer.md); the actor
     #: completes a misdeal (void_hand here, every bet returned there).
