@@ -181,6 +181,8 @@ class BlackjackGame(RoundAccessors):
         rd = self.round
         if rd is None or rd.is_terminal:
             return None
+        if not any(r.type == "card" for r in rd.log):
+            return "no card has been dealt yet: there is nothing to void"
         for r in rd.log:
             if r.type == "payout":
                 return SETTLED_WORDS.get(r.outcome, "seat {seat}'s bet is settled").format(seat=r.seat)

@@ -238,6 +238,8 @@ class DrawGame(RoundAccessors):
         hand = self.round
         if hand is None or hand.is_terminal:
             return None
+        if not any(r.type == "card" for r in hand.log):
+            return "no card has been dealt yet: there is nothing to void"
         folded = next((r.seat for r in hand.log if r.type == "fold"), None)
         return None if folded is None else f"seat {folded} has folded: their chips in the pot are lost"
 

@@ -175,6 +175,8 @@ function onMessage(msg) {
     if (finished && !wasFinished) refreshBankroll();
     if (before && before.hand !== msg.hand) ctx.picked = new Set();
     render();
+  } else if (msg.type === "timed_out") {
+    toast(msg.text, true); // "Time ran out: you stood": the clock's move, not theirs
   } else if (msg.type === "error" && !msg.id) {
     toast(`${msg.message} (${msg.rule})`, true);
   }
