@@ -203,3 +203,17 @@ def test_a_draw_hand_settled_by_a_card_can_be_taken_back_until_the_next() -> Non
     with pytest.raises(RoomError) as e:
         game.dealer_action("take_back", {})
     assert e.value.rule == "take_back" and "the table has taken its result in" in e.value.message
+
+
+def test_no_misdeal_before_the_first_card() -> None:
+    """Nothing is dealt yet: there is nothing to void (the tablet's Misdeal is disabled then)."""
+    game = blackjack()
+    for seat in STACKS:
+        game.seat_action(seat, "bet", {"amount": 1_000})
+    assert game.misdeal_refusal() == "no card has been dealt yet: there is nothing to void"  # bets open
+    game.dealer_action("deal", {})
+    with pytest.raises(RoomError) as e:
+        game.void_hand()
+    assert e.value.rule == "misdeal" and "no card has been dealt yet" in e.value.message
+    deal(game, "9")
+    assert game.misdeal_refusal() is None
