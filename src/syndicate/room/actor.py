@@ -21,7 +21,8 @@ since, it is refused as stale. Seats and the ledger accounts behind them:
 This file is longer than the room's others (about 600 lines) on purpose. Everything in it reads
 and writes the one state of the table's one writer, in the order the queue gives. What needs
 none of that state is elsewhere: the clocks (``clock.py``), the seats' ledger work
-(``seating.py``) and the games (``game.py``, ``games/``).
+(``seating.py``), the real-cards corrections' decisions (``corrections.py``) and the games
+(``game.py``, ``games/``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ..errors import RuleError
 from .accounts import canonical_name
 from .cardroom import CardRoom
 from .clock import Clock, Timers, check_turn_clock, check_window, table_timers
+from .corrections import Told, corrections, misdeal_refusal, payout_messages, reopen_refusal
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
 from .game import Game, misdeal_allowed
 from .histories import with_entries
@@ -96,7 +98,7 @@ class TableActor:
         #: Who sat where when the hand in play (or the last) was dealt.
         self._dealt: dict[int, Account] = {}
         #: Real cards: the settlements the dealer has been told of in this hand, by key.
-        self._told: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._told: Told = {}
         #: Who entered each action of the hand in play (stored beside the engine's log).
         self._entered: list[dict[str, Any]] = []
         self._seen: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
@@ -295,8 +297,10 @@ class TableActor:
                 return await self._misdeal(account)
             before = game.turn()
             reopening = action == "take_back" and game.has_hand and not game.in_play
-            if reopening:
-                self._may_reopen()  # the card that settled the hand: until the next hand starts
+            if reopening and game.can_take_back():  # the card that settled the hand: until the next hand
+                why = reopen_refusal(game, self.seats, self._dealt)
+                if why is not None:
+                    raise Conflict("take_back", why)
             if game.dealer_action(action, msg):
                 if game.cards == "real":
                     self._note_entry(account, before)
@@ -549,78 +553,16 @@ class TableActor:
 
     def _tell_payouts(self) -> None:
         """Real cards: the dealer moves the chips, so their screens are told what to pay and take
-        as each bet is settled, once: a bust collected, a natural paid at once, even money, as
-        they happen (``when: "now"``); at the end of the hand the whole list, what was moved
-        during it marked ``paid`` (``"end"``); and what a take-back undid (``"withdrawn"``)."""
-        game = self.game
-        if game.cards != "real":
+        as each bet is settled, once (:func:`corrections.payout_messages`)."""
+        if self.game.cards != "real":
             return
-        now = {(i["at"], i["seat"], i.get("hand"), i["amount"], i["why"]): i for i in game.settlements()}
-        withdrawn = [i for k, i in self._told.items() if k not in now]
-        new = [i for k, i in now.items() if k not in self._told]
-        self._told = now
-        messages = []
-        if withdrawn:
-            messages.append({"type": "payouts", "hand": self.hand_number, "when": "withdrawn",
-                             "payouts": game.payouts(withdrawn)})
-        if not game.in_play:
-            messages.append({"type": "payouts", "hand": self.hand_number, "when": "end", "payouts": game.payouts()})
-        elif new:
-            messages.append({"type": "payouts", "hand": self.hand_number, "when": "now", "payouts": game.payouts(new)})
+        self._told, messages = payout_messages(self.game, self._told, self.hand_number)
         if not messages:
             return
         for conn in list(self.clients):
             if self._viewer(conn.account)[0] == "dealer":
                 for m in messages:
                     conn.send(m)
-
-    def _may_reopen(self) -> None:
-        why = self._reopen_refusal()
-        if why is not None:
-            raise Conflict("take_back", why)
-
-    def _reopen_refusal(self) -> str | None:
-        """The card that settled the hand may be taken back until the next hand starts, as long
-        as nothing has changed at its seats since: each seat dealt in is still its player's,
-        with the chips the settlement left (no one left, sat down, bought or cashed out since).
-        Else its result stands (rule ``take_back``): why, in words."""
-        game = self.game
-        engine = game.hand_stacks()
-        dealt = game.dealt_in()
-        for n in sorted(engine):
-            s, was = self.seats.get(n), self._dealt.get(n)
-            who = f"seat {n} ({was.name})" if was is not None else f"seat {n}"
-            if s is not None and (was is None or s.account.id != was.id):
-                why = f"{s.account.name} has sat down at seat {n} since"
-            elif s is None and n in dealt:
-                why = f"{who} has left the table with their chips since"
-            elif s is not None and s.stack != engine[n]:  # the ledger mirrors the engine's stacks
-                why = f"{who}'s chips have changed since (chips sold or cashed out)"
-            else:
-                continue
-            return f"the {game.hand_word} is settled and {why}: its result stands"
-        return None
-
-    def _misdeal_refusal(self) -> str | None:
-        """Why a misdeal may not void the hand in play now (docs/dealer.md, "Misdeal: the
-        rule"): something in it is settled, or a player left it once the dealing started."""
-        game = self.game
-        left = next((n for n in sorted(game.hand_stacks()) if n in self.seats and self.seats[n].leaving), None)
-        if left is not None:  # "A player who leaves at this stage will forfeit his bet": not refunded
-            return (f"seat {left} ({self.seats[left].account.name}) left once the dealing started and forfeits "
-                    "(\"a player who leaves at this stage will forfeit his bet\")")
-        return game.misdeal_refusal()
-
-    def _corrections(self) -> list[str]:
-        """The dealer's corrections that would be accepted now at a real-cards table (the
-        tablet enables only those): ``take_back``, ``misdeal``."""
-        game = self.game
-        out = []
-        if game.can_take_back() and (game.in_play or self._reopen_refusal() is None):
-            out.append("take_back")
-        if game.in_play and self._misdeal_refusal() is None:
-            out.append("misdeal")
-        return out
 
     def _note_entry(self, account: Account, before: int) -> None:
         """Real cards: note who entered a card (or dealt, or took a card back), beside the log
@@ -641,7 +583,7 @@ class TableActor:
                                self._entered) if game.in_play else {}
         at = game.turn()
         if game.cards == "real" and game.in_play:
-            misdeal_allowed(game, self._misdeal_refusal())
+            misdeal_allowed(game, misdeal_refusal(game, self.seats))
         # refused (card_source at a shuffled table, no_round with none in play, misdeal once something
         # in the hand is settled): nothing changed
         game.void_hand()
@@ -878,7 +820,7 @@ class TableActor:
                      else e for e in seats]
         round_ = game.round_view(viewer, self._memo) if shown else None
         if round_ is not None and viewer == "dealer" and game.cards == "real":
-            round_ = {**round_, "corrections": self._corrections()}
+            round_ = {**round_, "corrections": corrections(game, self.seats, self._dealt)}
         return {
             "table": table,
             "seats": seats,
