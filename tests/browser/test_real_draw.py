@@ -27,7 +27,16 @@ from .axe import violations
 from .conftest import IMG
 from .steps import sign_in_page
 from .test_real_cards import Console, card_texts
-from .test_tablet import SIZES, check_screen, decide, expect_offered, open_tablet, seat_tile, seat_walk_ins, shot
+from .test_tablet import (
+    SIZES,
+    check_screen,
+    decide,
+    expect_offered,
+    open_tablet,
+    seat_tile,
+    seat_walk_ins,
+    shot,
+)
 
 PHONE = (390, 844)
 #: The other sizes each page is looked at (the tablet's two are the test's own).

@@ -494,7 +494,8 @@ function cardPad(t, entry) {
     const need = rd && rd.card_needed_text;
     // What the dealer deals now at a real-cards draw table (face down: counted, never entered).
     const dealing = rd && rd.deal_text ? rd.deal_text[0].toUpperCase() + rd.deal_text.slice(1) : null;
-    el.classList.toggle("waiting", Boolean(need || (rd && rd.ruling_text)));
+    // The dealer's to do, highlighted: a card to enter, a ruling, the deck running out at a draw.
+    el.classList.toggle("waiting", Boolean(need || (rd && (rd.ruling_text || (rd.to_deal && rd.to_deal.from_muck)))));
     const text = need ? `Next card: ${need}` : rd && rd.ruling_text ? `Ruling: ${rd.ruling_text}`
       : !rd ? (s && s.table.voided ? `Hand ${s.table.voided} was voided (misdeal): start the next one` : "No hand in play")
         : rd.to_act ? (dealing ? `${dealing}; then seat ${rd.to_act} to act` : `No card needed: seat ${rd.to_act} to act`)
