@@ -224,5 +224,37 @@ def test_a_real_draw_hand_on_what_the_dealer_sees(world: Any, size: str) -> None
     (ruled,) = [e for e in third.history["hands"][0]["entered_by"] if log[e["at"]]["type"] == "ruling"]
     assert ruled["by"] == cast.dealer.id
     assert world.room.ledger.audit(ev) == []
+    if size == "landscape":
+        replay_page(world, t, third)
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
     phone.context.close()
+
+
+def replay_page(world: Any, table_id: int, hand: Any) -> None:
+    """The host replays hand 3 on the admin page: its log step by step, the hands face down until
+    the showdown's cards are entered, the ruling, the shown hands at the end (the house sees the
+    dead hand's cards too)."""
+    admin = world.page("admin")
+    sign_in_page(admin, world.url, "admin", "/admin")
+    search = admin.get_by_role("form", name="Search hands")
+    search.get_by_label("Table number").fill(str(table_id))
+    search.get_by_role("button", name="Search").click()
+    admin.get_by_role("button", name=f"Replay hand {hand.id}").click()
+    region = admin.get_by_role("region", name=f"Replay of hand {hand.id}")
+    log = hand.history["hands"][0]["log"]
+    steps = region.get_by_test_id("replay-log").get_by_role("listitem")
+    expect(steps).to_have_count(len(log) + 1)
+    board = region.get_by_test_id("replay-table")
+    first_card = next(i for i, r in enumerate(log) if r["type"] == "card") + 1
+    steps.nth(first_card - 1).get_by_role("button").click()  # before the showdown: all face down
+    expect(board.locator('[data-card="back"]')).to_have_count(15)
+    steps.nth(first_card).get_by_role("button").click()  # the showdown's first card entered
+    expect(board.locator('[data-card="Kc"]')).to_have_count(1)
+    expect(region.get_by_test_id("replay-step")).to_contain_text("the dealer enters Kc")
+    expect(region.get_by_test_id("replay-log")).to_contain_text("drew four but shows no Ace: the hand is dead")
+    region.get_by_role("button", name="Last step").click()
+    drawn = {c.get_attribute("data-card") for c in board.locator("[data-card]").all()}
+    assert drawn == {"Kc", "Kd", "9s", "9h", "4d", "Js", "Jh", "3s", "3h", "2d", "Ac", "8d", "8c", "6s", "6h"}
+    expect(region).to_contain_text("dead hand")
+    region.scroll_into_view_if_needed()
+    region.screenshot(path=str(IMG / "real-draw-replay.png"))

@@ -528,3 +528,21 @@ def test_second_betting_follows_the_draw():
     assert hand.to_deal is not None and hand.to_deal.seats == (1,)  # the last draw is dealt as betting opens
     hand.check(2)
     assert hand.to_deal is None
+
+
+def test_syndicate_replay_verify_and_export_a_counted_history(tmp_path):
+    from typer.testing import CliRunner
+
+    from syndicate.cli import app
+
+    path = tmp_path / "real-draw.json"
+    path.write_text(json.dumps(to_history(TestHistories().table(5))))
+    runner = CliRunner()
+    rep = runner.invoke(app, ["replay", str(path)])
+    said = " ".join(rep.stdout.split())
+    assert rep.exit_code == 0, rep.stdout
+    assert "Replay reproduces the record exactly (4 round(s))" in said and "is dealt ?? ?? ?? ?? ??" in said
+    ver = runner.invoke(app, ["verify", str(path)])
+    assert ver.exit_code == 0 and "there is no shuffle to verify" in " ".join(ver.stdout.split())
+    phh = runner.invoke(app, ["export", str(path)])
+    assert phh.exit_code == 0 and "d dh p1 ??????????" in phh.stdout
