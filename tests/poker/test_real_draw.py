@@ -386,7 +386,7 @@ class TestTheShowdown:
         hand.ruling(2, True)
         with pytest.raises(IllegalAction) as e:
             hand.ruling(3, True)
-        assert e.value.rule == "ruling" and "nobody takes the pot" in str(e.value)
+        assert e.value.rule == "ruling" and "seat 3's hand is the last one in the pot" in str(e.value)
         hand.ruling(3, False)
         assert hand.is_terminal and hand.results() == {1: -50, 2: -50, 3: 100}
 
@@ -419,6 +419,27 @@ class TestTheShowdown:
         hand.ruling(2, True)
         assert [p.eligible for p in hand.pots] == [(1, 3), (3,)]
         assert hand.results() == {1: -200, 2: -400, 3: 600} and sum(hand.results().values()) == 0
+
+    def test_the_last_hand_in_a_side_pot_cannot_be_dead(self):
+        """Seat 1 is all-in for less; seat 3 folds after putting chips in the side pot: seat 2 is the
+        only hand left in it, so its hand cannot be ruled dead (the side pot would go to nobody)."""
+        hand = counted({1: 200, 2: 1000, 3: 1000}, 3)
+        hand.bet(1, 150)  # all-in
+        hand.raise_(2, 200)
+        hand.call(3)
+        hand.draw(1, 0)
+        hand.draw(2, 4)
+        hand.draw(3, 1)
+        hand.bet(2, 100)
+        hand.fold(3)
+        for c in "2c 3d 4h 5s 7c Kh Kd Kc Ks Qd".split():
+            hand.deal_card(c)
+        assert hand.ruling_needed == 2 and [p.eligible for p in hand.current_pots()] == [(1, 2), (2,)]
+        with pytest.raises(IllegalAction) as e:
+            hand.ruling(2, True)
+        assert e.value.rule == "ruling" and "the last one in side pot 1" in str(e.value)
+        hand.ruling(2, False)
+        assert hand.is_terminal and hand.results() == {1: -200, 2: 600, 3: -400}
 
 
 class TestHistories:

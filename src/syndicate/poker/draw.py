@@ -831,9 +831,11 @@ class DrawHand:
             raise IllegalAction("ruling", f"seat {need}'s hand waits for the ruling, not seat {seat}'s")
         if not isinstance(dead, bool):
             raise IllegalAction("ruling", f"a ruling says whether the hand is dead: true or false, got {dead!r}")
-        if dead and not [s for s in self.live if s != seat and s not in self.dead]:
-            raise IllegalAction("ruling", "every other hand at the showdown is dead: this one cannot be too, or "
-                                          "nobody takes the pot; rule that it stands, or declare a misdeal")
+        alone = next((i for i, p in enumerate(self.current_pots()) if p.eligible == (seat,)), None) if dead else None
+        if alone is not None:
+            pot = "the pot" if alone == 0 else f"side pot {alone}"
+            raise IllegalAction("ruling", f"seat {seat}'s hand is the last one in {pot}: it cannot be dead too, or "
+                                          "nobody takes that pot; rule that it stands, or declare a misdeal")
 
     def can_ruling(self, seat: int, dead: bool) -> bool:
         return _can(self.verify_ruling, seat, dead)
