@@ -188,6 +188,7 @@ def test_the_dealer_enters_a_blackjack_round_from_the_console(world) -> None:
     con.expect_next("seat 1's second card on hand 2 (after a split)")
     con.rank("10")
     snap()
+    expect(alice.locator('#controls [data-key="s"]')).to_be_visible()  # her turn has reached her page: the key acts
     alice.keyboard.press("s")
     expect(bob.get_by_role("button", name="Double")).to_be_visible()
     snap()

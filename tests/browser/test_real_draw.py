@@ -154,7 +154,7 @@ def test_a_real_draw_hand_on_what_the_dealer_sees(world: Any, size: str) -> None
     con.expect_next("seat 3's first card (the showdown)")
     for c in HAND_3[:4]:
         con.card(c)
-    expect(my_seat(phone, 3).locator('[data-card="Qs"]')).to_be_visible()  # her own hand, as entered
+    expect(my_seat(phone, 3).locator('[data-card="5c"]')).to_be_visible()  # her own hand, as entered
     assert card_texts(phone.content()) == {"back", "Qs", "Qh", "Qd", "5c"}  # none of seat 2's
     check_screen(page)
     shot(page, f"real-draw-showdown-{size}")
