@@ -85,6 +85,8 @@ def hand_to_json(hand: DrawHand, *, log: list[dict[str, Any]] | None = None,
         # Real cards dealt by hand: nothing committed; the log's `card` records are the cards.
         shoe_json: dict[str, Any] = {"decks": shoe.decks, "start": hand._shoe_start, "commitment": None,
                                      "seed": None, "stacked": None, "entered": True}
+        if shoe.shown_only:  # the face-down cards were counted, never named: "??" in every copy
+            shoe_json["shown_only"] = True
     else:
         shoe_json = {
             "decks": shoe.decks,
@@ -156,7 +158,7 @@ def _shoe_for(entry: dict[str, Any]) -> Shoe | EnteredShoe:
     if s.get("entered"):
         if any(d["type"] in ("card", "take_back") and d["card"] == rec.HIDDEN for d in entry["log"]):
             raise HistoryError(f"hand {entry.get('number')}: a copy with hidden cards cannot be replayed")
-        return EnteredShoe(s.get("decks", 1))
+        return EnteredShoe(s.get("decks", 1), shown_only=bool(s.get("shown_only")))
     if s.get("seed"):
         return Shoe.from_seed(
             s["seed"], decks=s.get("decks", 1), penetration=1.0, burn=s.get("start", 0)
@@ -367,6 +369,9 @@ def describe(d: dict[str, Any]) -> str:
         return f"{seat} discards {len(d['discards'])} ({' '.join(d['discards'])}){shown}"
     if kind == "take_back":
         return f"The dealer takes back {seat}'s card {d['card']} (a correction)"
+    if kind == "ruling":
+        ruled = "dead: it wins nothing" if d["dead"] else "to stand"
+        return f"{seat} drew four cards but shows no Ace: the dealer rules the hand {ruled}"
     if kind == "restub":
         how = "shuffled into" if d["shuffled"] else "stacked as"
         return f"The deck is out: {d['cards']} mucked cards {how} a new stub"
@@ -430,6 +435,8 @@ def hand_to_phh(entry: dict[str, Any]) -> list[tuple[str, Any]]:
             actions.append(f"{p[d['seat']]} sd")
         elif kind == "show":
             actions.append(f"{p[d['seat']]} sm {''.join(d['cards'])}")
+        elif kind == "ruling" and d["dead"]:  # mucked by the ruling: a dead hand shows nothing
+            actions.append(f"{p[d['seat']]} sm # dead hand: drew four cards but showed no Ace")
     finishing = dict((int(s), v) for s, v in entry["result"]["stacks"])
     fields: list[tuple[str, Any]] = [
         ("variant", PHH_VARIANT),

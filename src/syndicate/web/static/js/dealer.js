@@ -31,6 +31,10 @@ const LABEL = { bet: "Bet", hit: "Hit", stand: "Stand", double: "Double", split:
   refuse_ante: "Refuse ante" };
 /** The actions that take the amount field (the others ignore it). */
 const WITH_AMOUNT = new Set(["bet", "raise", "double", "insurance"]);
+/** At a real-cards draw table the cards are dealt face down and never entered: a draw is how
+ * many cards a player throws (four keeping an Ace, shown to the dealer), one tap. */
+const THROWS = [1, 2, 3, 4];
+const throwLabel = (k) => (k === 4 ? "Throw 4 (Ace)" : `Throw ${k}`);
 const OUTCOME = { win: "wins", lose: "loses", push: "push", blackjack: "blackjack", bust: "bust",
   surrender: "surrendered", even_money: "even money" };
 const OVER = new Set(["settled", "complete"]);
@@ -161,11 +165,12 @@ function tableView(t) {
   entry.act = async (action, fields = {}) => {
     try {
       await entry.sock.act(action, fields);
-      entry.say(`${fields.seat ? `seat ${fields.seat}: ` : ""}${action.replace(/_/g, " ")}${fields.amount ? ` ${money(fields.amount)}` : ""}`);
+      entry.say(`${fields.seat ? `seat ${fields.seat}: ` : ""}${action.replace(/_/g, " ")}${fields.amount ? ` ${money(fields.amount)}` : ""}${action === "draw" && fields.count ? ` ${fields.count}` : ""}`);
       return true;
     } catch (e) { entry.say(`${e.message} (${e.rule})`, true); return false; }
   };
   entry.sock = new TableSocket(t.id, { onMessage: (m) => {
+    if (m.type === "welcome" && m.table.rules) entry.rules = m.table.rules;
     if (m.type === "welcome" || m.type === "state") { entry.state = m; update(); }
   } });
 
@@ -311,7 +316,12 @@ function seatTile(entry, n) {
   const amount = h("input", { inputmode: "decimal", placeholder: "5.00", autocomplete: "off", "aria-label": L("Amount, dollars,") });
   const discards = h("input", { placeholder: "7h 2c", autocomplete: "off", autocapitalize: "characters", "aria-label": L("Discards") });
   const amountField = h("label", { class: "field" }, "Amount ($)", amount);
-  const discardField = t.game === "poker" ? h("label", { class: "field" }, "Discards", discards) : null;
+  // A real-cards draw table: the dealer never sees the cards, so a draw is a count (one tap).
+  const counted = t.game === "poker" && t.cards === "real";
+  const discardField = t.game === "poker" && !counted ? h("label", { class: "field" }, "Discards", discards) : null;
+  const throws = counted ? THROWS.map((k) => h("button", { type: "button", class: "act", hidden: true,
+    "aria-label": L(throwLabel(k)), onclick: () => entry.act("draw", { seat: n, count: k }) },
+  throwLabel(k))) : [];
   const send = (a) => {
     const fields = { seat: n };
     if (WITH_AMOUNT.has(a) && amount.value.trim()) {
@@ -327,8 +337,9 @@ function seatTile(entry, n) {
     });
   };
   const buttons = new Map((SEAT_ACTIONS[t.game] || []).map((a) => [a, h("button", { type: "button", class: "act", hidden: true, "aria-label": L(LABEL[a]), onclick: () => send(a) }, LABEL[a])]));
+  if (counted) buttons.delete("draw"); // the throws stand for it
   const controls = h("div", { class: "tile-acts", role: "group", "aria-label": `Act for seat ${n} at ${t.name}`, hidden: true },
-    amountField, discardField, ...buttons.values());
+    amountField, discardField, ...buttons.values(), ...throws);
   const el = h("div", { class: "tile", role: "group", "aria-label": `Seat ${n} at ${t.name}`, dataset: { seat: n } }, info, controls);
   let legal = [];
   return {
@@ -340,6 +351,8 @@ function seatTile(entry, n) {
       for (const [a, b] of buttons) b.hidden = !legal.includes(a);
       amountField.hidden = !legal.some((a) => WITH_AMOUNT.has(a));
       if (discardField) discardField.hidden = !legal.includes("draw");
+      const four = !entry.rules || entry.rules.ace_discard !== false;
+      throws.forEach((b, i) => { b.hidden = !legal.includes("draw") || (THROWS[i] === 4 && !four); });
       controls.hidden = !legal.length;
       const acting = Boolean(rd) && rd.to_act === n;
       el.classList.toggle("acting", acting);
@@ -368,8 +381,13 @@ function seatTile(entry, n) {
         })));
         if (rs.left) parts.push(h("div", { class: "muted" }, "left the table"));
       } else if (rs) {
+        // At a real-cards table: what the seat threw and drew, and a hand the showdown flagged.
+        const flagged = Boolean(rs.flag) && !rs.dead;
+        const drew = rs.drew === undefined || rs.drew === null ? "" : rs.drew === 0 ? "stood pat"
+          : `drew ${rs.drew}${rs.drew === 4 && !flagged ? ", an Ace shown" : ""}`;
         parts.push(h("div", { class: "tile-hand" }, rs.cards && rs.cards.length ? cards(rs.cards, { small: true }) : null,
-          h("span", { class: "hand-text" }, h("span", { class: "total" }, rs.folded ? "folded" : rs.value || ""),
+          h("span", { class: "hand-text" }, h("span", { class: "total" }, rs.folded ? "folded" : rs.dead ? "dead hand" : rs.value || drew),
+            flagged ? h("span", { class: "flags flagged" }, ": no Ace in the hand") : null,
             rs.won ? h("span", { class: "flags" }, ` won ${money(rs.won)}`) : null)));
       }
       info.replaceChildren(...parts);
@@ -421,6 +439,21 @@ function cardPad(t, entry) {
   const bj = t.game === "blackjack";
   const awaited = h("p", { class: "awaited", id: `need-${t.id}`, "aria-live": "assertive", "aria-atomic": "true" });
   const refusal = h("p", { class: "error refusal", role: "alert" });
+  // Draw: the deck and the muck as the room counts them (no card named), and the dealer's ruling
+  // on a hand the showdown flagged (a four-card draw shown down without an Ace).
+  const deck = bj ? null : h("p", { class: "deck", "aria-label": L("Deck") });
+  const rule = async (dead) => {
+    const rd = entry.state && entry.state.round;
+    refusal.textContent = "";
+    try {
+      await entry.sock.act("ruling", { seat: rd && rd.ruling_needed, dead });
+      entry.say(dead ? "the hand is dead" : "the hand stands");
+    } catch (e) { refusal.textContent = `${e.message} (${e.rule})`; }
+  };
+  const dead = bj ? null : h("button", { type: "button", class: "danger", onclick: () => rule(true) }, "Dead hand");
+  const stands = bj ? null : h("button", { type: "button", onclick: () => rule(false) }, "The hand stands");
+  const ruling = bj ? null : h("div", { class: "ruling", role: "group", "aria-label": L("Ruling"), hidden: true }, dead, stands);
+  const used = new Map(); // at draw: the cards entered in this hand, and whose hand holds each
   let suit = null;
   const suitButtons = bj ? SUITS.map(([code, sym, word]) => h("button", { type: "button", class: `suit suit-${code}`, "aria-pressed": "false", "aria-label": `Suit ${word} (optional)`,
     onclick: (ev) => { suit = suit === code ? null : code; for (const b of suitButtons) b.setAttribute("aria-pressed", String(b === ev.currentTarget && suit !== null)); } }, sym)) : [];
@@ -435,24 +468,56 @@ function cardPad(t, entry) {
     }
   };
   const tap = (rank, s) => { const c = rank + (s || ""); suit = null; for (const b of suitButtons) b.setAttribute("aria-pressed", "false"); send(c); };
+  // Draw: a card already entered in this hand is dimmed and refused here, naming whose it is.
+  const tapCard = (r, code, sym) => {
+    const seat = used.get(`${r === "10" ? "T" : r}${code}`);
+    if (seat === undefined) { tap(r, code); return; }
+    refusal.textContent = `${r}${sym}: already entered in seat ${seat}'s hand: one deck holds one of each card`;
+  };
+  const cardButtons = new Map(); // "Ts" → its button
   const pad = bj
     ? h("div", { class: "rank-pad", role: "group", "aria-label": L("Rank pad") }, RANKS.map((r) => h("button", { type: "button", class: "rank", onclick: () => tap(r, suit) }, r)))
     : h("div", { class: "card-grid", role: "group", "aria-label": L("Card pad") }, SUITS.map(([code, sym, word]) =>
-      h("div", { class: `suit-row suit-${code}`, role: "group", "aria-label": word }, RANKS.map((r) => h("button", { type: "button", class: "rank", "aria-label": `${r}${sym}`, onclick: () => tap(r, code) }, `${r}${sym}`)))));
+      h("div", { class: `suit-row suit-${code}`, role: "group", "aria-label": word }, RANKS.map((r) => {
+        const b = h("button", { type: "button", class: "rank", "aria-label": `${r}${sym}`, onclick: () => tapCard(r, code, sym) }, `${r}${sym}`);
+        cardButtons.set(`${r === "10" ? "T" : r}${code}`, b);
+        return b;
+      }))));
   const typed = h("input", { autocomplete: "off", autocapitalize: "characters", spellcheck: "false", placeholder: bj ? "K, 10, As" : "Ah, 10h" });
   const form = h("form", { class: "inline typed", "aria-label": L("Type a card") }, h("label", { class: "field" }, "Type a card", typed), h("button", { type: "submit" }, "Enter card"));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); const c = typed.value.trim(); if (c) { typed.value = ""; send(c); } });
-  const el = h("section", { class: "card-entry", "aria-label": L("Cards") }, awaited,
-    bj ? h("div", { class: "suits", role: "group", "aria-label": L("Suit") }, suitButtons) : null, pad, refusal);
+  const el = h("section", { class: "card-entry", "aria-label": L("Cards") }, awaited, ruling,
+    bj ? h("div", { class: "suits", role: "group", "aria-label": L("Suit") }, suitButtons) : null, pad, refusal, deck);
   const update = () => {
     const s = entry.state;
     const rd = s && s.round;
     const need = rd && rd.card_needed_text;
-    el.classList.toggle("waiting", Boolean(need));
-    const text = need ? `Next card: ${need}` : !rd ? (s && s.table.voided ? `Hand ${s.table.voided} was voided (misdeal): start the next one` : "No hand in play")
-      : rd.to_act ? `No card needed: seat ${rd.to_act} to act` : rd.phase === "betting" ? "Bets are open: deal when they are in"
-        : OVER.has(rd.phase) ? `Hand ${s.hand} is over: pay out, then start the next` : "No card needed";
+    // What the dealer deals now at a real-cards draw table (face down: counted, never entered).
+    const dealing = rd && rd.deal_text ? rd.deal_text[0].toUpperCase() + rd.deal_text.slice(1) : null;
+    // The dealer's to do, highlighted: a card to enter, a ruling, the deck running out at a draw.
+    el.classList.toggle("waiting", Boolean(need || (rd && (rd.ruling_text || (rd.to_deal && rd.to_deal.from_muck)))));
+    const text = need ? `Next card: ${need}` : rd && rd.ruling_text ? `Ruling: ${rd.ruling_text}`
+      : !rd ? (s && s.table.voided ? `Hand ${s.table.voided} was voided (misdeal): start the next one` : "No hand in play")
+        : rd.to_act ? (dealing ? `${dealing}; then seat ${rd.to_act} to act` : `No card needed: seat ${rd.to_act} to act`)
+          : rd.phase === "betting" ? "Bets are open: deal when they are in"
+            : OVER.has(rd.phase) ? `Hand ${s.hand} is over: pay out, then start the next` : "No card needed";
     if (awaited.textContent !== text) awaited.textContent = text; // a live region: say it once
+    if (bj) return;
+    ruling.hidden = !(rd && rd.ruling_needed);
+    if (rd && rd.ruling_needed) {
+      dead.setAttribute("aria-label", `Seat ${rd.ruling_needed}'s hand is dead at ${t.name}`);
+      stands.setAttribute("aria-label", `Seat ${rd.ruling_needed}'s hand stands at ${t.name}`);
+    }
+    deck.textContent = rd && rd.deck && !OVER.has(rd.phase) ? `Deck: ${rd.deck.left} left, ${rd.deck.mucked} in the muck` : "";
+    used.clear();
+    for (const x of (rd && rd.seats) || []) for (const c of x.cards || []) if (c !== "??") used.set(c, x.seat);
+    for (const [c, b] of cardButtons) {
+      const on = used.has(c);
+      if (b.classList.contains("used") !== on) {
+        b.classList.toggle("used", on);
+        b.setAttribute("aria-disabled", String(on));
+      }
+    }
   };
   update();
   return { el, typed: form, update, say: (x) => { refusal.textContent = x; } };

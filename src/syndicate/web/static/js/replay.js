@@ -103,6 +103,14 @@ function drawFrames(rd, hand) {
         s.hands[0].cards = kept.concat(shown(received));
         text = `${who} draws ${(r.discards || r.received || []).length}`; break;
       }
+      case "card": { // a card the dealer entered at a real-cards table (there: the hands shown down)
+        const held = s.hands[0].cards, [c] = shown([r.card]);
+        const down = held.findIndex((x) => x.down);
+        if (down < 0) held.push(c); else if (c.card) held[down] = c;
+        text = `${who}: the dealer enters ${c.card || "a card"}`; break;
+      }
+      case "ruling": if (r.dead) s.notes.push("dead hand");
+        text = `${who} drew four but shows no Ace: ${r.dead ? "the hand is dead" : "the hand stands"}`; break;
       case "uncalled": st.pot -= r.amount; text = `${money(r.amount)} uncalled, back to ${who}`; break;
       case "show": s.hands[0].cards = shown(r.cards); text = `${who} shows ${r.name || (r.cards || []).join(" ")}`; break;
       case "award": s.notes.push(`wins ${money(r.amount)}`); text = `${who} wins ${money(r.amount)}${r.pot ? ` (side pot ${r.pot})` : ""}`; break;
