@@ -8,11 +8,16 @@ Two precomputed structures make the kernels fast:
 
 * the player's compositions: every multiset with a hard total of at most 21, ordered by hard
   total so that a composition's children (one more card) always come later;
-* per dealer up card, a trie of the dealer's drawing multisets in sorted order. Each terminal
-  node (a multiset on which the dealer stops) carries its final total and the number of
-  orders in which the dealer can draw it without stopping early. The probability of drawing
-  one such order from a shoe with counts ``c`` (``n`` cards) is
-  ``prod_v c_v (c_v - 1) ... / (n (n - 1) ...)``: one multiplication per trie node.
+* per dealer up card, a trie of the dealer's drawing multisets in sorted order, depth first.
+  Each terminal node (a multiset on which the dealer stops) carries its final total and the
+  number of orders in which the dealer can draw it without stopping early. The probability of
+  drawing one such order from a shoe with counts ``c`` (``n`` cards) is
+  ``prod_v c_v (c_v - 1) ... / (n (n - 1) ...)``: one multiplication per trie node, and a
+  node the shoe cannot supply skips its whole subtree.
+
+The whole analysis of one up card runs in one kernel (:func:`analyze_upcard`): the dealer's
+outcomes for every player composition are computed once and shared by the optimal play, the
+chart's play and every split pass.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.typed import Dict
 
 ACE = 0
 TEN = 9
@@ -43,6 +49,14 @@ MODE_ALL_BETS = 1
 #: taken anyway, so there only the doubled part of a bust is added; after a split each hand's
 #: bust counts in full and the caller adds back P(every hand bust and a dealer blackjack).
 MODE_OBO_LOST = 2
+
+#: Chart codes in kernels (odds.CODES names them): hit, stand, double else hit, double else
+#: stand, surrender else hit, surrender else stand, split, surrender else split.
+C_H, C_S, C_D, C_DS, C_RH, C_RS, C_P, C_RP = range(8)
+#: Surrender in kernels: none, late, early.
+SUR_NONE, SUR_LATE, SUR_EARLY = 0, 1, 2
+#: double_on in kernels: any two cards, 9-11, 10-11.
+DBL_ANY, DBL_9_11, DBL_10_11 = 0, 1, 2
 
 
 def best_total(hard: int, aces: int) -> tuple[int, bool]:
@@ -74,16 +88,10 @@ class Compositions:
         self.index = {c: i for i, c in enumerate(found)}
         n = len(found)
         self.counts = np.array(found, dtype=np.int64)
-        self.hard = np.array(
-            [sum((i + 1) * k for i, k in enumerate(c)) for c in found], dtype=np.int64
-        )
+        self.hard = self.counts @ np.arange(1, 11, dtype=np.int64)
         self.ncards = self.counts.sum(axis=1)
-        self.total = np.zeros(n, dtype=np.int64)
-        self.soft = np.zeros(n, dtype=np.bool_)
-        for i, c in enumerate(found):
-            t, s = best_total(int(self.hard[i]), c[ACE])
-            self.total[i] = t
-            self.soft[i] = s
+        self.total = np.where((self.counts[:, ACE] > 0) & (self.hard + 10 <= 21), self.hard + 10, self.hard)
+        self.soft = self.total != self.hard
         self.child = np.full((n, 10), -1, dtype=np.int64)
         for i, c in enumerate(found):
             for v in range(10):
@@ -92,6 +100,11 @@ class Compositions:
                 j = self.index.get(tuple(d))
                 if j is not None:
                     self.child[i, v] = j
+        #: The composition of each two-card hand {a, b}, a <= b.
+        self.pair_index = np.full((10, 10), -1, dtype=np.int64)
+        for a in range(10):
+            for b in range(a, 10):
+                self.pair_index[a, b] = self.pair_index[b, a] = self.of((a, b))
 
     def of(self, values: list[int] | tuple[int, ...]) -> int:
         c = [0] * 10
@@ -107,138 +120,176 @@ def compositions() -> Compositions:
 
 # -- dealer tries ---------------------------------------------------------------------------
 
-def _dealer_state(up: int, counts: tuple[int, ...], h17: bool) -> int:
-    """-1 if the dealer draws again, else the outcome slot."""
-    hard = up + 1 + sum((i + 1) * k for i, k in enumerate(counts))
+@njit(cache=True)
+def _dealer_state(up, counts, h17):
+    """-1 if the dealer draws again, else the outcome slot (``counts``: the cards after the up card)."""
+    hard = up + 1
+    n = 1
+    for v in range(10):
+        hard += (v + 1) * counts[v]
+        n += counts[v]
     aces = counts[ACE] + (1 if up == ACE else 0)
-    n = sum(counts) + 1
     if hard > 21:
         return DBUST
-    total, soft = best_total(hard, aces)
+    total = hard + 10 if aces > 0 and hard + 10 <= 21 else hard
     if total == 21 and n == 2:
         return DBJ
-    if total < 17 or (total == 17 and soft and h17):
+    if total < 17 or (total == 17 and total != hard and h17):
         return -1
     return total - 17
 
 
+@njit(cache=True)
+def _code(counts):
+    """A multiset as one integer: five bits a value (no value is drawn 32 times)."""
+    k = 0
+    for v in range(10):
+        k = k * 32 + counts[v]
+    return k
+
+
+@njit(cache=True)
+def _orders_hitting(counts, up, h17, memo):
+    """Orders of ``counts`` in which the dealer never stops (every prefix, and the whole, hits)."""
+    key = _code(counts)
+    if key in memo:
+        return memo[key]
+    m = 0
+    for v in range(10):
+        m += counts[v]
+    if m == 0:
+        memo[key] = 1
+        return 1
+    if _dealer_state(up, counts, h17) != -1:
+        memo[key] = 0
+        return 0
+    total = 0
+    for v in range(10):
+        if counts[v] > 0:
+            counts[v] -= 1
+            total += _orders_hitting(counts, up, h17, memo)
+            counts[v] += 1
+    memo[key] = total
+    return total
+
+
+@njit(cache=True)
+def _build_trie(up, h17):
+    """The sorted-order trie of the dealer's terminal multisets, depth first (see the module)."""
+    memo = Dict.empty(key_type=types.int64, value_type=types.int64)
+    cap = 8192
+    parent = np.empty(cap, np.int64)
+    value = np.empty(cap, np.int64)
+    mult = np.empty(cap, np.int64)
+    depth = np.empty(cap, np.int64)
+    outcome = np.empty(cap, np.int64)
+    orders = np.empty(cap, np.float64)
+    skip = np.empty(cap, np.int64)
+    parent[0], value[0], mult[0], depth[0], outcome[0], orders[0] = -1, 0, 0, -1, -1, 0.0
+    counts = np.zeros(10, np.int64)
+    # An explicit depth-first walk: node i extends its parent by value[i]; each node keeps the
+    # next value to try for a child. A node stays only if it or a descendant is terminal.
+    stack_node = np.empty(32, np.int64)
+    stack_next = np.empty(32, np.int64)
+    stack_keep = np.zeros(32, np.bool_)
+    n = 1
+    top = 0
+    stack_node[0], stack_next[0], stack_keep[0] = 0, 0, False
+    while top >= 0:
+        node = stack_node[top]
+        v = stack_next[top]
+        if v < 10:
+            stack_next[top] = v + 1
+            counts[v] += 1
+            hard = up + 1
+            for w in range(10):
+                hard += (w + 1) * counts[w]
+            if hard > 26:  # beyond any terminal (a hitting 16 and a ten): nothing below either
+                counts[v] -= 1
+                stack_next[top] = 10
+                continue
+            # Terminal: the dealer stops here, and some order of it keeps drawing until the end.
+            state = _dealer_state(up, counts, h17)
+            n_orders = 0
+            if state != -1:
+                for w in range(10):
+                    if counts[w] > 0:
+                        counts[w] -= 1
+                        n_orders += _orders_hitting(counts, up, h17, memo)
+                        counts[w] += 1
+            if n == cap:
+                cap *= 2
+                parent = np.concatenate((parent, np.empty(cap - n, np.int64)))
+                value = np.concatenate((value, np.empty(cap - n, np.int64)))
+                mult = np.concatenate((mult, np.empty(cap - n, np.int64)))
+                depth = np.concatenate((depth, np.empty(cap - n, np.int64)))
+                outcome = np.concatenate((outcome, np.empty(cap - n, np.int64)))
+                orders = np.concatenate((orders, np.empty(cap - n, np.float64)))
+                skip = np.concatenate((skip, np.empty(cap - n, np.int64)))
+            i = n
+            n += 1
+            parent[i] = node
+            value[i] = v
+            mult[i] = counts[v] - 1
+            depth[i] = depth[node] + 1
+            outcome[i] = state if n_orders > 0 else -1
+            orders[i] = float(n_orders)
+            top += 1
+            stack_node[top], stack_next[top], stack_keep[top] = i, v, n_orders > 0
+        else:
+            # Leaving ``node``: drop it (it was the last one added, its subtree empty) unless it
+            # or something below it is terminal.
+            keep = stack_keep[top]
+            top -= 1
+            if node != 0:
+                counts[value[node]] -= 1
+                if keep:
+                    stack_keep[top] = True
+                    skip[node] = n
+                else:
+                    n = node
+    skip[0] = n
+    return (parent[:n].copy(), value[:n].copy(), mult[:n].copy(), depth[:n].copy(), outcome[:n].copy(),
+            orders[:n].copy(), skip[:n].copy())
+
+
 @cache
 def dealer_trie(up: int, h17: bool) -> tuple[np.ndarray, ...]:
-    """(parent, value, multiplicity before, depth before, outcome, orders) per trie node."""
-    g: dict[tuple[int, ...], int] = {}
-
-    def orders_hitting(c: tuple[int, ...]) -> int:
-        # Orders of c in which the dealer never stops (every prefix, and c itself, hits).
-        if c in g:
-            return g[c]
-        if sum(c) == 0:
-            g[c] = 1
-            return 1
-        if _dealer_state(up, c, h17) != -1:
-            g[c] = 0
-            return 0
-        total = 0
-        for v in range(10):
-            if c[v]:
-                d = list(c)
-                d[v] -= 1
-                total += orders_hitting(tuple(d))
-        g[c] = total
-        return total
-
-    # Every multiset the dealer can hold while still drawing.
-    hitting: list[tuple[int, ...]] = []
-
-    def rec(start: int, counts: list[int], hard: int) -> None:
-        t = tuple(counts)
-        if orders_hitting(t) > 0:
-            hitting.append(t)
-        for v in range(start, 10):
-            if hard + v + 1 <= 17:
-                counts[v] += 1
-                rec(v, counts, hard + v + 1)
-                counts[v] -= 1
-
-    rec(0, [0] * 10, up + 1)
-    terminals: dict[tuple[int, ...], tuple[int, int]] = {}
-    for m in hitting:
-        for v in range(10):
-            d = list(m)
-            d[v] += 1
-            t = tuple(d)
-            if t in terminals:
-                continue
-            out = _dealer_state(up, t, h17)
-            if out == -1:
-                continue
-            n_orders = 0
-            for w in range(10):
-                if t[w]:
-                    e = list(t)
-                    e[w] -= 1
-                    n_orders += orders_hitting(tuple(e))
-            terminals[t] = (out, n_orders)
-
-    # Sorted-order trie, breadth first so that parents precede children.
-    seqs = {}
-    for t, info in terminals.items():
-        seq = tuple(v for v in range(10) for _ in range(t[v]))
-        seqs[seq] = info
-    prefixes: set[tuple[int, ...]] = {()}
-    for s in seqs:
-        for k in range(1, len(s) + 1):
-            prefixes.add(s[:k])
-    ordered = sorted(prefixes, key=lambda s: (len(s), s))
-    node = {s: i for i, s in enumerate(ordered)}
-    n = len(ordered)
-    parent = np.zeros(n, dtype=np.int64)
-    value = np.zeros(n, dtype=np.int64)
-    mult = np.zeros(n, dtype=np.int64)
-    depth = np.zeros(n, dtype=np.int64)
-    outcome = np.full(n, -1, dtype=np.int64)
-    orders = np.zeros(n, dtype=np.float64)
-    for s, i in node.items():
-        if not s:
-            parent[i] = -1
-            continue
-        parent[i] = node[s[:-1]]
-        value[i] = s[-1]
-        mult[i] = s[:-1].count(s[-1])
-        depth[i] = len(s) - 1
-        if s in seqs:
-            outcome[i], n_orders = seqs[s]
-            orders[i] = float(n_orders)
-    return parent, value, mult, depth, outcome, orders
+    """(parent, value, multiplicity before, depth before, outcome, orders, end of subtree) per
+    trie node, depth first: a node's subtree is the nodes from it up to its end."""
+    return tuple(_build_trie(up, h17))
 
 
 # -- kernels --------------------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def dealer_probs(rem, parent, value, mult, depth, outcome, orders, prod, out):
+def dealer_probs(rem, parent, value, mult, depth, outcome, orders, skip, prod, out):
     """Dealer outcome probabilities (7 slots) drawing from counts ``rem``."""
     n = 0
     for v in range(10):
         n += rem[v]
     for k in range(NOUT):
         out[k] = 0.0
+    inv = np.empty(32)
+    for d in range(32):
+        inv[d] = 1.0 / (n - d) if n - d > 0 else 0.0
     prod[0] = 1.0
-    for i in range(1, parent.shape[0]):
+    i = 1
+    end = parent.shape[0]
+    while i < end:
         c = rem[value[i]] - mult[i]
-        if c <= 0:
-            prod[i] = 0.0
+        if c <= 0:  # the shoe cannot supply this node: nor anything below it
+            i = skip[i]
             continue
-        p = prod[parent[i]]
-        if p == 0.0:
-            prod[i] = 0.0
-            continue
-        p = p * c / (n - depth[i])
+        p = prod[parent[i]] * c * inv[depth[i]]
         prod[i] = p
         o = outcome[i]
         if o >= 0:
             out[o] += orders[i] * p
+        i += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def p_dealer_bj(rem, up):
     """Probability that the hole card makes a dealer blackjack, drawing from ``rem``."""
     n = 0
@@ -251,7 +302,7 @@ def p_dealer_bj(rem, up):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def stand_value(dp, total, mode):
     """(E[result], E[result^2]) of standing on ``total`` given dealer outcome weights dp."""
     v = dp[DBUST]
@@ -270,7 +321,7 @@ def stand_value(dp, total, mode):
     return v, m2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bust_weight(rem, up, mode):
     """Weight of a bust (its value is minus this): P(no dealer BJ) when BJ is excluded; 1 when
     a bust is lost whatever the hole card (every bet lost; a split hand under MODE_OBO_LOST)."""
@@ -280,11 +331,44 @@ def bust_weight(rem, up, mode):
 
 
 @njit(cache=True, nogil=True)
-def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
-              parent, value, mult, depth, outcome, orders,
-              given_policy, policy_hit,
-              stand_v, stand_m2, hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit):
-    """Values of every composition of two or more cards against up card ``up``.
+def _remaining(base, comp_counts, i, rem):
+    """``rem`` = ``base`` less composition ``i``; its card count, or -1 if ``base`` lacks a card."""
+    n = 0
+    ok = True
+    for v in range(10):
+        rem[v] = base[v] - comp_counts[i, v]
+        if rem[v] < 0:
+            ok = False
+        n += max(0, rem[v])
+    return n if ok else -1
+
+
+@njit(cache=True, nogil=True)
+def _dealer_table(base, comp_counts, comp_ncards, parent, value, mult, depth, outcome, orders, skip, dp, valid):
+    """Dealer outcomes against every composition of two or more cards the shoe can hold."""
+    rem = np.zeros(10, dtype=np.int64)
+    prod = np.zeros(parent.shape[0], dtype=np.float64)
+    for i in range(comp_counts.shape[0]):
+        valid[i] = comp_ncards[i] >= 2 and _remaining(base, comp_counts, i, rem) >= 0
+        if valid[i]:
+            dealer_probs(rem, parent, value, mult, depth, outcome, orders, skip, prod, dp[i])
+
+
+@njit(cache=True, nogil=True)
+def _stand_pass(comp_total, valid, dp, mode, stand_v, stand_m2):
+    for i in range(comp_total.shape[0]):
+        if valid[i]:
+            stand_v[i], stand_m2[i] = stand_value(dp[i], comp_total[i], mode)
+        else:
+            stand_v[i] = 0.0
+            stand_m2[i] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def main_pass(base, up, mode, comp_counts, comp_ncards, child, valid, stand_v, stand_m2,
+              given_policy, policy_hit, hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit):
+    """Values of every composition of two or more cards against up card ``up``, given the
+    stand values (:func:`_stand_pass`).
 
     ``base`` is the shoe without the up card. ``cont_*`` is the value of playing on with hit
     or stand only (after a hit): the better of the two, or the one ``policy_hit`` names when
@@ -293,21 +377,10 @@ def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
     ncomp = comp_counts.shape[0]
     rem = np.zeros(10, dtype=np.int64)
     crem = np.zeros(10, dtype=np.int64)
-    prod = np.zeros(parent.shape[0], dtype=np.float64)
-    dp = np.zeros(NOUT, dtype=np.float64)
     for i in range(ncomp - 1, -1, -1):
         if comp_ncards[i] < 2:
             continue
-        n = 0
-        ok = True
-        for v in range(10):
-            rem[v] = base[v] - comp_counts[i, v]
-            if rem[v] < 0:
-                ok = False
-            n += max(0, rem[v])
-        if not ok:
-            stand_v[i] = 0.0
-            stand_m2[i] = 0.0
+        if not valid[i]:
             hit_v[i] = 0.0
             hit_m2[i] = 0.0
             dbl_v[i] = 0.0
@@ -316,10 +389,8 @@ def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
             cont_m2[i] = 0.0
             cont_hit[i] = False
             continue
-        dealer_probs(rem, parent, value, mult, depth, outcome, orders, prod, dp)
-        sv, sm = stand_value(dp, comp_total[i], mode)
-        stand_v[i] = sv
-        stand_m2[i] = sm
+        n = _remaining(base, comp_counts, i, rem)
+        sv = stand_v[i]
         hv = 0.0
         hm = 0.0
         dv = 0.0
@@ -366,17 +437,41 @@ def main_pass(base, up, mode, comp_counts, comp_total, comp_ncards, child,
             cont_m2[i] = hm
         else:
             cont_v[i] = sv
-            cont_m2[i] = sm
+            cont_m2[i] = stand_m2[i]
 
 
 @njit(cache=True, nogil=True)
-def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, child,
-                    parent, value, mult, depth, outcome, orders,
-                    act2, cont_hit, stop_after_one, out_v, out_m2, out_vec, out_bj):
+def _split_dealer(sbase, h, pair, i, comp_counts, child, valid, dp, memo, done, trie_args, prod, rem):
+    """Dealer outcomes against split hand ``i`` with ``h`` hands (``sbase``: the shoe without
+    the up card and the other hands' pair cards), from the main table when composition ``i``
+    with those pair cards added is one of its own, else computed once and kept in ``memo``."""
+    k = h - 2
+    if done[k, i]:
+        return memo[k, i]
+    j = i
+    for _ in range(h - 1):
+        if j >= 0:
+            j = child[j, pair]
+    out = memo[k, i]
+    if j >= 0 and valid[j]:
+        for o in range(NOUT):
+            out[o] = dp[j, o]
+    else:
+        for v in range(10):
+            rem[v] = sbase[v] - comp_counts[i, v]
+        parent, value, mult, depth, outcome, orders, skip = trie_args
+        dealer_probs(rem, parent, value, mult, depth, outcome, orders, skip, prod, out)
+    done[k, i] = True
+    return out
+
+
+@njit(cache=True, nogil=True)
+def split_hand_pass(base, up, mode, pair, h, comp_counts, comp_total, comp_ncards, child, valid, dp,
+                    memo, done, trie_args, act2, cont_hit, stop_after_one, out_v, out_m2, out_vec, out_bj):
     """Value of each two-card split hand {pair, X} played from ``base``.
 
-    ``base`` is the shoe without the up card and without the *other* hands' pair cards.
-    ``act2[c]`` is the action (STAND, HIT, DOUBLE) for the two-card split hand c, and
+    ``base`` is the shoe without the up card and without the *other* ``h - 1`` hands' pair
+    cards. ``act2[c]`` is the action (STAND, HIT, DOUBLE) for the two-card split hand c, and
     ``cont_hit`` the hit/stand policy after that. ``stop_after_one``: split aces take one card.
     Writes, per second card X, the hand's value ``out_v[X]``, its second moment and its
     value split by the dealer's outcome ``out_vec[X, k]`` (for the covariance of split hands)
@@ -429,52 +524,42 @@ def split_hand_pass(base, up, mode, pair, comp_counts, comp_total, comp_ncards, 
     vbj = np.zeros(ncomp, dtype=np.float64)
     rem = np.zeros(10, dtype=np.int64)
     crem = np.zeros(10, dtype=np.int64)
-    prod = np.zeros(parent.shape[0], dtype=np.float64)
-    dp = np.zeros(NOUT, dtype=np.float64)
+    scratch = np.zeros(10, dtype=np.int64)
+    prod = np.zeros(trie_args[0].shape[0], dtype=np.float64)
     q = np.zeros(NOUT, dtype=np.float64)
     # Dealer distribution for the split base: spreads a bust over the dealer's outcomes.
     for v in range(10):
         rem[v] = base[v] - comp_counts[start, v]
-    dealer_probs(rem, parent, value, mult, depth, outcome, orders, prod, q)
+    parent, value, mult, depth, outcome, orders, skip = trie_args
+    dealer_probs(rem, parent, value, mult, depth, outcome, orders, skip, prod, q)
     if mode != MODE_ALL_BETS:
         q[DBJ] = 0.0
     for i in range(ncomp - 1, -1, -1):
         if not (reach[i] or need_stand[i]):
             continue
-        n = 0
-        ok = True
-        for v in range(10):
-            rem[v] = base[v] - comp_counts[i, v]
-            if rem[v] < 0:
-                ok = False
-            n += max(0, rem[v])
-        if not ok:
+        n = _remaining(base, comp_counts, i, rem)
+        if n < 0:
             continue
         if need_stand[i]:
-            dealer_probs(rem, parent, value, mult, depth, outcome, orders, prod, dp)
-            s, m = stand_value(dp, comp_total[i], mode)
+            dpi = _split_dealer(base, h, pair, i, comp_counts, child, valid, dp, memo, done, trie_args, prod,
+                                scratch)
+            s, m = stand_value(dpi, comp_total[i], mode)
             sv[i] = s
             sm[i] = m
             t = comp_total[i]
             for k in range(5):
                 d = 17 + k
                 if t > d:
-                    svec[i, k] = dp[k]
+                    svec[i, k] = dpi[k]
                 elif t < d:
-                    svec[i, k] = -dp[k]
-            svec[i, DBUST] = dp[DBUST]
+                    svec[i, k] = -dpi[k]
+            svec[i, DBUST] = dpi[DBUST]
             if mode == MODE_ALL_BETS:
-                svec[i, DBJ] = -dp[DBJ]
+                svec[i, DBJ] = -dpi[DBJ]
         if not reach[i]:
             continue
         two = comp_ncards[i] == 2
-        if two and (stop_after_one or act2[i] == STAND):
-            vv[i] = sv[i]
-            vm[i] = sm[i]
-            for k in range(NOUT):
-                vvec[i, k] = svec[i, k]
-            continue
-        if (not two) and not cont_hit[i]:
+        if (two and (stop_after_one or act2[i] == STAND)) or ((not two) and not cont_hit[i]):
             vv[i] = sv[i]
             vm[i] = sm[i]
             for k in range(NOUT):
@@ -540,7 +625,7 @@ def _ff_ratio(a, b, k):
 
 
 @njit(cache=True, nogil=True)
-def dealer_probs_weighted(rem, pair, kmax, parent, value, mult, depth, outcome, orders, prod,
+def dealer_probs_weighted(rem, pair, kmax, parent, value, mult, depth, outcome, orders, skip, prod,
                           cnt, out):
     """Dealer outcome weights times P(k more cards are all non-pair), for k = 0..kmax."""
     n = 0
@@ -552,17 +637,15 @@ def dealer_probs_weighted(rem, pair, kmax, parent, value, mult, depth, outcome, 
             out[k, o] = 0.0
     prod[0] = 1.0
     cnt[0] = 0
-    for i in range(1, parent.shape[0]):
+    i = 1
+    end = parent.shape[0]
+    while i < end:
         c = rem[value[i]] - mult[i]
-        cnt[i] = cnt[parent[i]] + (1 if value[i] == pair else 0)
         if c <= 0:
-            prod[i] = 0.0
+            i = skip[i]
             continue
-        p = prod[parent[i]]
-        if p == 0.0:
-            prod[i] = 0.0
-            continue
-        p = p * c / (n - depth[i])
+        cnt[i] = cnt[parent[i]] + (1 if value[i] == pair else 0)
+        p = prod[parent[i]] * c / (n - depth[i])
         prod[i] = p
         o = outcome[i]
         if o >= 0:
@@ -570,6 +653,7 @@ def dealer_probs_weighted(rem, pair, kmax, parent, value, mult, depth, outcome, 
             for k in range(kmax + 1):
                 w = _ff_ratio(non_pair - (d - cnt[i]), n - d, k)
                 out[k, o] += orders[i] * p * w
+        i += 1
 
 
 @njit(cache=True, nogil=True)
@@ -590,7 +674,7 @@ def bust_weight_k(rem, up, mode, pair, k):
 
 @njit(cache=True, nogil=True)
 def split_hand_pass_exact(base, up, mode, pair, kmax, comp_counts, comp_total, comp_ncards,
-                          child, parent, value, mult, depth, outcome, orders,
+                          child, parent, value, mult, depth, outcome, orders, skip,
                           act2, cont_hit, stop_after_one, out_num):
     """``out_num[X, k]`` = E[value of the split hand {pair, X} * 1{k more cards non-pair}]:
     the exact value of a split hand given that k other hands took non-pair second cards."""
@@ -641,17 +725,11 @@ def split_hand_pass_exact(base, up, mode, pair, kmax, comp_counts, comp_total, c
     for i in range(ncomp - 1, -1, -1):
         if not (reach[i] or need_stand[i]):
             continue
-        n = 0
-        ok = True
-        for v in range(10):
-            rem[v] = base[v] - comp_counts[i, v]
-            if rem[v] < 0:
-                ok = False
-            n += rem[v] if rem[v] > 0 else 0
-        if not ok:
+        n = _remaining(base, comp_counts, i, rem)
+        if n < 0:
             continue
         if need_stand[i]:
-            dealer_probs_weighted(rem, pair, kmax, parent, value, mult, depth, outcome, orders,
+            dealer_probs_weighted(rem, pair, kmax, parent, value, mult, depth, outcome, orders, skip,
                                   prod, cnt, dpk)
             for k in range(K):
                 s, _m = stand_value(dpk[k], comp_total[i], mode)
@@ -687,3 +765,487 @@ def split_hand_pass_exact(base, up, mode, pair, kmax, comp_counts, comp_total, c
         if j >= 0:
             for k in range(K):
                 out_num[v, k] = vv[j, k]
+
+
+# -- one up card, whole ---------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _may_double(double_on, total, soft):
+    """``double_on`` looks at the best total of the two-card hand."""
+    if double_on == DBL_ANY:
+        return True
+    lo = 9 if double_on == DBL_9_11 else 10
+    return lo <= total <= 11 and not soft
+
+
+@njit(cache=True, nogil=True)
+def _nanargmax(x):
+    """The first index of the largest value that is not NaN (numpy's ``nanargmax``)."""
+    k = -1
+    for i in range(x.shape[0]):
+        if not np.isnan(x[i]) and (k < 0 or x[i] > x[k]):
+            k = i
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _split_value(base, up, mode, pair, max_h, one_card, exact, comp_counts, comp_total, comp_ncards, child,
+                 valid, dp, memo, done, trie_args, act2, cont_hit):
+    """(E[sum of split hands' results], E[(sum)^2]) for splitting ``pair`` against ``up``.
+
+    ``base`` is the shoe without the up card (the pair cards are still in it: each pass
+    removes the hands' own cards). Exact for two hands; with resplits each hand's value
+    removes the pair cards of all hands but not their other cards (docs/maths.md, "Splits"),
+    unless ``exact``: then each hand's value is conditioned on the other hands' second cards
+    being non-pair cards, which is exact (the variance keeps the approximation).
+    """
+    lost = mode == MODE_OBO_LOST
+    c0 = base[pair] - 2
+    n0 = 0
+    for v in range(10):
+        n0 += base[v]
+    n0 -= 2
+    clipped = np.zeros(10, dtype=np.int64)
+    pbj_root = 0.0
+    if lost:
+        for v in range(10):
+            clipped[v] = max(0, base[v] - (2 if v == pair else 0))
+        pbj_root = p_dealer_bj(clipped, up)
+    H = max_h + 1
+    w_any = np.zeros(H)
+    m_any = np.zeros(H)
+    w_np = np.zeros(H)
+    m_np = np.zeros(H)
+    b_any = np.zeros(H)
+    b_np = np.zeros(H)
+    c_nn = np.zeros(H)
+    c_na = np.zeros(H)
+    c_aa = np.zeros(H)
+    out_v = np.zeros(10)
+    out_m2 = np.zeros(10)
+    out_vec = np.zeros((11, NOUT))
+    out_bj = np.zeros(10)
+    b = np.zeros(10, dtype=np.int64)
+    p = np.zeros(10)
+    p_np = np.zeros(10)
+    for h in range(2, max_h + 1):
+        if c0 < h - 2:  # not enough pair cards for h hands: no deal reaches it
+            continue
+        for v in range(10):
+            b[v] = base[v] - (h - 1 if v == pair else 0)
+        out_v[:] = 0.0
+        out_m2[:] = 0.0
+        out_vec[:, :] = 0.0
+        out_bj[:] = 0.0
+        split_hand_pass(b, up, mode, pair, h, comp_counts, comp_total, comp_ncards, child, valid, dp, memo,
+                        done, trie_args, act2, cont_hit, one_card, out_v, out_m2, out_vec, out_bj)
+        tot = 0
+        for v in range(10):
+            clipped[v] = max(0, b[v] - (1 if v == pair else 0))
+            tot += clipped[v]
+        s = 0.0
+        for v in range(10):
+            p[v] = clipped[v] / max(1, tot)
+            p_np[v] = 0.0 if v == pair else p[v]
+            s += p_np[v]
+        if s > 0:
+            for v in range(10):
+                p_np[v] = p_np[v] / s
+        wa = ma = wn = mn = ba = bn = 0.0
+        for v in range(10):
+            wa += p[v] * out_v[v]
+            ma += p[v] * out_m2[v]
+            wn += p_np[v] * out_v[v]
+            mn += p_np[v] * out_m2[v]
+            ba += p[v] * out_bj[v]
+            bn += p_np[v] * out_bj[v]
+        w_any[h], m_any[h], w_np[h], m_np[h] = wa, ma, wn, mn
+        # P(this hand busts | dealer blackjack), for a hand of any second card / a non-pair one.
+        pbj_h = p_dealer_bj(clipped, up)
+        if pbj_h > 0:
+            b_any[h], b_np[h] = ba / pbj_h, bn / pbj_h
+        # The covariance terms of two hands, each split by the dealer's outcome.
+        nn = na = aa = 0.0
+        for k in range(NOUT):
+            va = 0.0
+            vn = 0.0
+            for v in range(10):
+                va += p[v] * out_vec[v, k]
+                vn += p_np[v] * out_vec[v, k]
+            q = out_vec[10, k]
+            sq = q if q > 0 else 1.0
+            nn += vn * vn / sq
+            na += vn * va / sq
+            aa += va * va / sq
+        c_nn[h], c_na[h], c_aa[h] = nn, na, aa
+
+    use_exact = exact and max_h > 2
+    kmax = max_h - 1
+    ex_np = np.zeros((H, kmax + 1))
+    ex_any = np.zeros((H, kmax + 1))
+    if use_exact:
+        parent, value, mult, depth, outcome, orders, skip = trie_args
+        num = np.zeros((10, kmax + 1))
+        rem = np.zeros(10, dtype=np.int64)
+        for h in range(2, max_h + 1):
+            for v in range(10):
+                b[v] = base[v] - (h - 1 if v == pair else 0)
+            num[:, :] = 0.0
+            split_hand_pass_exact(b, up, mode, pair, kmax, comp_counts, comp_total, comp_ncards, child,
+                                  parent, value, mult, depth, outcome, orders, skip, act2, cont_hit, one_card, num)
+            n_h = 0
+            for v in range(10):
+                rem[v] = b[v] - (1 if v == pair else 0)
+                n_h += rem[v]
+            non_pair = n_h - rem[pair]
+            for k in range(kmax + 1):
+                wnp = _ff_ratio(non_pair - 1, n_h - 1, k)
+                wp = _ff_ratio(non_pair, n_h - 1, k)
+                num_np = 0.0
+                p_sum = 0.0
+                num_any = 0.0
+                for v in range(10):
+                    pv = rem[v] / n_h
+                    num_any += pv * num[v, k]
+                    if v != pair:
+                        num_np += pv * num[v, k]
+                        p_sum += pv
+                den_np = p_sum * wnp
+                den_any = den_np + rem[pair] / n_h * wp
+                ex_np[h, k] = num_np / den_np if den_np > 0 else 0.0
+                ex_any[h, k] = num_any / den_any if den_any > 0 else 0.0
+
+    # Phase 1: deal second cards; a pair card starts a new hand while hands < max_h. A state
+    # (hands, open slots, closed with a non-pair card) is reached after (hands - 2) + closed
+    # cards, so the states are visited in that order.
+    states = np.zeros((max_h + 2, max_h + 2, max_h + 2))
+    states[2, 2, 0] = 1.0
+    ev = 0.0
+    m2 = 0.0
+    for g in range(2 * max_h + 1):
+        for h in range(2, max_h + 1):
+            closed = g - (h - 2)
+            if closed < 0 or closed > max_h:
+                continue
+            for open_ in range(max_h + 1):
+                pr = states[h, open_, closed]
+                if pr == 0.0:
+                    continue
+                if h == max_h or open_ == 0:
+                    n_np, n_any = closed, open_
+                    wn, wa = w_np[h], w_any[h]
+                    if use_exact:
+                        wn = ex_np[h, max(0, n_np - 1)]
+                        wa = ex_any[h, n_np]
+                    ev += pr * (n_np * wn + n_any * wa)
+                    if lost:
+                        ev += pr * pbj_root * b_np[h] ** n_np * b_any[h] ** n_any
+                    m2 += pr * (n_np * m_np[h] + n_any * m_any[h] + n_np * (n_np - 1) * c_nn[h]
+                                + 2 * n_np * n_any * c_na[h] + n_any * (n_any - 1) * c_aa[h])
+                    continue
+                drawn = (h - 2) + closed
+                left = n0 - drawn
+                pp = max(0, c0 - (h - 2)) / left if left > 0 else 0.0
+                if pp > 0:
+                    states[h + 1, open_ + 1, closed] += pr * pp
+                if pp < 1:
+                    states[h, open_ - 1, closed + 1] += pr * (1 - pp)
+    return ev, m2
+
+
+@njit(cache=True, nogil=True)
+def _roots(base, up, mode, bj, surrender, double_on, pair_index, comp_total, comp_soft,
+           stand_v, stand_m2, hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, out):
+    """Per two-card hand {a, b} (a <= b): [EV, E[X^2]] of each action in whole-round terms
+    (NaN: not allowed), in ``out[a, b]``."""
+    rem = np.zeros(10, dtype=np.int64)
+    for a in range(10):
+        for b in range(a, 10):
+            vals = out[a, b]
+            vals[:, :] = np.nan
+            for v in range(10):
+                rem[v] = base[v]
+            rem[a] -= 1
+            rem[b] -= 1
+            pbj = p_dealer_bj(rem, up)
+            if a == ACE and b == TEN:
+                p_no = 1.0 - pbj
+                vals[STAND, 0] = bj * p_no
+                vals[STAND, 1] = bj * bj * p_no
+                continue
+            i = pair_index[a, b]
+            off, moff = (-pbj, pbj) if mode != MODE_ALL_BETS else (0.0, 0.0)
+            vals[STAND, 0], vals[STAND, 1] = off + stand_v[i], moff + stand_m2[i]
+            vals[HIT, 0], vals[HIT, 1] = off + hit_v[i], moff + hit_m2[i]
+            if _may_double(double_on, comp_total[i], comp_soft[i]):
+                vals[DOUBLE, 0], vals[DOUBLE, 1] = off + dbl_v[i], moff + dbl_m2[i]
+            if a == b and has_split[a]:
+                vals[SPLIT, 0], vals[SPLIT, 1] = off + split_ev[a, 0], moff + split_ev[a, 1]
+            if surrender == SUR_EARLY:
+                vals[SURRENDER, 0], vals[SURRENDER, 1] = -0.5, 0.25
+            elif surrender == SUR_LATE:
+                vals[SURRENDER, 0] = -0.5 * (1 - pbj) - pbj
+                vals[SURRENDER, 1] = 0.25 * (1 - pbj) + pbj
+
+
+@njit(cache=True, nogil=True)
+def _deal_weight(shoe, up, a, b):
+    """P(up card ``up``, player's two cards {a, b}) off the top of ``shoe``."""
+    n = 0
+    for v in range(10):
+        n += shoe[v]
+    pu = shoe[up] / n
+    ba = shoe[a] - (1 if a == up else 0)
+    bb = shoe[b] - (1 if b == up else 0)
+    m = n - 1
+    if a == b:
+        pab = ba * (ba - 1) / (m * (m - 1))
+    else:
+        pab = 2 * ba * bb / (m * (m - 1))
+    return pu * pab
+
+
+@njit(cache=True, nogil=True)
+def _code_value(code, vals):
+    """EV of following a total-row code on one hand, with its fallbacks."""
+    if (code == C_D or code == C_DS) and not np.isnan(vals[DOUBLE]):
+        return vals[DOUBLE]
+    if (code == C_RH or code == C_RS) and not np.isnan(vals[SURRENDER]):
+        return vals[SURRENDER]
+    return vals[HIT] if code == C_H or code == C_D or code == C_RH else vals[STAND]
+
+
+@njit(cache=True, nogil=True)
+def _chart_column(shoe, up, roots, hard_codes, soft_codes, pair_codes):
+    """The total-dependent chart against ``up``: per row, the action with the best EV summed
+    over the two-card hands of that row, each weighted by its probability; then the pairs."""
+    for t in range(22):
+        hard_codes[t] = C_H if 4 <= t <= 20 else C_S
+        soft_codes[t] = C_S
+    agg = np.zeros(5)
+    row = np.zeros(5)
+    for total in range(4, 22):
+        for soft in (False, True):
+            # The row's non-pair hands, or its pairs when it has nothing else.
+            has_other = False
+            has_any = False
+            for a in range(10):
+                for b in range(a, 10):
+                    if a == ACE and b == TEN:
+                        continue
+                    hard = a + b + 2
+                    aces = (1 if a == ACE else 0) + (1 if b == ACE else 0)
+                    t = hard + 10 if aces > 0 and hard + 10 <= 21 else hard
+                    if t == total and (t != hard) == soft:
+                        has_any = True
+                        if a != b:
+                            has_other = True
+            if not has_any:
+                continue
+            agg[:] = 0.0
+            for a in range(10):
+                for b in range(a, 10):
+                    if (a == ACE and b == TEN) or (has_other and a == b):
+                        continue
+                    hard = a + b + 2
+                    aces = (1 if a == ACE else 0) + (1 if b == ACE else 0)
+                    t = hard + 10 if aces > 0 and hard + 10 <= 21 else hard
+                    if t != total or (t != hard) != soft:
+                        continue
+                    w = _deal_weight(shoe, up, a, b)
+                    for k in range(5):
+                        row[k] = roots[a, b, k, 0]
+                    row[SPLIT] = np.nan
+                    for k in range(5):
+                        agg[k] += w * row[k]
+            k = _nanargmax(agg)
+            hs_hit = agg[HIT] > agg[STAND]
+            if k == DOUBLE:
+                code = C_D if hs_hit else C_DS
+            elif k == SURRENDER:
+                code = C_RH if hs_hit else C_RS
+            else:
+                code = C_H if hs_hit else C_S
+            if soft:
+                soft_codes[total] = code
+            else:
+                hard_codes[total] = code
+    hard_codes[21] = C_S
+    soft_codes[21] = C_S
+    for v in range(10):
+        vals = roots[v, v, :, 0]
+        if v == ACE:
+            row_code = soft_codes[12]
+        else:
+            row_code = hard_codes[2 * v + 2]
+        if np.isnan(vals[SPLIT]):
+            pair_codes[v] = row_code
+            continue
+        # Split against the row's play without surrender; surrender may still beat both.
+        no_sur = C_H if row_code == C_RH else (C_S if row_code == C_RS else row_code)
+        if vals[SPLIT] >= _code_value(no_sur, vals):
+            sur = vals[SURRENDER]
+            pair_codes[v] = C_RP if not np.isnan(sur) and sur > vals[SPLIT] else C_P
+        else:
+            pair_codes[v] = row_code
+
+
+@njit(cache=True, nogil=True)
+def _row_code(hard_codes, soft_codes, total, soft):
+    if soft:
+        return soft_codes[total] if 12 <= total <= 21 else C_S
+    return hard_codes[total] if 4 <= total <= 21 else C_S
+
+
+@njit(cache=True, nogil=True)
+def _chart_root(vals, pair_code, row_code):
+    """EV and second moment of following the chart on one two-card hand."""
+    if (pair_code == C_P or pair_code == C_RP) and not np.isnan(vals[SPLIT, 0]):
+        if pair_code == C_RP and not np.isnan(vals[SURRENDER, 0]):
+            return vals[SURRENDER, 0], vals[SURRENDER, 1]
+        return vals[SPLIT, 0], vals[SPLIT, 1]
+    code = row_code
+    if (code == C_D or code == C_DS) and not np.isnan(vals[DOUBLE, 0]):
+        k = DOUBLE
+    elif (code == C_RH or code == C_RS) and not np.isnan(vals[SURRENDER, 0]):
+        k = SURRENDER
+    else:
+        k = HIT if code == C_H or code == C_D or code == C_RH else STAND
+    return vals[k, 0], vals[k, 1]
+
+
+@njit(cache=True, nogil=True)
+def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hands, resplit_aces,
+                   hit_split_aces, ten_rank, exact, comp_counts, comp_total, comp_soft, comp_ncards, child,
+                   pair_index, trie_args, given_chart, hard_codes, soft_codes, pair_codes, out_dealer, out_roots,
+                   out_moments):
+    """The whole analysis against one up card, off the top of ``shoe``.
+
+    Unless ``given_chart``: the dealer's outcomes (``out_dealer``), every two-card hand's action
+    values under optimal composition-dependent play (``out_roots``, as :func:`_roots`), that
+    play's (E, E[X^2]) weighted by the deal (``out_moments[0:2]``) and the chart's column
+    (``hard_codes``, ``soft_codes``, ``pair_codes``: written). Then the chart's (E, E[X^2])
+    weighted by the deal (``out_moments[2:4]``), for the chart given or just derived.
+    ``ten_rank``: P(two tens are of one rank) when only such tens split, else below zero.
+    """
+    parent, value, mult, depth, outcome, orders, skip = trie_args
+    ncomp = comp_counts.shape[0]
+    base = shoe.copy()
+    base[up] -= 1
+    prod = np.zeros(parent.shape[0])
+    dealer_probs(base, parent, value, mult, depth, outcome, orders, skip, prod, out_dealer)
+    # The dealer against every composition: shared by both plays and every split pass.
+    dp = np.zeros((ncomp, NOUT))
+    valid = np.zeros(ncomp, dtype=np.bool_)
+    _dealer_table(base, comp_counts, comp_ncards, parent, value, mult, depth, outcome, orders, skip, dp, valid)
+    memo = np.zeros((10, 3, ncomp, NOUT))
+    done = np.zeros((10, 3, ncomp), dtype=np.bool_)
+    stand_v = np.zeros(ncomp)
+    stand_m2 = np.zeros(ncomp)
+    _stand_pass(comp_total, valid, dp, mode, stand_v, stand_m2)
+    hit_v = np.zeros(ncomp)
+    hit_m2 = np.zeros(ncomp)
+    dbl_v = np.zeros(ncomp)
+    dbl_m2 = np.zeros(ncomp)
+    cont_v = np.zeros(ncomp)
+    cont_m2 = np.zeros(ncomp)
+    cont_hit = np.zeros(ncomp, dtype=np.bool_)
+    act2 = np.zeros(ncomp, dtype=np.int64)
+    split_ev = np.zeros((10, 2))
+    has_split = np.zeros(10, dtype=np.bool_)
+    roots = out_roots
+
+    if not given_chart:
+        main_pass(base, up, mode, comp_counts, comp_ncards, child, valid, stand_v, stand_m2, False, cont_hit,
+                  hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit)
+        for i in range(ncomp):  # each two-card split hand plays as the same cards unsplit would
+            if comp_ncards[i] != 2:
+                continue
+            can_double = das and _may_double(double_on, comp_total[i], comp_soft[i])
+            best, a = stand_v[i], STAND
+            if hit_v[i] > best:
+                best, a = hit_v[i], HIT
+            if can_double and dbl_v[i] > best:
+                a = DOUBLE
+            act2[i] = a
+        if max_split_hands >= 2:
+            for pair in range(10):
+                max_h = 2 if pair == ACE and not resplit_aces else max_split_hands
+                split_ev[pair, 0], split_ev[pair, 1] = _split_value(
+                    base, up, mode, pair, max_h, pair == ACE and not hit_split_aces, exact, comp_counts,
+                    comp_total, comp_ncards, child, valid, dp, memo[pair], done[pair], trie_args, act2, cont_hit)
+                has_split[pair] = True
+        _roots(base, up, mode, bj, surrender, double_on, pair_index, comp_total, comp_soft, stand_v, stand_m2,
+               hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, roots)
+        ev = 0.0
+        m2 = 0.0
+        for a in range(10):
+            for b in range(a, 10):
+                w = _deal_weight(shoe, up, a, b)
+                vals = roots[a, b]
+                ks = _nanargmax(vals[:, 0])
+                if ten_rank >= 0 and a == TEN and b == TEN and not np.isnan(vals[SPLIT, 0]):
+                    no_split = vals[:, 0].copy()
+                    no_split[SPLIT] = np.nan
+                    kn = _nanargmax(no_split)
+                    e = ten_rank * vals[ks, 0] + (1 - ten_rank) * vals[kn, 0]
+                    m = ten_rank * vals[ks, 1] + (1 - ten_rank) * vals[kn, 1]
+                else:
+                    e, m = vals[ks, 0], vals[ks, 1]
+                ev += w * e
+                m2 += w * m
+        out_moments[0], out_moments[1] = ev, m2
+        _chart_column(shoe, up, roots, hard_codes, soft_codes, pair_codes)
+
+    # The chart's play: the same stand values, its own hits and splits.
+    hit = np.zeros(ncomp, dtype=np.bool_)
+    for i in range(ncomp):
+        c = _row_code(hard_codes, soft_codes, comp_total[i], comp_soft[i])
+        hit[i] = c == C_H or c == C_D or c == C_RH
+    main_pass(base, up, mode, comp_counts, comp_ncards, child, valid, stand_v, stand_m2, True, hit,
+              hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit)
+    for i in range(ncomp):
+        act2[i] = STAND
+        if comp_ncards[i] != 2:
+            continue
+        code = _row_code(hard_codes, soft_codes, comp_total[i], comp_soft[i])
+        can_double = das and _may_double(double_on, comp_total[i], comp_soft[i])
+        if code == C_D or code == C_DS:
+            act2[i] = DOUBLE if can_double else (HIT if code == C_D else STAND)
+        elif code == C_RH or code == C_RS:
+            act2[i] = HIT if code == C_RH else STAND
+        else:
+            act2[i] = HIT if code == C_H else STAND
+    has_split[:] = False
+    if max_split_hands >= 2:
+        for pair in range(10):
+            if pair_codes[pair] == C_P or pair_codes[pair] == C_RP:
+                max_h = 2 if pair == ACE and not resplit_aces else max_split_hands
+                split_ev[pair, 0], split_ev[pair, 1] = _split_value(
+                    base, up, mode, pair, max_h, pair == ACE and not hit_split_aces, exact, comp_counts,
+                    comp_total, comp_ncards, child, valid, dp, memo[pair], done[pair], trie_args, act2, hit)
+                has_split[pair] = True
+    croots = np.empty((10, 10, 5, 2))
+    _roots(base, up, mode, bj, surrender, double_on, pair_index, comp_total, comp_soft, stand_v, stand_m2,
+           hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, croots)
+    e_sum = 0.0
+    m_sum = 0.0
+    for a in range(10):
+        for b in range(a, 10):
+            w = _deal_weight(shoe, up, a, b)
+            vals = croots[a, b]
+            if a == ACE and b == TEN:
+                e, m = vals[STAND, 0], vals[STAND, 1]
+            else:
+                hard = a + b + 2
+                aces = (1 if a == ACE else 0) + (1 if b == ACE else 0)
+                t = hard + 10 if aces > 0 and hard + 10 <= 21 else hard
+                row_code = _row_code(hard_codes, soft_codes, t, t != hard)
+                pair_code = pair_codes[a] if a == b else -1
+                e, m = _chart_root(vals, pair_code, row_code)
+                if a == TEN and b == TEN and ten_rank >= 0 and (pair_code == C_P or pair_code == C_RP):
+                    e0, m0 = _chart_root(vals, -1, row_code)
+                    e, m = ten_rank * e + (1 - ten_rank) * e0, ten_rank * m + (1 - ten_rank) * m0
+            e_sum += w * e
+            m_sum += w * m
+    out_moments[2], out_moments[3] = e_sum, m_sum
