@@ -343,25 +343,115 @@ def _remaining(base, comp_counts, i, rem):
     return n if ok else -1
 
 
+#: Rows of shoe compositions the batch kernel takes at once (the lanes of its vector loops).
+LANES = 128
+
+
 @njit(cache=True, nogil=True)
-def _dealer_table(base, comp_counts, comp_ncards, parent, value, mult, depth, outcome, orders, skip, dp, valid):
-    """Dealer outcomes against every composition of two or more cards the shoe can hold."""
-    rem = np.zeros(10, dtype=np.int64)
-    prod = np.zeros(parent.shape[0], dtype=np.float64)
-    for i in range(comp_counts.shape[0]):
-        valid[i] = comp_ncards[i] >= 2 and _remaining(base, comp_counts, i, rem) >= 0
-        if valid[i]:
-            dealer_probs(rem, parent, value, mult, depth, outcome, orders, skip, prod, dp[i])
+def dealer_batch(rems, count, parent, value, mult, depth, outcome, orders, skip, out):
+    """Dealer outcome probabilities drawing from each of ``count`` shoes at once: shoe ``k`` is
+    column ``k`` of ``rems`` (10 rows, card counts as floats, none below zero) and its outcomes
+    go to column ``k`` of ``out`` (7 rows).
+
+    The same walk of the trie as :func:`dealer_probs`, with the shoes side by side in the
+    innermost loop, so that each node is one vector operation over many shoes. Depth first, the
+    parent of a node at level ``d + 1`` is the last node seen at level ``d``: one row of
+    products per level. A subtree none of the shoes can supply is skipped. Each shoe's figures
+    are those of :func:`dealer_probs` to the last bit (the same products in the same order).
+    """
+    prod = np.empty((34, LANES))
+    inv = np.empty((33, LANES))
+    acc = np.empty((NOUT, LANES))
+    end = parent.shape[0]
+    for s in range(0, count, LANES):
+        lanes = min(LANES, count - s)
+        for k in range(lanes):
+            n = 0.0
+            for v in range(10):
+                n += rems[v, s + k]
+            for d in range(33):
+                inv[d, k] = 1.0 / (n - d) if n - d > 0 else 0.0
+            prod[0, k] = 1.0
+        acc[:, :] = 0.0
+        i = 1
+        while i < end:
+            v = value[i]
+            m = mult[i]
+            d = depth[i]
+            row = rems[v, s:s + lanes]
+            up_ = prod[d]
+            here = prod[d + 1]
+            w = inv[d]
+            alive = 0
+            for k in range(lanes):
+                c = row[k] - m
+                x = up_[k] * (c if c > 0.0 else 0.0) * w[k]
+                here[k] = x
+                alive += x > 0.0
+            if alive == 0:  # none of these shoes can supply this node, nor anything below it
+                i = skip[i]
+                continue
+            o = outcome[i]
+            if o >= 0:
+                weight = orders[i]
+                a = acc[o]
+                for k in range(lanes):
+                    a[k] += weight * here[k]
+            i += 1
+        for o in range(NOUT):
+            for k in range(lanes):
+                out[o, s + k] = acc[o, k]
+
+
+@njit(cache=True, nogil=True)
+def _dealer_table(base, comp_counts, comp_ncards, trie_args, dp, valid):
+    """Dealer outcomes against every composition of two or more cards the shoe can hold
+    (``dp``: 7 rows, a column per composition)."""
+    parent, value, mult, depth, outcome, orders, skip = trie_args
+    ncomp = comp_counts.shape[0]
+    rems = np.empty((10, ncomp))
+    where = np.empty(ncomp, dtype=np.int64)
+    count = 0
+    for i in range(ncomp):
+        ok = comp_ncards[i] >= 2
+        for v in range(10):
+            if base[v] < comp_counts[i, v]:
+                ok = False
+        valid[i] = ok
+        if ok:
+            for v in range(10):
+                rems[v, count] = base[v] - comp_counts[i, v]
+            where[count] = i
+            count += 1
+    out = np.empty((NOUT, count))
+    dealer_batch(rems, count, parent, value, mult, depth, outcome, orders, skip, out)
+    dp[:, :] = 0.0
+    for k in range(count):
+        for o in range(NOUT):
+            dp[o, where[k]] = out[o, k]
 
 
 @njit(cache=True, nogil=True)
 def _stand_pass(comp_total, valid, dp, mode, stand_v, stand_m2):
     for i in range(comp_total.shape[0]):
         if valid[i]:
-            stand_v[i], stand_m2[i] = stand_value(dp[i], comp_total[i], mode)
+            stand_v[i], stand_m2[i] = stand_value(dp[:, i], comp_total[i], mode)
         else:
             stand_v[i] = 0.0
             stand_m2[i] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def _remaining(base, comp_counts, i, rem):
+    """``rem`` = ``base`` less composition ``i``; its card count, or -1 if ``base`` lacks a card."""
+    n = 0
+    ok = True
+    for v in range(10):
+        rem[v] = base[v] - comp_counts[i, v]
+        if rem[v] < 0:
+            ok = False
+        n += max(0, rem[v])
+    return n if ok else -1
 
 
 @njit(cache=True, nogil=True)
@@ -440,47 +530,17 @@ def main_pass(base, up, mode, comp_counts, comp_ncards, child, valid, stand_v, s
             cont_m2[i] = stand_m2[i]
 
 
-@njit(cache=True, nogil=True)
-def _split_dealer(sbase, h, pair, i, comp_counts, child, valid, dp, memo, done, trie_args, prod, rem):
-    """Dealer outcomes against split hand ``i`` with ``h`` hands (``sbase``: the shoe without
-    the up card and the other hands' pair cards), from the main table when composition ``i``
-    with those pair cards added is one of its own, else computed once and kept in ``memo``."""
-    k = h - 2
-    if done[k, i]:
-        return memo[k, i]
-    j = i
-    for _ in range(h - 1):
-        if j >= 0:
-            j = child[j, pair]
-    out = memo[k, i]
-    if j >= 0 and valid[j]:
-        for o in range(NOUT):
-            out[o] = dp[j, o]
-    else:
-        for v in range(10):
-            rem[v] = sbase[v] - comp_counts[i, v]
-        parent, value, mult, depth, outcome, orders, skip = trie_args
-        dealer_probs(rem, parent, value, mult, depth, outcome, orders, skip, prod, out)
-    done[k, i] = True
-    return out
-
+# -- splits ---------------------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def split_hand_pass(base, up, mode, pair, h, comp_counts, comp_total, comp_ncards, child, valid, dp,
-                    memo, done, trie_args, act2, cont_hit, stop_after_one, out_v, out_m2, out_vec, out_bj):
-    """Value of each two-card split hand {pair, X} played from ``base``.
-
-    ``base`` is the shoe without the up card and without the *other* ``h - 1`` hands' pair
-    cards. ``act2[c]`` is the action (STAND, HIT, DOUBLE) for the two-card split hand c, and
-    ``cont_hit`` the hit/stand policy after that. ``stop_after_one``: split aces take one card.
-    Writes, per second card X, the hand's value ``out_v[X]``, its second moment and its
-    value split by the dealer's outcome ``out_vec[X, k]`` (for the covariance of split hands)
-    and ``out_bj[X]``, the probability that the hand busts and the dealer has blackjack (for
-    MODE_OBO_LOST's every-hand-bust term). Only compositions the policy can reach are evaluated.
-    """
+def split_reach(pair, comp_counts, comp_ncards, child, act2, cont_hit, stop_after_one, reach, need_stand):
+    """Which compositions a hand split from ``pair`` reaches under the policy (``act2[c]``,
+    STAND, HIT or DOUBLE, for a two-card split hand; ``cont_hit`` after that;
+    ``stop_after_one``: split aces take one card), and on which it stands. Returns the
+    one-card composition the hands start from. The same whatever the number of hands."""
     ncomp = comp_counts.shape[0]
-    reach = np.zeros(ncomp, dtype=np.bool_)
-    need_stand = np.zeros(ncomp, dtype=np.bool_)
+    reach[:] = False
+    need_stand[:] = False
     start = -1
     for i in range(ncomp):
         if comp_ncards[i] == 1 and comp_counts[i, pair] == 1:
@@ -489,7 +549,7 @@ def split_hand_pass(base, up, mode, pair, h, comp_counts, comp_total, comp_ncard
         j = child[start, v]
         if j >= 0:
             reach[j] = True
-    # Forward: mark what the policy reaches (children come after parents).
+    # Forward: children come after parents.
     for i in range(ncomp):
         if not reach[i]:
             continue
@@ -515,34 +575,115 @@ def split_hand_pass(base, up, mode, pair, h, comp_counts, comp_total, comp_ncard
                         reach[j] = True
             else:
                 need_stand[i] = True
-    sv = np.zeros(ncomp, dtype=np.float64)
-    sm = np.zeros(ncomp, dtype=np.float64)
-    svec = np.zeros((ncomp, NOUT), dtype=np.float64)
-    vv = np.zeros(ncomp, dtype=np.float64)
-    vm = np.zeros(ncomp, dtype=np.float64)
-    vvec = np.zeros((ncomp, NOUT), dtype=np.float64)
-    vbj = np.zeros(ncomp, dtype=np.float64)
+    return start
+
+
+@njit(cache=True, nogil=True)
+def _from_main(i, pair, h, child, valid):
+    """The composition of the main table whose shoe is the split hand ``i``'s with ``h`` hands
+    (``i`` and the other hands' pair cards), or -1."""
+    j = i
+    for _ in range(h - 1):
+        if j >= 0:
+            j = child[j, pair]
+    return j if j >= 0 and valid[j] else -1
+
+
+@njit(cache=True, nogil=True)
+def split_dealer_batch(base, pairs, max_hands, starts, needs, comp_counts, child, valid, trie_args,
+                       index, start_index, table):
+    """Dealer outcomes for every split hand the passes will stand on: per pair in ``pairs``
+    (``max_hands``, its ``starts`` and ``needs`` from :func:`split_reach`) and number of hands,
+    those the main table does not hold and ``index`` (pair, hands - 2, composition; -1 when
+    not yet computed) does not point to yet, and the start's (``start_index``). Computed in one
+    :func:`dealer_batch` and appended to ``table`` (7 rows); returns the grown table."""
+    parent, value, mult, depth, outcome, orders, skip = trie_args
+    ncomp = comp_counts.shape[0]
+    have = table.shape[1]
+    count = 0
+    for t in range(pairs.shape[0]):
+        pair = pairs[t]
+        for h in range(2, max_hands[t] + 1):
+            if base[pair] - 2 < h - 2:
+                continue
+            if start_index[pair, h - 2] < 0:
+                count += 1
+            for i in range(ncomp):
+                if needs[t, i] and index[pair, h - 2, i] < 0 and _from_main(i, pair, h, child, valid) < 0:
+                    count += 1
+    if count == 0:
+        return table
+    rems = np.empty((10, count))
+    k = 0
+    for t in range(pairs.shape[0]):
+        pair = pairs[t]
+        for h in range(2, max_hands[t] + 1):
+            if base[pair] - 2 < h - 2:
+                continue
+            if start_index[pair, h - 2] < 0:
+                for v in range(10):
+                    rems[v, k] = base[v] - (h if v == pair else 0)
+                start_index[pair, h - 2] = have + k
+                k += 1
+            for i in range(ncomp):
+                if not needs[t, i] or index[pair, h - 2, i] >= 0 or _from_main(i, pair, h, child, valid) >= 0:
+                    continue
+                ok = True
+                for v in range(10):
+                    r = base[v] - (h - 1 if v == pair else 0) - comp_counts[i, v]
+                    if r < 0:
+                        ok = False
+                    rems[v, k] = r
+                if not ok:  # the shoe cannot hold this hand with these many pair cards out
+                    count -= 1
+                    continue
+                index[pair, h - 2, i] = have + k
+                k += 1
+    out = np.empty((NOUT, have + count))
+    out[:, :have] = table
+    dealer_batch(rems, count, parent, value, mult, depth, outcome, orders, skip, out[:, have:])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def split_hand_pass(base, up, mode, pair, h, start, reach, need_stand, comp_counts, comp_total, comp_ncards,
+                    child, valid, dp, index, table, q, act2, cont_hit, stop_after_one, bufs,
+                    out_v, out_m2, out_vec, out_bj):
+    """Value of each two-card split hand {pair, X} played from ``base``.
+
+    ``base`` is the shoe without the up card and without the *other* ``h - 1`` hands' pair
+    cards; ``reach``, ``need_stand`` and ``start`` from :func:`split_reach`; the dealer's
+    outcomes from the main table ``dp`` or, where it has none, ``table`` at ``index`` (the
+    hands' own: :func:`split_dealer_batch`), and ``q`` for the start's shoe. Writes, per
+    second card X, the hand's value ``out_v[X]``, its second moment and its value split by
+    the dealer's outcome ``out_vec[X, k]`` (for the covariance of split hands) and
+    ``out_bj[X]``, the probability that the hand busts and the dealer has blackjack (for
+    MODE_OBO_LOST's every-hand-bust term). Only compositions the policy reaches are evaluated.
+    """
+    ncomp = comp_counts.shape[0]
+    sv, sm, vv, vm, vbj, svec, vvec = bufs
     rem = np.zeros(10, dtype=np.int64)
     crem = np.zeros(10, dtype=np.int64)
-    scratch = np.zeros(10, dtype=np.int64)
-    prod = np.zeros(trie_args[0].shape[0], dtype=np.float64)
-    q = np.zeros(NOUT, dtype=np.float64)
-    # Dealer distribution for the split base: spreads a bust over the dealer's outcomes.
-    for v in range(10):
-        rem[v] = base[v] - comp_counts[start, v]
-    parent, value, mult, depth, outcome, orders, skip = trie_args
-    dealer_probs(rem, parent, value, mult, depth, outcome, orders, skip, prod, q)
+    qq = np.zeros(NOUT)
+    for k in range(NOUT):
+        qq[k] = q[k]
+    # The dealer distribution of the split base spreads a bust over the dealer's outcomes.
     if mode != MODE_ALL_BETS:
-        q[DBJ] = 0.0
+        qq[DBJ] = 0.0
     for i in range(ncomp - 1, -1, -1):
         if not (reach[i] or need_stand[i]):
             continue
         n = _remaining(base, comp_counts, i, rem)
         if n < 0:
             continue
+        sv[i] = 0.0
+        sm[i] = 0.0
+        vbj[i] = 0.0
+        svec[i, :] = 0.0
+        vvec[i, :] = 0.0
         if need_stand[i]:
-            dpi = _split_dealer(base, h, pair, i, comp_counts, child, valid, dp, memo, done, trie_args, prod,
-                                scratch)
+            j = _from_main(i, pair, h, child, valid)
+            dpi = dp[:, j] if j >= 0 else table[:, index[i]]
             s, m = stand_value(dpi, comp_total[i], mode)
             sv[i] = s
             sm[i] = m
@@ -584,7 +725,7 @@ def split_hand_pass(base, up, mode, pair, h, comp_counts, comp_total, comp_ncard
                 b += mul * mul * p * bw
                 c += p * p_dealer_bj(crem, up)
                 for k in range(NOUT):
-                    vvec[i, k] -= mul * p * q[k]
+                    vvec[i, k] -= mul * p * qq[k]
             elif dbl:
                 a += 2.0 * p * sv[j]
                 b += 4.0 * p * sm[j]
@@ -608,7 +749,7 @@ def split_hand_pass(base, up, mode, pair, h, comp_counts, comp_total, comp_ncard
             for k in range(NOUT):
                 out_vec[v, k] = vvec[j, k]
     for k in range(NOUT):
-        out_vec[10, k] = q[k]
+        out_vec[10, k] = qq[k]
 
 
 # -- exact resplits (validation of the pair-card-removal approximation) ------------------------
@@ -790,14 +931,15 @@ def _nanargmax(x):
 
 @njit(cache=True, nogil=True)
 def _split_value(base, up, mode, pair, max_h, one_card, exact, comp_counts, comp_total, comp_ncards, child,
-                 valid, dp, memo, done, trie_args, act2, cont_hit):
+                 valid, dp, index, start_index, table, start, reach, need_stand, trie_args, act2, cont_hit, bufs):
     """(E[sum of split hands' results], E[(sum)^2]) for splitting ``pair`` against ``up``.
 
     ``base`` is the shoe without the up card (the pair cards are still in it: each pass
     removes the hands' own cards). Exact for two hands; with resplits each hand's value
     removes the pair cards of all hands but not their other cards (docs/maths.md, "Splits"),
     unless ``exact``: then each hand's value is conditioned on the other hands' second cards
-    being non-pair cards, which is exact (the variance keeps the approximation).
+    being non-pair cards, which is exact (the variance keeps the approximation). The split
+    hands' dealer outcomes are in ``dp``, or ``table`` at ``index`` (:func:`split_dealer_batch`).
     """
     lost = mode == MODE_OBO_LOST
     c0 = base[pair] - 2
@@ -837,8 +979,9 @@ def _split_value(base, up, mode, pair, max_h, one_card, exact, comp_counts, comp
         out_m2[:] = 0.0
         out_vec[:, :] = 0.0
         out_bj[:] = 0.0
-        split_hand_pass(b, up, mode, pair, h, comp_counts, comp_total, comp_ncards, child, valid, dp, memo,
-                        done, trie_args, act2, cont_hit, one_card, out_v, out_m2, out_vec, out_bj)
+        split_hand_pass(b, up, mode, pair, h, start, reach, need_stand, comp_counts, comp_total, comp_ncards,
+                        child, valid, dp, index[h - 2], table, table[:, start_index[h - 2]], act2, cont_hit,
+                        one_card, bufs, out_v, out_m2, out_vec, out_bj)
         tot = 0
         for v in range(10):
             clipped[v] = max(0, b[v] - (1 if v == pair else 0))
@@ -1115,6 +1258,32 @@ def _chart_root(vals, pair_code, row_code):
 
 
 @njit(cache=True, nogil=True)
+def _splits(base, up, mode, pairs, max_split_hands, resplit_aces, hit_split_aces, exact, comp_counts, comp_total,
+            comp_ncards, child, valid, dp, index, start_index, table, reaches, needs, starts, trie_args, act2,
+            cont_hit, bufs, split_ev, has_split):
+    """The value of splitting each of ``pairs`` under one policy (``act2``, ``cont_hit``), into
+    ``split_ev`` and ``has_split``: what each split reaches, then the dealer's outcomes it needs
+    in one batch, then the values. Returns the grown table of split dealer outcomes."""
+    npairs = pairs.shape[0]
+    max_hands = np.zeros(npairs, dtype=np.int64)
+    for t in range(npairs):
+        pair = pairs[t]
+        max_hands[t] = 2 if pair == ACE and not resplit_aces else max_split_hands
+        starts[t] = split_reach(pair, comp_counts, comp_ncards, child, act2, cont_hit,
+                                pair == ACE and not hit_split_aces, reaches[t], needs[t])
+    table = split_dealer_batch(base, pairs, max_hands, starts, needs, comp_counts, child, valid, trie_args, index,
+                               start_index, table)
+    for t in range(npairs):
+        pair = pairs[t]
+        split_ev[pair, 0], split_ev[pair, 1] = _split_value(
+            base, up, mode, pair, max_hands[t], pair == ACE and not hit_split_aces, exact, comp_counts, comp_total,
+            comp_ncards, child, valid, dp, index[pair], start_index[pair], table, starts[t], reaches[t], needs[t],
+            trie_args, act2, cont_hit, bufs)
+        has_split[pair] = True
+    return table
+
+
+@njit(cache=True, nogil=True)
 def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hands, resplit_aces,
                    hit_split_aces, ten_rank, exact, comp_counts, comp_total, comp_soft, comp_ncards, child,
                    pair_index, trie_args, given_chart, hard_codes, soft_codes, pair_codes, out_dealer, out_roots,
@@ -1135,11 +1304,18 @@ def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hand
     prod = np.zeros(parent.shape[0])
     dealer_probs(base, parent, value, mult, depth, outcome, orders, skip, prod, out_dealer)
     # The dealer against every composition: shared by both plays and every split pass.
-    dp = np.zeros((ncomp, NOUT))
+    dp = np.zeros((NOUT, ncomp))
     valid = np.zeros(ncomp, dtype=np.bool_)
-    _dealer_table(base, comp_counts, comp_ncards, parent, value, mult, depth, outcome, orders, skip, dp, valid)
-    memo = np.zeros((10, 3, ncomp, NOUT))
-    done = np.zeros((10, 3, ncomp), dtype=np.bool_)
+    _dealer_table(base, comp_counts, comp_ncards, trie_args, dp, valid)
+    # The split hands' own dealer outcomes, computed as the passes need them and kept for both plays.
+    index = np.full((10, 3, ncomp), -1, dtype=np.int64)
+    start_index = np.full((10, 3), -1, dtype=np.int64)
+    table = np.empty((NOUT, 0))
+    reaches = np.zeros((10, ncomp), dtype=np.bool_)
+    needs = np.zeros((10, ncomp), dtype=np.bool_)
+    starts = np.zeros(10, dtype=np.int64)
+    bufs = (np.zeros(ncomp), np.zeros(ncomp), np.zeros(ncomp), np.zeros(ncomp), np.zeros(ncomp),
+            np.zeros((ncomp, NOUT)), np.zeros((ncomp, NOUT)))
     stand_v = np.zeros(ncomp)
     stand_m2 = np.zeros(ncomp)
     _stand_pass(comp_total, valid, dp, mode, stand_v, stand_m2)
@@ -1169,12 +1345,9 @@ def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hand
                 a = DOUBLE
             act2[i] = a
         if max_split_hands >= 2:
-            for pair in range(10):
-                max_h = 2 if pair == ACE and not resplit_aces else max_split_hands
-                split_ev[pair, 0], split_ev[pair, 1] = _split_value(
-                    base, up, mode, pair, max_h, pair == ACE and not hit_split_aces, exact, comp_counts,
-                    comp_total, comp_ncards, child, valid, dp, memo[pair], done[pair], trie_args, act2, cont_hit)
-                has_split[pair] = True
+            table = _splits(base, up, mode, np.arange(10), max_split_hands, resplit_aces, hit_split_aces, exact,
+                            comp_counts, comp_total, comp_ncards, child, valid, dp, index, start_index, table,
+                            reaches, needs, starts, trie_args, act2, cont_hit, bufs, split_ev, has_split)
         _roots(base, up, mode, bj, surrender, double_on, pair_index, comp_total, comp_soft, stand_v, stand_m2,
                hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, roots)
         ev = 0.0
@@ -1218,13 +1391,11 @@ def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hand
             act2[i] = HIT if code == C_H else STAND
     has_split[:] = False
     if max_split_hands >= 2:
-        for pair in range(10):
-            if pair_codes[pair] == C_P or pair_codes[pair] == C_RP:
-                max_h = 2 if pair == ACE and not resplit_aces else max_split_hands
-                split_ev[pair, 0], split_ev[pair, 1] = _split_value(
-                    base, up, mode, pair, max_h, pair == ACE and not hit_split_aces, exact, comp_counts,
-                    comp_total, comp_ncards, child, valid, dp, memo[pair], done[pair], trie_args, act2, hit)
-                has_split[pair] = True
+        chart_pairs = np.array([p for p in range(10) if pair_codes[p] == C_P or pair_codes[p] == C_RP],
+                               dtype=np.int64)
+        table = _splits(base, up, mode, chart_pairs, max_split_hands, resplit_aces, hit_split_aces, exact,
+                        comp_counts, comp_total, comp_ncards, child, valid, dp, index, start_index, table,
+                        reaches, needs, starts, trie_args, act2, hit, bufs, split_ev, has_split)
     croots = np.empty((10, 10, 5, 2))
     _roots(base, up, mode, bj, surrender, double_on, pair_index, comp_total, comp_soft, stand_v, stand_m2,
            hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, croots)
