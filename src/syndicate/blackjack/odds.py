@@ -47,6 +47,7 @@ class _OnFirstUse:
 
 
 _ca: Any = _OnFirstUse("._ca", "_ca")
+_play: Any = _OnFirstUse("._ca_play", "_play")
 np: Any = _OnFirstUse("numpy", "np")
 
 #: Up cards in the order charts show them.
@@ -183,7 +184,7 @@ def _run(rules: Rules, exact_resplits: bool, chart: ChartCells | None) -> list[_
 
     def one(up: int) -> None:
         u = out[up]
-        _ca.analyze_upcard(shoe, up, *args, tries[up], chart is not None, u.hard, u.soft, u.pairs,
+        _play.analyze_upcard(shoe, up, *args, tries[up], chart is not None, u.hard, u.soft, u.pairs,
                            u.dealer, u.roots, u.moments)
 
     with ThreadPoolExecutor(max_workers=_THREADS) as pool:
@@ -239,7 +240,7 @@ def analyze(rules: Rules, *, exact_resplits: bool = False) -> Analysis:
 # -- the disk cache ----------------------------------------------------------------------------
 # An analysis depends only on the canonical rules and this code, so it is kept on disk between
 # processes: `syndicate odds blackjack` for a rule set seen before answers without numba.
-_CODE_FILES = ("odds.py", "_ca.py", "rules.py")
+_CODE_FILES = ("odds.py", "_ca.py", "_ca_splits.py", "_ca_play.py", "rules.py")
 
 
 def cache_dir() -> Path | None:
