@@ -231,7 +231,8 @@ def analyze(rules: Rules, *, exact_resplits: bool = False) -> Analysis:
     Resplit values use pair-card removal, the method of the published tables the figures
     are checked against; ``exact_resplits=True`` conditions them exactly instead (slower;
     the difference is in docs/maths.md). Cached: tables that differ only in bets, seats,
-    penetration and the like share one analysis (about half a second the first time).
+    penetration and the like share one analysis (a tenth of a second of CPU the first time:
+    docs/benchmarks.md).
     """
     a = _analyze(canonical(rules), exact_resplits)
     return a if a.rules == rules else replace(a, rules=rules)
