@@ -256,10 +256,8 @@ def _chart_column(shoe, up, roots, hard_codes, soft_codes, pair_codes):
                 for b in range(a, 10):
                     if a == ACE and b == TEN:
                         continue
-                    hard = a + b + 2
-                    aces = (1 if a == ACE else 0) + (1 if b == ACE else 0)
-                    t = hard + 10 if aces > 0 and hard + 10 <= 21 else hard
-                    if t == total and (t != hard) == soft:
+                    t, t_soft = _two_card_total(a, b)
+                    if t == total and t_soft == soft:
                         has_any = True
                         if a != b:
                             has_other = True
@@ -270,10 +268,8 @@ def _chart_column(shoe, up, roots, hard_codes, soft_codes, pair_codes):
                 for b in range(a, 10):
                     if (a == ACE and b == TEN) or (has_other and a == b):
                         continue
-                    hard = a + b + 2
-                    aces = (1 if a == ACE else 0) + (1 if b == ACE else 0)
-                    t = hard + 10 if aces > 0 and hard + 10 <= 21 else hard
-                    if t != total or (t != hard) != soft:
+                    t, t_soft = _two_card_total(a, b)
+                    if t != total or t_soft != soft:
                         continue
                     w = _deal_weight(shoe, up, a, b)
                     for k in range(5):
@@ -311,6 +307,15 @@ def _chart_column(shoe, up, roots, hard_codes, soft_codes, pair_codes):
             pair_codes[v] = C_RP if not np.isnan(sur) and sur > vals[SPLIT] else C_P
         else:
             pair_codes[v] = row_code
+
+
+@njit(cache=True, nogil=True)
+def _two_card_total(a, b):
+    """(best total, soft) of the two-card hand {a, b}."""
+    hard = a + b + 2
+    aces = (1 if a == ACE else 0) + (1 if b == ACE else 0)
+    total = hard + 10 if aces > 0 and hard + 10 <= 21 else hard
+    return total, total != hard
 
 
 @njit(cache=True, nogil=True)
@@ -462,10 +467,8 @@ def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hand
             if a == ACE and b == TEN:
                 e, m = vals[STAND, 0], vals[STAND, 1]
             else:
-                hard = a + b + 2
-                aces = (1 if a == ACE else 0) + (1 if b == ACE else 0)
-                t = hard + 10 if aces > 0 and hard + 10 <= 21 else hard
-                row_code = _row_code(hard_codes, soft_codes, t, t != hard)
+                t, t_soft = _two_card_total(a, b)
+                row_code = _row_code(hard_codes, soft_codes, t, t_soft)
                 pair_code = pair_codes[a] if a == b else -1
                 e, m = _chart_root(vals, pair_code, row_code)
                 if a == TEN and b == TEN and ten_rank >= 0 and (pair_code == C_P or pair_code == C_RP):

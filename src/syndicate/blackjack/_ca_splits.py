@@ -323,39 +323,7 @@ def split_hand_pass_exact(base, up, mode, pair, kmax, comp_counts, comp_total, c
     K = kmax + 1
     reach = np.zeros(ncomp, dtype=np.bool_)
     need_stand = np.zeros(ncomp, dtype=np.bool_)
-    start = -1
-    for i in range(ncomp):
-        if comp_ncards[i] == 1 and comp_counts[i, pair] == 1:
-            start = i
-    for v in range(10):
-        j = child[start, v]
-        if j >= 0:
-            reach[j] = True
-    for i in range(ncomp):
-        if not reach[i]:
-            continue
-        if comp_ncards[i] == 2:
-            a = act2[i]
-            if stop_after_one or a == STAND:
-                need_stand[i] = True
-            elif a == DOUBLE:
-                for v in range(10):
-                    j = child[i, v]
-                    if j >= 0:
-                        need_stand[j] = True
-            else:
-                for v in range(10):
-                    j = child[i, v]
-                    if j >= 0:
-                        reach[j] = True
-        else:
-            if cont_hit[i]:
-                for v in range(10):
-                    j = child[i, v]
-                    if j >= 0:
-                        reach[j] = True
-            else:
-                need_stand[i] = True
+    start = split_reach(pair, comp_counts, comp_ncards, child, act2, cont_hit, stop_after_one, reach, need_stand)
     sv = np.zeros((ncomp, K), dtype=np.float64)
     vv = np.zeros((ncomp, K), dtype=np.float64)
     rem = np.zeros(10, dtype=np.int64)
