@@ -175,7 +175,7 @@ def _odds(rules: Rules) -> dict[str, Any]:
 class OddsService:
     """The odds answers of one app, computed off the event loop where the live tables run.
 
-    A rule set's first analysis costs about half a second of CPU, and the route needs no sign-in,
+    A rule set's first analysis costs about a tenth of a second of CPU, and the route needs no sign-in,
     so anyone could ask for many rule sets at once. Analyses therefore run in a pool of
     ``workers`` threads (one by default: the live tables keep the other core), a rule set being
     analysed is computed once however many ask for it, and at most ``waiting`` further rule sets
@@ -183,7 +183,7 @@ class OddsService:
     Answers are kept (``keep`` rule sets), so a table's later visitors cost nothing.
     """
 
-    SECONDS_PER_ANALYSIS = 0.5  # for Retry-After: about one cold analysis on one core
+    SECONDS_PER_ANALYSIS = 0.2  # for Retry-After: about one cold analysis on one core
 
     def __init__(self, workers: int = 1, waiting: int = 4, keep: int = 256) -> None:
         self.workers = workers
