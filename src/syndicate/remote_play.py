@@ -253,6 +253,12 @@ def _cards(cards: list[str] | None) -> str:
     return " ".join("[??]" if c == "??" else f"[{card(c).pretty}]" for c in cards)
 
 
+def hand_title(state: dict[str, Any]) -> str:
+    """The hand by its evening-wide number, as every page says it (``hand_id``: known once the
+    hand is stored, at its first bet or ante)."""
+    return f"Hand {state['hand_id']}" if state.get("hand_id") is not None else "New hand"
+
+
 def render_draw(state: dict[str, Any], seat: int | None = None) -> str:
     """A draw table's state as text, from the view alone (so it shows nothing the server did
     not): the hand, the pot, then each seat's stack, bet, cards and marks."""
@@ -265,7 +271,7 @@ def render_draw(state: dict[str, Any], seat: int | None = None) -> str:
         return "No hand in play."
     names = {s["seat"]: s["player"] for s in state["seats"]}
     pots = " + ".join(f(p["amount"]) for p in rd["pots"]) or f(rd["pot"])
-    head = (f"Hand #{state['hand']} · {rd['phase'].replace('_', ' ')} · pot {pots} · ante {f(rd['ante'])}"
+    head = (f"{hand_title(state)} · {rd['phase'].replace('_', ' ')} · pot {pots} · ante {f(rd['ante'])}"
             + (f" · {f(rd['carry_in'])} carried in" if rd["carry_in"] else ""))
     lines = [head]
     for s in rd["seats"]:
@@ -286,7 +292,7 @@ def render(state: dict[str, Any], seat: int | None = None) -> str:
     if rd is None:
         return "No round in play."
     dealer = " ".join(c or "??" for c in rd["dealer"]["cards"])
-    lines = [f"Hand {state['hand']} ({rd['phase']}). Dealer: {dealer}"
+    lines = [f"{hand_title(state)} ({rd['phase']}). Dealer: {dealer}"
              + (f" = {rd['dealer']['total']}" if rd["dealer"]["total"] is not None else "")]
     for s in rd["seats"]:
         who = "you" if s["seat"] == seat else f"seat {s['seat']}"

@@ -56,6 +56,12 @@ class VerifyResult:
                 "entered": self.entered, "messages": self.messages}
 
 
+def round_name(rnd: dict[str, Any]) -> str:
+    """How a round is named to a person: by its evening-wide hand number when the history came
+    from a card room (``hand_id``), else by its number in the history."""
+    return f"hand {rnd['hand_id']}" if rnd.get("hand_id") is not None else f"round {rnd['number']}"
+
+
 def replay(doc: dict[str, Any]) -> ReplayResult:
     """Re-run every round of the history through the engine and compare logs exactly."""
     rules = Rules.from_dict(doc["rules"])
@@ -64,7 +70,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
     # A real shoe dealt by hand counts its cards over all its rounds, so its rounds share one.
     entered = {i: EnteredShoe(sj["decks"]) for i, sj in enumerate(shoes) if sj.get("entered")}
     for rnd in doc["rounds"]:
-        number = rnd["number"]
+        number = round_name(rnd)
         stacks = {int(k): v for k, v in rnd["stacks"].items()}
         log = rnd["log"]
         by_hand = entered.get(rnd.get("shoe", -1))
@@ -108,12 +114,12 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
     turned over is not in a redacted copy)."""
     steps: list[str] = []
     for rnd in doc["rounds"]:
-        steps.append(f"— round {rnd['number']} —")
+        steps.append(f"— {round_name(rnd)} —")
         for r in rnd["log"]:
             if r["type"] == "card" and r.get("card") is None:
                 steps.append("dealer gets the hole card, face down (never shown)")
             elif r["type"] == "take_back" and r.get("card") is None:
-                steps.append("dealer takes back the hole card entered (never shown)")
+                steps.append("card taken back (face down): the dealer's hole card, never shown, a correction")
             else:
                 steps.append(describe(rec.from_json(r)))
     return steps
@@ -208,7 +214,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             if deal["shoe_position"] != shoe.position:
                 shoe_ok = False
                 msgs.append(
-                    f"{label}, round {rnd['number']}: dealing started at card {deal['shoe_position']}, "
+                    f"{label}, {round_name(rnd)}: dealing started at card {deal['shoe_position']}, "
                     f"but the shoe was at card {shoe.position}"
                 )
                 break
@@ -220,7 +226,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
                 if r["card"] != expected.text:
                     shoe_ok = False
                     msgs.append(
-                        f"{label}, round {rnd['number']}: dealt {r['card']} where the committed order "
+                        f"{label}, {round_name(rnd)}: dealt {r['card']} where the committed order "
                         f"has {expected.text} (card {shoe.position})"
                     )
                     break

@@ -151,11 +151,17 @@ def _check_doc(doc: Any) -> list[dict[str, Any]]:
     return hands
 
 
+def hand_name(entry: dict[str, Any]) -> str:
+    """How a hand is named to a person: by its evening-wide number when the history came from
+    a card room (``hand_id``), else by its number in the history."""
+    return f"hand {entry['hand_id']}" if entry.get("hand_id") is not None else f"hand {entry.get('number')}"
+
+
 def _shoe_for(entry: dict[str, Any]) -> Shoe | EnteredShoe:
     s = entry["shoe"]
     if s.get("entered"):
         if any(d["type"] in ("card", "take_back") and d["card"] == rec.HIDDEN for d in entry["log"]):
-            raise HistoryError(f"hand {entry.get('number')}: a copy with hidden cards cannot be replayed")
+            raise HistoryError(f"{hand_name(entry)}: a copy with hidden cards cannot be replayed")
         return EnteredShoe(s.get("decks", 1))
     if s.get("seed"):
         return Shoe.from_seed(
@@ -170,7 +176,7 @@ def _shoe_for(entry: dict[str, Any]) -> Shoe | EnteredShoe:
 
         return Shoe.for_replay(parse(recorded, distinct=False), s.get("start", 0))
     raise HistoryError(
-        f"hand {entry.get('number')}: the seed was not revealed, so it cannot be replayed"
+        f"{hand_name(entry)}: the seed was not revealed, so it cannot be replayed"
     )
 
 
@@ -193,7 +199,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
     messages: list[str] = []
     reproduced = True
     for entry in _check_doc(doc):
-        steps.append(f"Hand #{entry.get('number')}: button seat {entry.get('button')}, "
+        steps.append(f"{hand_name(entry).capitalize()}: button seat {entry.get('button')}, "
                      f"ante {money.format(entry['rules']['ante'])}"
                      + (f", {money.format(entry['carry_in'])} carried in"
                         if entry.get("carry_in") else ""))
@@ -201,7 +207,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             hand = replay_hand(entry)
         except (RuleError, ShoeError, HistoryError, ValueError, KeyError) as e:
             reproduced = False
-            messages.append(f"hand {entry.get('number')}: replay failed: {e}")
+            messages.append(f"{hand_name(entry)}: replay failed: {e}")
             continue
         got = [r.to_json() for r in hand.log]
         if got != entry["log"]:
@@ -209,7 +215,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             at = next((i for i, (a, b) in enumerate(zip(got, entry["log"])) if a != b),
                       min(len(got), len(entry["log"])))
             messages.append(
-                f"hand {entry.get('number')}: the replay differs from the record at step {at}"
+                f"{hand_name(entry)}: the replay differs from the record at step {at}"
             )
         steps.extend("  " + describe(r.to_json()) for r in hand.log)
         for s, n in hand.results().items():
@@ -224,7 +230,7 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
     ``??`` where a card was never shown)."""
     steps: list[str] = []
     for entry in _check_doc(doc):
-        steps.append(f"Hand #{entry.get('number')}: button seat {entry.get('button')}")
+        steps.append(f"{hand_name(entry).capitalize()}: button seat {entry.get('button')}")
         steps.extend("  " + describe(d) for d in entry["log"])
     return steps
 
@@ -234,13 +240,13 @@ def _verify_openings(entry: dict[str, Any]) -> tuple[bool, str]:
     opening and the position commitments under the published root."""
     from ..fairness import check_openings, poker_positions
 
-    n = entry.get("number")
+    n = hand_name(entry)
     seen = [(p, c) for p, _seat, c, _shown in poker_positions(entry) if c != rec.HIDDEN]
     problems = check_openings(entry["shoe"], seen)
     if problems:
-        return False, f"hand {n}: " + "; ".join(problems)
+        return False, f"{n}: " + "; ".join(problems)
     stub = sum(p >= entry["shoe"]["committed"] for p, _c in seen)
-    message = f"hand {n}: ok, the {len(seen) - stub} card(s) shown here each open their committed position"
+    message = f"{n}: ok, the {len(seen) - stub} card(s) shown here each open their committed position"
     if stub:  # a re-stub's commitments came after the root: only the seed binds them
         message += (f"; {stub} card(s) of a re-stub (after the published root) check against the listed "
                     "position commitments only, which the seed's reveal proves")
@@ -258,33 +264,33 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
     pending = 0
     entered = 0
     for entry in _check_doc(doc):
-        n = entry.get("number")
+        n = hand_name(entry)
         s = entry["shoe"]
         if s.get("entered"):
             entered += 1
-            messages.append(f"hand {n}: real cards, entered by the dealer as they were dealt: there is no "
+            messages.append(f"{n}: real cards, entered by the dealer as they were dealt: there is no "
                             "shuffle to verify (nothing was committed; the history records the cards dealt)")
             continue
         if s.get("seed"):
             seed = bytes.fromhex(s["seed"])
             if s.get("seed_hash") is not None and commitment_of(seed) != s["seed_hash"]:
                 ok = False
-                messages.append(f"hand {n}: SHA-256(seed) does not match the seed hash")
+                messages.append(f"{n}: SHA-256(seed) does not match the seed hash")
                 continue
             if is_legacy(s, s["seed"]):
                 pass  # dealt before per-position commitments: SHA-256(seed) is the commitment
             elif Shoe.from_seed(seed, s.get("decks", 1), 1.0, 0).commitment != s["commitment"]:
                 ok = False
-                messages.append(f"hand {n}: the seed's position commitments do not make the commitment")
+                messages.append(f"{n}: the seed's position commitments do not make the commitment")
                 continue
             expected = shuffled(decks(s.get("decks", 1)), seed)
         elif s.get("stacked"):
             if hashlib.sha256(s["stacked"].encode()).hexdigest() != s["commitment"]:
                 ok = False
-                messages.append(f"hand {n}: the stacked order does not match the commitment")
+                messages.append(f"{n}: the stacked order does not match the commitment")
                 continue
             expected = None
-            messages.append(f"hand {n}: stacked deck (a test or puzzle), not a random shuffle")
+            messages.append(f"{n}: stacked deck (a test or puzzle), not a random shuffle")
         elif s.get("positions") is not None:
             good, message = _verify_openings(entry)
             ok = ok and good
@@ -441,7 +447,7 @@ def hand_to_phh(entry: dict[str, Any]) -> list[tuple[str, Any]]:
         ("actions", actions),
         ("_seats", [s for s in order]),
         ("seat_count", rules.get("max_players", 7)),
-        ("hand", entry.get("number", 1)),
+        ("hand", entry.get("hand_id") or entry.get("number", 1)),
         ("finishing_stacks", [finishing[s] for s in order]),
         ("currency", "USD"),
         ("_units", "cents"),

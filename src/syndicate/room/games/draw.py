@@ -102,7 +102,7 @@ class DrawGame(RoundAccessors):
         self.round = table.start_hand(shoe)
         self.round.number = number
         self._voided = None
-        return f"hand {number} dealt, antes in"
+        return "dealt, antes in"
 
     def hand_stacks(self) -> dict[int, int]:
         return dict(self.round.stacks) if self.round is not None else {}
