@@ -789,8 +789,10 @@ class TableActor:
         if welcome:
             table["rules"] = rules.to_dict()
         table.update(game.table_view())
+        if table.get("voided") is not None:  # the voided hand by its evening-wide number, if it was stored
+            table["voided_hand_id"] = self._voided_id
         seats = [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
-                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
+                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts, "bot": s.bot}
                  for n, s in sorted(self.seats.items())]
         clock = self.clock.view(game.to_act) if game.in_play else None
         return table, seats, clock
