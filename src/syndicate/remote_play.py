@@ -102,7 +102,12 @@ async def _play_blackjack(tc: Any, seat: int, rounds: int | None, input_fn: Call
         keys = [k for k, a in KEYS.items() if a in legal]
         raw = (await asyncio.to_thread(input_fn, f"Your move [{' '.join(keys)} q]: ")).strip().lower()
         if raw == "q":
-            break
+            at_risk = sum(h["bet"] for h in mine["hands"]) + (mine.get("insurance") or 0)
+            if await _sure(input_fn, f"Leave now? Your {money.format(at_risk)} on the table is forfeit."):
+                break
+            out("You stay: play on.")
+            seen -= 1
+            continue
         if raw not in keys:
             out(f"choose one of {' '.join(keys)}")
             seen -= 1  # ask again on the same state
@@ -116,6 +121,12 @@ async def _play_blackjack(tc: Any, seat: int, rounds: int | None, input_fn: Call
 
 class _Leave(Exception):
     """The player typed q."""
+
+
+async def _sure(input_fn: Callable[[str], str], question: str) -> bool:
+    """Leaving with chips in play forfeits them: asked first, never on one key."""
+    answer = await asyncio.to_thread(input_fn, f"{question} [y] (or q again) to leave, any other key to stay: ")
+    return answer.strip().lower() in ("y", "yes", "q", "quit")
 
 
 def parse_draw_command(text: str, cards: list[str] | None) -> tuple[str, dict[str, Any]]:
@@ -212,7 +223,11 @@ async def _play_draw(tc: Any, seat: int, rounds: int | None, input_fn: Callable[
         try:
             action, fields = parse_draw_command(raw, mine["cards"])
         except _Leave:
-            break
+            if await _sure(input_fn, f"Leave now? You fold and lose the {money.format(mine['total'])} you put in the pot."):
+                break
+            out("You stay: play on.")
+            seen -= 1
+            continue
         except ValueError as e:
             out(str(e))
             seen -= 1  # ask again on the same state

@@ -183,7 +183,7 @@ def test_a_declined_or_refused_ante_changes_nothing_and_play_goes_on() -> None:
                                to_call=0, bet_range=[50, 500], raise_range=None))]
     table = ScriptedTable(states, refuse={"accept_ante"})
     prompts: list[str] = []
-    answers = iter(["n", "y", "q"])
+    answers = iter(["n", "y", "q", "n", "q", "y"])
     out: list[str] = []
 
     def typist(prompt: str) -> str:
@@ -195,6 +195,9 @@ def test_a_declined_or_refused_ante_changes_nothing_and_play_goes_on() -> None:
     assert "refused: there is no ante proposal to accept" in out
     assert "$1.00" in prompts[0] and "$2.00" in prompts[1]
     assert prompts[2] == "Your move [check / bet / fold / q] (bet $0.50–$5.00): "
+    # q in a hand folds it: asked first; n stays (the move is asked again), y leaves
+    assert prompts[3].startswith("Leave now? You fold and lose the $0.50 you put in the pot.")
+    assert "You stay: play on." in out and prompts[4] == prompts[2] and prompts[5] == prompts[3]
 
 
 @pytest.mark.parametrize("typed,expected", [
