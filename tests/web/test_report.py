@@ -251,3 +251,47 @@ def test_the_report_counts_bots_as_the_house_float(server, room, cast, database)
     assert out.exit_code == 0, out.output
     assert "The totals agree." in out.output and "-$12.34" in out.output
     dealer.close()
+
+
+def test_the_house_counts_a_hand_once_it_is_settled(server, room, cast) -> None:
+    """Bets on a hand in play sit in the table's ledger account, but they are the players' until
+    the hand is settled: the figures, the report and the house's chart leave them out until then
+    (no spike while the pot is in play), and the totals still agree."""
+    ev = cast.event.id
+    admin = client(server, ev, "admin")
+    admin.buy_in(cast.alice.id, 10_000)
+    admin.buy_in(cast.bob.id, 10_000)
+    c = {n: client(server, ev, n) for n in ("Bokuden", "Alice", "Bob")}
+    table = c["Bokuden"].open_table("Pot in play", overrides={"min_bet": 100, "max_bet": 5_000})["id"]
+
+    def house() -> tuple[dict, dict, report.Report]:
+        [row] = [r for r in admin.request("GET", "/api/figures") if r["table"] == table]
+        series = admin.request("GET", "/api/series/house")
+        return row, series, report.build(room.store, ev)
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table, c["Bokuden"].token)
+        alice = await TableClient.connect(server.url, table, c["Alice"].token)
+        bob = await TableClient.connect(server.url, table, c["Bob"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        await bob.act("sit", seat=2, amount=5_000)
+        await dealer.act("start_round")
+        await alice.act("bet", amount=1_000)
+        await bob.act("bet", amount=500)
+        ack = await dealer.act("deal")
+        await dealer.wait(lambda s: s["version"] >= ack["version"])
+        row, series, rep = await asyncio.to_thread(house)
+        assert (row["house_result"], row["in_play"]) == (0, 1_500)  # the bets are in play, not the house's
+        assert all(v == 0 for s in series["series"] for v in s["values"])
+        assert rep.tables[0].in_play == rep.totals.in_play == 1_500 and rep.totals.house_result == 0
+        assert rep.agrees, rep.totals
+        await stand_until_settled(dealer, {1: alice, 2: bob})
+        for x in (dealer, alice, bob):
+            await x.close()
+
+    asyncio.run(go())
+    row, series, rep = house()
+    assert (row["house_result"], row["in_play"]) == (-500, 0)  # Alice won $10, Bob lost $5
+    [line] = series["series"]
+    assert line["values"] == [-500]  # one point, when the hand was settled: never +$15
+    assert rep.totals.in_play == 0 and rep.totals.house_result == -500 and rep.agrees

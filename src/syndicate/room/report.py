@@ -17,7 +17,7 @@ import csv
 import html
 import io
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -60,10 +60,11 @@ class TableLine:
     dealer: str
     hands: int  # settled
     voided: int
-    house_result: int  # the table's ledger balance: positive, the house is ahead
+    house_result: int  # the settled hands' result: positive, the house is ahead
     cash_expected: int = 0  # cash its dealer should hold for walk-ins' chips: minus ``cash:<table>``
     cash_counted: int | None = None  # the last count of that cash
     cash_difference: int | None = None  # that count less what was expected when it was made
+    in_play: int = 0  # chips of the hand in play in the table's account: not yet the house's
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +81,14 @@ class Totals:
     cash_outs: int
     chips_held: int  # by every player, bankrolls and stacks
     players_net: int  # the sum of the players' nets
-    house_result: int  # the sum of the tables' balances
+    house_result: int  # the tables' settled results
     float_result: int  # the bots' float: its balance plus the chips bots hold, less what the admin put in
     cashier: int  # the cashier's balance: cash-outs less buy-ins
     table_cash: int  # the tables' cash accounts: minus the cash the dealers should hold
     ledger_total: int  # the sum of every balance: 0
     hands: int
     voided: int
+    in_play: int = 0  # chips in hands still in play (the tables' balances less their results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +111,8 @@ class Report:
         """The players' nets are minus the house's result, the ledger sums to zero and the
         audit found nothing."""
         t = self.totals
-        return not self.audit and t.ledger_total == 0 and t.players_net == -(t.house_result + t.float_result)
+        return (not self.audit and t.ledger_total == 0
+                and t.players_net == -(t.house_result + t.in_play + t.float_result))
 
     def to_json(self, *, with_entries: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -191,13 +194,16 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         key=lambda p: (-p.net, p.name))
 
     balances = {a.key: a.balance for a in ledger_accounts}
+    playing = in_play(entries, hands)
     table_lines = []
     for t in tables:
         mine = [h for h in hands if h.table_id == t.id]
+        pot = playing.get(t.id, 0)
         table_lines.append(TableLine(
             t.id, t.name, t.game, t.status, names.get(t.dealer_id, f"account {t.dealer_id}"),
             sum(1 for h in mine if h.status == "settled"), sum(1 for h in mine if h.status == "voided"),
-            balances.get(f"table:{t.id}", 0), *(_cash_cells(cash[t.id]) if t.id in cash else ())))
+            balances.get(f"table:{t.id}", 0) - pot, *(_cash_cells(cash[t.id]) if t.id in cash else (0, None, None)),
+            in_play=pot))
     by_dealer: dict[str, list[TableLine]] = {}
     for tl in table_lines:
         by_dealer.setdefault(tl.dealer, []).append(tl)
@@ -210,14 +216,31 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
     totals = Totals(
         buy_ins=sum(p.buy_ins for p in player_lines), cash_outs=sum(p.cash_outs for p in player_lines),
         chips_held=sum(p.chips for p in player_lines), players_net=sum(p.net for p in player_lines),
-        house_result=sum(a.balance for a in ledger_accounts if a.kind == "table"),
+        house_result=sum(a.balance for a in ledger_accounts if a.kind == "table") - sum(playing.values()),
         float_result=float_held - float_in, cashier=cashier,
         table_cash=sum(a.balance for a in ledger_accounts if a.key.startswith("cash:")),
         ledger_total=sum(a.balance for a in ledger_accounts),
-        hands=sum(t.hands for t in table_lines), voided=sum(t.voided for t in table_lines))
+        hands=sum(t.hands for t in table_lines), voided=sum(t.voided for t in table_lines),
+        in_play=sum(playing.values()))
     winners = [p for p in player_lines if p.net > 0][:3]
     return Report(event.name, event.id, at or datetime.now(UTC), player_lines, table_lines, dealer_lines,
                   winners, totals, audit, entries, cash_findings(list(cash.values())))
+
+
+def in_play(entries: Iterable[Entry], hands: Iterable[Any]) -> dict[int, int]:
+    """The chips each table's account holds for hands still in play (bets, antes, a pot): the
+    players', not yet the house's. A hand's moves count in the house's result once it is settled."""
+    playing = {h.id: h.table_id for h in hands if h.status == "playing"}
+    out: dict[int, int] = {}
+    for e in entries:
+        table = playing.get(e.hand_id) if e.hand_id is not None else None
+        if table is None:
+            continue
+        key = f"table:{table}"
+        delta = (e.amount if e.dest_key == key else 0) - (e.amount if e.source_key == key else 0)
+        if delta:
+            out[table] = out.get(table, 0) + delta
+    return out
 
 
 def _sells(key: str) -> bool:
@@ -262,12 +285,40 @@ def _series(entries: Iterable[Entry], keys: dict[str, Any], labels: dict[Any, st
 
 
 def house_series(store: Store, event_id: int) -> dict[str, Any]:
-    """The house's result over time at each table (its ledger balance after each transaction)."""
+    """The house's result over time at each table: a hand counts once it is settled (or voided),
+    all its moves at the time of its last one; the chips of a hand still in play are not the
+    house's, so the line does not rise with a pot and fall at its award."""
     with store.transaction() as repo:
         tables = repo.tables(event_id)
         entries = repo.event_entries(event_id)
+        hands = repo.hands(event_id, limit=10**9)
     labels = {t.id: f"{t.name} (table {t.id})" for t in tables}
-    return _series(entries, {f"table:{t.id}": t.id for t in tables}, labels)
+    return _series(_settled_only(entries, hands), {f"table:{t.id}": t.id for t in tables}, labels)
+
+
+def _settled_only(entries: list[Entry], hands: Iterable[Any]) -> list[Entry]:
+    """``entries`` with each finished hand's moves together at its last transaction, and those
+    of hands still in play left out."""
+    status = {h.id: h.status for h in hands}
+    last: dict[int, Entry] = {}
+    for e in entries:
+        if e.hand_id is not None:
+            last[e.hand_id] = e
+    held: dict[int, list[Entry]] = {}
+    out: list[Entry] = []
+    for e in entries:
+        h = e.hand_id
+        if h is None:
+            out.append(e)
+        elif status.get(h) == "playing":
+            continue
+        elif last[h].transaction_id != e.transaction_id:
+            held.setdefault(h, []).append(e)
+        else:
+            end = last[h]
+            out.extend(replace(x, transaction_id=end.transaction_id, at=end.at) for x in held.pop(h, []))
+            out.append(e)
+    return out
 
 
 def _player_keys(accounts: Iterable[LedgerAccount]) -> dict[str, int]:
@@ -345,12 +396,18 @@ def text(report: Report) -> str:
                        f"{_m(tl.cash_difference) if tl.cash_difference is not None else '':>11}")
     out += ["", "Winners: " + (", ".join(f"{w.name} {_m(w.net)}" for w in report.winners) or "none")]
     out += ["", f"House result {_m(t.house_result)}; the players' nets sum to {_m(t.players_net)}; "
-                f"the bots' float {_m(t.float_result)}; every balance sums to {_m(t.ledger_total)} ({len(report.entries)} ledger lines).",
+                f"the bots' float {_m(t.float_result)};{_in_play(t)} every balance sums to {_m(t.ledger_total)} "
+                f"({len(report.entries)} ledger lines).",
             "Ledger audit (syndicate admin check): " + ("; ".join(report.audit) or "ledger sound"),
             "The totals agree." if report.agrees else "THE TOTALS DO NOT AGREE."]
     problems, warnings = report.cash
     out += [f"Table cash: {p}" for p in problems] + [f"Table cash (warning): {w}" for w in warnings]
     return "\n".join(out) + "\n"
+
+
+def _in_play(t: Totals) -> str:
+    """The chips of hands still in play, when there are any: the players', not yet the house's."""
+    return f" {_m(t.in_play)} in hands still in play;" if t.in_play else ""
 
 
 def _cell(x: Any, num: bool = False) -> str:
@@ -422,7 +479,7 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
     parts.append(_table("Dealers", ["Dealer", "Tables", "Hands", "House result"],
                         [[d.dealer, d.tables, d.hands, _m(d.house_result)] for d in report.dealers], {1, 2, 3}))
     parts.append(f'<p class="agree">House result {_m(t.house_result)}; the players\' nets sum to '
-                 f"{_m(t.players_net)}; the bots' float {_m(t.float_result)}; every balance sums to "
+                 f"{_m(t.players_net)}; the bots' float {_m(t.float_result)};{html.escape(_in_play(t))} every balance sums to "
                  f"{_m(t.ledger_total)}. Ledger audit: "
                  f"{html.escape('; '.join(report.audit) or 'ledger sound')}. "
                  f"{'The totals agree.' if report.agrees else 'THE TOTALS DO NOT AGREE.'}</p>")
