@@ -80,7 +80,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             rd = Round(rules, Shoe.for_replay(cards, start, rules.decks), stacks)
         else:
             rd = Round(rules, by_hand, stacks)
-        out.steps.append(f"— round {number} —")
+        out.steps.append(f"— {number} —")
         try:
             for r in log:
                 if by_hand is not None:  # the entered cards are inputs, fed back like decisions
@@ -91,18 +91,18 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
                     apply(rd, r)
         except (ValueError, IndexError, TypeError) as e:
             out.matches = False
-            out.problems.append(f"round {number}: the engine refused a recorded action: {e}")
+            out.problems.append(f"{number}: the engine refused a recorded action: {e}")
         produced = [rec.to_json(r) for r in rd.log]
         for r in rd.log:
             out.steps.append(describe(r))
         if produced != log:
             out.matches = False
             at = next((i for i, (a, b) in enumerate(zip(produced, log)) if a != b), min(len(produced), len(log)))
-            out.problems.append(f"round {number}: replay differs from the record at step {at + 1}")
+            out.problems.append(f"{number}: replay differs from the record at step {at + 1}")
         recorded = rnd.get("results")
         if recorded is not None and {str(k): v for k, v in rd.results().items()} != recorded:
             out.matches = False
-            out.problems.append(f"round {number}: results differ from the record")
+            out.problems.append(f"{number}: results differ from the record")
         for seat, net in rd.results().items():
             out.results[seat] = out.results.get(seat, 0) + net
         out.rounds += 1
@@ -279,8 +279,18 @@ def describe(r: Any) -> str:
     if t == "take_back":
         where = ("the dealer's hole card" if not r.face_up else "the dealer's card") if r.seat == rec.DEALER \
             else f"{who} hand {r.hand + 1}'s card"
-        return f"dealer takes back {where} {r.card.pretty} (a correction)"
+        return f"card taken back ({r.card.pretty}): {where}, a correction"
     if t == "payout":
-        what = "insurance" if r.hand == -1 else f"hand {r.hand + 1}"
-        return f"{who} {what}: {r.outcome}, {money.format(r.returned)} back (net {money.format(r.net)})"
-    return t
+        if r.hand == -1:
+            return f"{who}: {OUTCOMES.get(r.outcome, r.outcome)}, {money.format(r.returned)} back (net {money.format(r.net)})"
+        return (f"{who} hand {r.hand + 1}: {OUTCOMES.get(r.outcome, r.outcome)}, {money.format(r.returned)} back "
+                f"(net {money.format(r.net)})")
+    return t.replace("_", " ")
+
+
+#: A bet's outcome in words (the record keeps the engine's name of it).
+OUTCOMES = {
+    "win": "wins", "lose": "loses", "push": "push", "blackjack": "blackjack", "bust": "bust",
+    "surrender": "surrendered", "even_money": "even money", "forfeit": "forfeited",
+    "insurance_win": "insurance won", "insurance_lose": "insurance lost", "insurance_forfeit": "insurance forfeited",
+}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import money
-from ..cards import decks, text
+from ..cards import CardError, card, decks, text
 from ..errors import RuleError
 from ..replays import replay_json
 from ..shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
@@ -298,33 +298,33 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             continue
         else:  # no openings (stacked, or dealt before per-position commitments), nothing revealed yet
             pending += 1
-            messages.append(f"hand {n}: not yet verifiable: no revealed seed and no openings (a stacked deck, or "
+            messages.append(f"{n}: not yet verifiable: no revealed seed and no openings (a stacked deck, or "
                             "one dealt before per-position commitments); verify again once the seed is revealed")
             continue
         try:
             hand = replay_hand(entry)
         except (RuleError, ShoeError, HistoryError, ValueError, KeyError) as e:
             ok = False
-            messages.append(f"hand {n}: replay failed: {e}")
+            messages.append(f"{n}: replay failed: {e}")
             continue
         assert isinstance(hand.shoe, Shoe)  # entered hands were answered above
         if expected is not None and hand.shoe.order[:len(expected)] != expected:
             ok = False
-            messages.append(f"hand {n}: the deck is not the shuffle of the revealed seed")
+            messages.append(f"{n}: the deck is not the shuffle of the revealed seed")
             continue
         recorded = _recorded_cards(entry)
         dealt = [c.text for c in hand.shoe.order[s.get("start", 0):hand.shoe.position]]
         if recorded != dealt:
             ok = False
             messages.append(
-                f"hand {n}: the cards recorded are not the cards of the committed order"
+                f"{n}: the cards recorded are not the cards of the committed order"
             )
             continue
         if [r.to_json() for r in hand.log] != entry["log"]:
             ok = False
-            messages.append(f"hand {n}: the recorded log differs from the replay")
+            messages.append(f"{n}: the recorded log differs from the replay")
             continue
-        messages.append(f"hand {n}: ok, {len(dealt)} cards dealt, all from the committed order")
+        messages.append(f"{n}: ok, {len(dealt)} cards dealt, all from the committed order")
     return VerifyResult(ok, messages, pending, entered)
 
 
@@ -338,6 +338,17 @@ def _recorded_cards(entry: dict[str, Any]) -> list[str]:
 
 
 # -- human-readable steps --------------------------------------------------------------------
+def _pretty(cards: Iterable[str]) -> str:
+    """Cards as a person writes them ("10♠ K♥"); a hidden card stays ``??``."""
+    out = []
+    for c in cards:
+        try:
+            out.append(c if c == rec.HIDDEN else card(c).pretty)
+        except CardError:
+            out.append(c)
+    return " ".join(out)
+
+
 def describe(d: dict[str, Any]) -> str:
     """One record as a line of English."""
     f = money.format
@@ -347,7 +358,7 @@ def describe(d: dict[str, Any]) -> str:
     if kind == "ante":
         return f"{seat} antes {f(d['amount'])}{allin}"
     if kind == "deal":
-        return f"{seat} is dealt {' '.join(d['cards'])}"
+        return f"{seat} is dealt {_pretty(d['cards'])}"
     if kind == "phase":
         return f"-- {d['phase'].replace('_', ' ')} --"
     if kind == "check":
@@ -361,25 +372,25 @@ def describe(d: dict[str, Any]) -> str:
     if kind == "fold":
         return f"{seat} folds"
     if kind == "draw":
-        shown = f", showing {d['shown']}" if d.get("shown") else ""
-        return (f"{seat} discards {len(d['discards'])} ({' '.join(d['discards'])}) and draws "
-                f"{' '.join(d['received'])}{shown}")
+        shown = f", showing {_pretty([d['shown']])}" if d.get("shown") else ""
+        return (f"{seat} discards {len(d['discards'])} ({_pretty(d['discards'])}) and draws "
+                f"{_pretty(d['received'])}{shown}")
     if kind == "stand_pat":
         return f"{seat} stands pat"
     if kind == "card":
-        return f"{seat} is dealt {d['card']} (entered by the dealer)"
+        return f"{seat} is dealt {_pretty([d['card']])} (entered by the dealer)"
     if kind == "discard":
-        shown = f", showing {d['shown']}" if d.get("shown") else ""
-        return f"{seat} discards {len(d['discards'])} ({' '.join(d['discards'])}){shown}"
+        shown = f", showing {_pretty([d['shown']])}" if d.get("shown") else ""
+        return f"{seat} discards {len(d['discards'])} ({_pretty(d['discards'])}){shown}"
     if kind == "take_back":
-        return f"The dealer takes back {seat}'s card {d['card']} (a correction)"
+        return f"Card taken back ({_pretty([d['card']])}): {seat}'s, a correction"
     if kind == "restub":
         how = "shuffled into" if d["shuffled"] else "stacked as"
         return f"The deck is out: {d['cards']} mucked cards {how} a new stub"
     if kind == "uncalled":
         return f"{seat} takes back {f(d['amount'])} nobody called"
     if kind == "show":
-        return f"{seat} shows {' '.join(d['cards'])}: {d['name']}"
+        return f"{seat} shows {_pretty(d['cards'])}: {d['name']}"
     if kind == "award":
         pot = "the main pot" if d["pot"] == 0 else f"side pot {d['pot']}"
         return f"{seat} wins {f(d['amount'])} from {pot}"
