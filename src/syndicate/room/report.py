@@ -49,6 +49,7 @@ class PlayerLine:
     net: int  # cash_outs + chips - buy_ins
     hands: int  # settled hands dealt to them
     walk_in: bool = False  # seated by a dealer by name, with no sign-in (and not linked to an account)
+    start: int = 0  # their first buy-in: what they started the evening with (part of buy_ins)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +166,7 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
     players: dict[int, dict[str, int]] = {}
 
     def line(pid: int) -> dict[str, int]:
-        return players.setdefault(pid, {"buy_ins": 0, "cash_outs": 0, "chips": 0, "hands": 0})
+        return players.setdefault(pid, {"buy_ins": 0, "cash_outs": 0, "chips": 0, "hands": 0, "start": -1})
 
     for a in ledger_accounts:
         pid = owner_of(a.key)
@@ -181,7 +182,10 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         if dst in bots or src in bots:
             continue
         if _sells(e.source_key) and dst is not None:
-            line(dst)["buy_ins"] += e.amount
+            p = line(dst)
+            p["buy_ins"] += e.amount
+            if p["start"] < 0:
+                p["start"] = e.amount
         elif _sells(e.dest_key) and src is not None:
             line(src)["cash_outs"] += e.amount
     for hand_id, account_id, _seat in dealt:
@@ -189,7 +193,7 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
             line(alias.get(account_id, account_id))["hands"] += 1
     player_lines = sorted(
         (PlayerLine(pid, names.get(pid, f"account {pid}"), p["buy_ins"], p["cash_outs"], p["chips"],
-                    p["cash_outs"] + p["chips"] - p["buy_ins"], p["hands"], pid in walk_ins)
+                    p["cash_outs"] + p["chips"] - p["buy_ins"], p["hands"], pid in walk_ins, max(p["start"], 0))
          for pid, p in players.items()),
         key=lambda p: (-p.net, p.name))
 
@@ -367,8 +371,30 @@ def ledger_csv(report: Report) -> str:
     return buf.getvalue()
 
 
+PLAYER_CSV_COLUMNS = ("player", "account", "walk_in", "start", "bought", "won_lost", "cashed_out", "now", "hands",
+                      "start_cents", "bought_cents", "won_lost_cents", "cashed_out_cents", "now_cents")
+
+
+def players_csv(report: Report) -> str:
+    """Each player's evening on one row: what they started with (their first buy-in), what they
+    bought after it, what they won or lost, what they cashed out and what they hold now, so that
+    start + bought + won_lost − cashed_out = now; in dollars and in cents. Walk-ins are marked."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(PLAYER_CSV_COLUMNS)
+    for p in sorted(report.players, key=lambda x: x.name.lower()):
+        cells = (p.start, p.buy_ins - p.start, p.net, p.cash_outs, p.chips)
+        w.writerow((p.name, p.account, "yes" if p.walk_in else "no", *map(money.format, cells), p.hands, *cells))
+    return buf.getvalue()
+
+
 def _m(cents: int) -> str:
     return money.format(cents)
+
+
+def _who(p: PlayerLine) -> str:
+    """A player's name as the report prints it: a walk-in is marked."""
+    return f"{p.name} (walk-in)" if p.walk_in else p.name
 
 
 def text(report: Report) -> str:
@@ -376,7 +402,7 @@ def text(report: Report) -> str:
     out = [f"{report.event}: the end-of-night report ({report.generated_at:%Y-%m-%d %H:%M} UTC)", ""]
     out.append(f"{'Player':<20} {'Buy-ins':>11} {'Cash-outs':>11} {'Chips held':>11} {'Net':>11} {'Hands':>6}")
     for p in report.players:
-        out.append(f"{p.name[:20]:<20} {_m(p.buy_ins):>11} {_m(p.cash_outs):>11} {_m(p.chips):>11} "
+        out.append(f"{_who(p)[:20]:<20} {_m(p.buy_ins):>11} {_m(p.cash_outs):>11} {_m(p.chips):>11} "
                    f"{_m(p.net):>11} {p.hands:>6}")
     out.append(f"{'All players':<20} {_m(t.buy_ins):>11} {_m(t.cash_outs):>11} {_m(t.chips_held):>11} "
                f"{_m(t.players_net):>11} {'':>6}")
@@ -394,7 +420,7 @@ def text(report: Report) -> str:
             out.append(f"{(tl.name + f' ({tl.table})')[:26]:<26} {_m(tl.cash_expected):>11} "
                        f"{_m(tl.cash_counted) if tl.cash_counted is not None else 'not yet':>11} "
                        f"{_m(tl.cash_difference) if tl.cash_difference is not None else '':>11}")
-    out += ["", "Winners: " + (", ".join(f"{w.name} {_m(w.net)}" for w in report.winners) or "none")]
+    out += ["", "Winners: " + (", ".join(f"{_who(w)} {_m(w.net)}" for w in report.winners) or "none")]
     out += ["", f"House result {_m(t.house_result)}; the players' nets sum to {_m(t.players_net)}; "
                 f"the bots' float {_m(t.float_result)};{_in_play(t)} every balance sums to {_m(t.ledger_total)} "
                 f"({len(report.entries)} ledger lines).",
@@ -439,7 +465,8 @@ table.report tfoot td { font-weight: 700; border-top: 2px solid #111; }
 """
 
 
-def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | None = None) -> str:
+def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | None = None,
+              players_href: str | None = None) -> str:
     """A printable page: the tables of the report with print CSS. ``stylesheet`` links a CSS
     file (the server's, so a strict CSP needs no inline style); without it the CSS is in the
     page (a file written by ``syndicate report --format html``). No script either way."""
@@ -455,13 +482,18 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
         f'<p class="muted">Made {report.generated_at:%Y-%m-%d %H:%M} UTC from the ledger '
         f"({len(report.entries)} lines) and {t.hands} settled hands ({t.voided} voided). Amounts in dollars.</p>",
     ]
-    if csv_href:
-        parts.append(f'<p class="no-print"><a href="{html.escape(csv_href)}" download>The whole ledger as CSV</a></p>')
+    links = [f'<a href="{html.escape(href)}" download>{text}</a>' for href, text in (
+        (csv_href, "The whole ledger as CSV"), (players_href, "Each player's summary as CSV")) if href]
+    if links:
+        parts.append(f'<p class="no-print">{" · ".join(links)}</p>')
     parts.append("<h2>Winners</h2>")
-    parts.append("<ol>" + "".join(f"<li>{html.escape(w.name)}: {_m(w.net)}</li>" for w in report.winners) + "</ol>"
+    parts.append("<ol>" + "".join(f"<li>{html.escape(_who(w))}: {_m(w.net)}</li>" for w in report.winners) + "</ol>"
                  if report.winners else "<p>No player finished ahead.</p>")
+    if any(p.walk_in for p in report.players):
+        parts.append('<p class="muted">(walk-in): seated by a dealer by name, with chips bought for cash at the '
+                     "table.</p>")
     parts.append(_table("Players", ["Player", "Buy-ins", "Cash-outs", "Chips held", "Net", "Hands"],
-                        [[p.name, _m(p.buy_ins), _m(p.cash_outs), _m(p.chips), _m(p.net), p.hands]
+                        [[_who(p), _m(p.buy_ins), _m(p.cash_outs), _m(p.chips), _m(p.net), p.hands]
                          for p in report.players], {1, 2, 3, 4, 5},
                         ["All players", _m(t.buy_ins), _m(t.cash_outs), _m(t.chips_held), _m(t.players_net), ""]))
     parts.append(_table("Tables", ["Table", "Game", "Dealer", "Status", "Hands", "Voided", "House result"],
