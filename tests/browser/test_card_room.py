@@ -467,7 +467,7 @@ def test_admin_hand_search_replay_and_fairness(world) -> None:
     ledger = admin.locator("#ledger")
     ledger.get_by_label("Player whose ledger to show").select_option(label="Alice")
     ledger.get_by_role("button", name="Show ledger").click()
-    expect(admin.get_by_role("table", name="Ledger of Alice")).to_contain_text("buy_in")
+    expect(admin.get_by_role("table", name="Ledger of Alice")).to_contain_text("Buy-in")  # the kind in words
     expect(admin.get_by_role("table", name="House figures")).to_contain_text("Nova's 21")
     # These tests deal Blackjack from a stacked shoe, which has no per-position commitments:
     # its order is its reveal, so it checks only once finished. A draw hand's deck is seeded:
@@ -477,7 +477,7 @@ def test_admin_hand_search_replay_and_fairness(world) -> None:
     expect(admin.get_by_test_id("fairness").locator("strong")).to_have_text(re.compile("^not yet verifiable"))
     search.get_by_label("Table number").fill(str(world.tables["poker"]))
     search.get_by_role("button", name="Search").click()
-    expect(found).to_contain_text("poker")
+    expect(found).to_contain_text("Five-card draw")  # the game in words
     admin.get_by_role("button", name=re.compile("^Replay hand")).first.click()
     expect(admin.get_by_test_id("fairness")).to_contain_text("verified: every card shown opens its committed position")
     expect(admin.get_by_test_id("replay-match")).to_have_text("The engine reproduces this hand exactly.")
