@@ -59,3 +59,16 @@ def test_draw_cards_in_words() -> None:
                                    "name": "a royal flush"}) == "Seat 1 shows 10♥ J♥ Q♥ K♥ A♥: a royal flush"
     entry = {"number": 2, "hand_id": 31, "button": 1, "log": []}
     assert poker_history.hand_name(entry) == "hand 31"
+
+
+def test_a_hands_name_writes_a_ten_as_10() -> None:
+    from syndicate.poker.evaluator import evaluate, spoken
+
+    assert evaluate("Kh Tc 9d 8s 7c").name == "High Card, King (T 9 8 7)"  # the engine's record keeps it
+    assert spoken(evaluate("Kh Tc 9d 8s 7c").name) == "High Card, King (10 9 8 7)"
+    assert spoken(evaluate("As Td 7h 7c 2s").name) == "One Pair, Sevens (A 10 2 kickers)"
+    assert spoken(evaluate("Th Td 4h 4s 9c").name) == "Two Pair, Tens and Fours, Nine kicker"  # "Tens" is a word
+    assert spoken(evaluate("Ah Th 7h 3h 2h").name) == "Flush, Ace high (A 10 7 3 2)"
+    assert poker_history.describe({"type": "show", "seat": 2, "cards": ["Kh", "Tc", "9d", "8s", "7c"],
+                                   "name": "High Card, King (T 9 8 7)"}) == \
+        "Seat 2 shows K♥ 10♣ 9♦ 8♠ 7♣: High Card, King (10 9 8 7)"

@@ -22,6 +22,7 @@ from ..replays import replay_json
 from ..shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
 from . import records as rec
 from .draw import DrawHand, DrawRules
+from .evaluator import spoken
 from .table import DrawTable
 
 FORMAT = "syndicate-history"
@@ -390,7 +391,7 @@ def describe(d: dict[str, Any]) -> str:
     if kind == "uncalled":
         return f"{seat} takes back {f(d['amount'])} nobody called"
     if kind == "show":
-        return f"{seat} shows {_pretty(d['cards'])}: {d['name']}"
+        return f"{seat} shows {_pretty(d['cards'])}: {spoken(d['name'])}"
     if kind == "award":
         pot = "the main pot" if d["pot"] == 0 else f"side pot {d['pot']}"
         return f"{seat} wins {f(d['amount'])} from {pot}"

@@ -20,6 +20,10 @@ export function cardText(text) {
   return `${r === "T" ? "10" : r}${s ? SUIT[s][0] : ""}`;
 }
 
+/** A poker hand's name as a person reads it: a ten among its kickers as 10 ("(K 10 4 kickers)"),
+ * not the T the engine's records keep. */
+export const spokenHand = (name) => String(name || "").replace(/(?<=[( ])T(?=[ )])/g, "10");
+
 export function cardName(text) {
   const [r, s] = parts(text);
   return s ? `${RANK[r] || r} of ${SUIT[s][1]}` : (RANK[r] || r);

@@ -2,7 +2,7 @@
 // It draws only what the history it is given contains: a card the history does not show
 // (null, "??", a redacted viewer's history) is drawn face down, never guessed.
 import { h, money } from "./common.js";
-import { cardText, cards } from "./cards.js";
+import { cardText, cards, spokenHand } from "./cards.js";
 
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
@@ -155,7 +155,7 @@ function drawFrames(rd, hand) {
       case "take_back": text = `${who}'s card taken back (${r.card && r.card !== "??" ? cardText(r.card) : "face down"}): a correction`; break;
       case "restub": text = `The deck ran out: ${r.cards} mucked cards ${r.shuffled ? "shuffled into" : "stacked as"} a new stub`; break;
       case "uncalled": st.pot -= r.amount; text = `${money(r.amount)} nobody called goes back to ${who}`; break;
-      case "show": s.hands[0].cards = shown(r.cards); text = `${who} shows ${list(r.cards)}${r.name ? `: ${r.name}` : ""}`; break;
+      case "show": s.hands[0].cards = shown(r.cards); text = `${who} shows ${list(r.cards)}${r.name ? `: ${spokenHand(r.name)}` : ""}`; break;
       case "award": s.notes.push(`wins ${money(r.amount)}`); text = `${who} wins ${money(r.amount)}${r.pot ? ` (side pot ${r.pot})` : ""}`; break;
       case "carry": text = `${money(r.amount)} carried to the next pot`; break;
       default: text = `${who ? who + ": " : ""}${r.type.replace(/_/g, " ")}`;
