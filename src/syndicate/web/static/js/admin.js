@@ -232,10 +232,12 @@ async function figures() {
   try {
     const rows = await api("GET", "/api/figures");
     redraw(document.getElementById("figures"), h("table", { class: "data", "aria-label": "House figures" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Game"), h("th", {}, "Status"), h("th", { class: "num" }, "Hands"), h("th", { class: "num" }, "House result"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Game"), h("th", {}, "Status"), h("th", { class: "num" }, "Hands"),
+        h("th", { class: "num" }, "In play"), h("th", { class: "num" }, "House result"))),
       h("tbody", {}, rows.map((r) => h("tr", {}, h("td", {}, r.name), h("td", {}, GAMES[r.game] || r.game), h("td", {}, r.status),
-        h("td", { class: "num" }, r.hands), h("td", { class: "num" }, money(r.house_result))))),
-      h("caption", { class: "muted" }, "House result: the balance of the table's ledger account (at a draw table, the odd chips carried to the next pot).")));
+        h("td", { class: "num" }, r.hands), h("td", { class: "num" }, r.in_play ? money(r.in_play) : ""), h("td", { class: "num" }, money(r.house_result))))),
+      h("caption", { class: "muted" }, "House result: what the table's settled hands won for the house (at a draw table, the odd chips "
+        + "carried to the next pot). In play: the bets of the hand being played, the players' until it is settled.")));
   } catch (err) { document.getElementById("figures").textContent = err.message; }
 }
 
