@@ -125,7 +125,10 @@ class _Leave(Exception):
 
 async def _sure(input_fn: Callable[[str], str], question: str) -> bool:
     """Leaving with chips in play forfeits them: asked first, never on one key."""
-    answer = await asyncio.to_thread(input_fn, f"{question} [y] (or q again) to leave, any other key to stay: ")
+    try:
+        answer = await asyncio.to_thread(input_fn, f"{question} [y] (or q again) to leave, any other key to stay: ")
+    except EOFError:  # no one left to answer (the input ended): leave, as asked
+        return True
     return answer.strip().lower() in ("y", "yes", "q", "quit")
 
 

@@ -167,9 +167,32 @@ def test_one_hand_number_and_an_admin_page_that_keeps_up(world, night) -> None:
         expect(alice.get_by_label("Bet, dollars")).to_have_value("10.00")
         alice.reload()
         expect(alice.get_by_label("Bet, dollars")).to_have_value("10.00")
+        # ...within the table's limits: a kept bet over the maximum offers the maximum
+        alice.evaluate(f"localStorage.setItem('syndicate.bet.{table}', '99900')")
+        alice.reload()
+        expect(alice.get_by_label("Bet, dollars")).to_have_value("20.00")
     finally:
         dealer.close()
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
+
+
+def test_the_replay_says_a_take_back_in_words(world) -> None:
+    """At a real-cards table the dealer takes back a card entered wrongly: the replay says whose
+    and which card (a hole card never shown stays "face down"), a ten is 10."""
+    doc = {"game": "blackjack", "rounds": [{"number": 1, "hand_id": 41, "stacks": {"1": 1000}, "log": [
+        {"type": "bet", "seat": 1, "amount": 100}, {"type": "deal", "seats": [1], "shoe_position": 0},
+        {"type": "take_back", "seat": 1, "hand": 0, "card": "Ks", "face_up": True},
+        {"type": "card", "seat": 1, "hand": 0, "card": "Ts", "face_up": True},
+        {"type": "card", "seat": -1, "hand": 0, "card": "9h", "face_up": True},
+        {"type": "take_back", "seat": -1, "hand": 0, "card": None, "face_up": False}]}]}
+    page = world.page("admin")
+    page.goto(world.url + "/admin")
+    texts = page.evaluate("""async ([doc]) => { const m = await import("/static/js/replay.js");
+      return m.frames(doc, { id: 41, number: 1, players: [{ seat: 1, name: "Ann" }] }).map((f) => f.text); }""", [doc])
+    assert "Ann's card taken back (K♠): a correction" in texts
+    assert "Ann is dealt 10♠" in texts
+    assert "The dealer's hole card taken back (face down): a correction" in texts
+    assert not any("take_back" in t or "Ts" in t for t in texts), texts
 
 
 def test_bots_are_tagged_and_a_draw_replay_keeps_each_hand_in_its_seat(world, night) -> None:
