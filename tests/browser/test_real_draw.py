@@ -25,7 +25,7 @@ from tests.room.kit import PASSWORD
 
 from .axe import violations
 from .conftest import IMG
-from .steps import sign_in_page
+from .steps import hand_id, sign_in_page
 from .test_real_cards import Console, card_texts
 from .test_tablet import (
     SIZES,
@@ -165,7 +165,7 @@ def test_a_real_draw_hand_on_what_the_dealer_sees(world: Any, size: str) -> None
     payouts = page.get_by_role("region", name=f"Payouts at {table}")
     expect(payouts).to_contain_text(f"seat 3 ({player}): push $8.50 ($8.50: the pot, Three of a Kind, Queens")
     expect(payouts).to_contain_text(f"seat 2 ({second}): nothing")
-    expect(con.awaited).to_have_text("Hand 1 is over: pay out, then start the next")
+    expect(con.awaited).to_have_text(f"Hand {hand_id(world, t, 1)} is over: pay out, then start the next")
     check_screen(page)
     shot(page, f"real-draw-payouts-{size}")
     expect(phone.get_by_test_id("winner")).to_contain_text(f"{player} wins $8.50 with Three of a Kind, Queens")
@@ -250,7 +250,7 @@ def replay_page(world: Any, table_id: int, hand: Any) -> None:
     expect(board.locator('[data-card="back"]')).to_have_count(15)
     steps.nth(first_card).get_by_role("button").click()  # the showdown's first card entered
     expect(board.locator('[data-card="Kc"]')).to_have_count(1)
-    expect(region.get_by_test_id("replay-step")).to_contain_text("the dealer enters Kc")
+    expect(region.get_by_test_id("replay-step")).to_contain_text("the dealer enters K♣")
     expect(region.get_by_test_id("replay-log")).to_contain_text("drew four but shows no Ace: the hand is dead")
     region.get_by_role("button", name="Last step").click()
     drawn = {c.get_attribute("data-card") for c in board.locator("[data-card]").all()}

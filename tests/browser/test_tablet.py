@@ -25,7 +25,7 @@ from syndicate.room.seating import stack_key
 
 from .axe import violations
 from .conftest import IMG
-from .steps import sign_in
+from .steps import hand_id, sign_in
 from .test_real_cards import Console, open_real_table
 
 SIZES = {"landscape": (1024, 768), "portrait": (768, 1024)}
@@ -155,7 +155,7 @@ def seat_walk_ins(page: Any, table: str, walk_ins: list[tuple[int, str, str]]) -
         form.get_by_label("Seat", exact=True).fill(str(seat))
         form.get_by_label("Walk-in's name").fill(name)
         form.get_by_label("Chips bought ($)").fill(chips)
-        form.get_by_role("button", name="Seat walk-in").click()
+        form.get_by_role("button", name="Seat a walk-in").click()
         expect(page.get_by_role("group", name=f"Walk-ins' chips at {table}")).to_contain_text(f"Seat {seat}: {name}")
     check_screen(page)
     assert violations(page) == []
@@ -267,7 +267,7 @@ def test_the_dealer_runs_a_table_from_the_tablet(world: Any, size: str) -> None:
     payouts = page.get_by_role("region", name=f"Payouts at {table}")
     expect(payouts).to_contain_text(f"seat 1 ({first}): take $10.00 (hand 1: push; hand 2: take $10.00)")
     expect(payouts).to_contain_text(f"seat 2 ({second}): pay $20.00 (win 1:1)")
-    expect(con.awaited).to_have_text("Hand 1 is over: pay out, then start the next")
+    expect(con.awaited).to_have_text(f"Hand {hand_id(world, t, 1)} is over: pay out, then start the next")
     expect(seat_tile(page, 1, table)).to_contain_text("Chips $90.00")
     expect(seat_tile(page, 2, table)).to_contain_text("Chips $120.00")
     check_screen(page)
@@ -415,7 +415,7 @@ def test_a_full_table_fits_the_tablet(world: Any, size: str) -> None:
     play(7, "Stand")
     con.expect_next("the dealer's third card")
     con.rank("4")
-    expect(con.awaited).to_have_text("Hand 1 is over: pay out, then start the next")
+    expect(con.awaited).to_have_text(f"Hand {hand_id(world, t, 1)} is over: pay out, then start the next")
     payouts = page.get_by_role("region", name=f"Payouts at {table}")
     said = {
         1: "take $10.00 (hand 1: push; hand 2: take $10.00)", 2: "pay $20.00 (win 1:1)", 3: "take $10.00",

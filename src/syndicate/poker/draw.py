@@ -31,7 +31,7 @@ from ..cards import Card, CardError, card
 from ..errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
 from ..shoe import CardNeed, EnteredShoe, Shoe, ShoeError
 from . import records as rec
-from .evaluator import HandValue, evaluate
+from .evaluator import HandValue, evaluate, spoken
 from .pots import ODD_CHIP_RULES, Pot, settle, side_pots
 
 DEALING: Final = "dealing"  # only with entered cards: the deal waits for the dealer's cards
@@ -1084,7 +1084,7 @@ class DrawHand:
             "folded": s in self.folded,
             "all_in": self.is_all_in(s),
             "cards": None,
-            "value": self.values[s].name if s in self.values else None,
+            "value": spoken(self.values[s].name) if s in self.values else None,
             "won": self.awards.get(s, 0) if self.is_terminal else None,
         } for s in self.order]
         out = {

@@ -90,7 +90,8 @@ class TableActor:
         self.clock = Clock(timers or Timers())
         self.version = 0
         self.clients: dict[Connection, None] = {}  # insertion-ordered set
-        self.hand_id: int | None = None
+        self.hand_id: int | None = None  # the hand's evening-wide number: its row's id, once stored
+        self._voided_id: int | None = None  # the hand a misdeal voided, until the next starts
         self.hand_number = 0
         self._start_stacks: dict[int, int] = {}
         #: Who entered each action of the hand in play (stored beside the engine's log).
@@ -291,7 +292,7 @@ class TableActor:
             if game.dealer_action(action, msg):
                 if game.cards == "real":
                     self._note_entry(account, before)
-                await self._after(f"{action}, hand {self.hand_number}")
+                await self._after(action)
             else:
                 self.version += 1
             return True
@@ -471,7 +472,7 @@ class TableActor:
         memo = self.game.start_hand(self.hand_number + 1)
         self._start_stacks = self.game.start_stacks()
         self._entered = []
-        self.hand_id = None
+        self.hand_id = self._voided_id = None
         self.hand_number += 1
         self.version += 1
         if memo is not None:
@@ -511,8 +512,9 @@ class TableActor:
             if hand_id is None:  # the hand's first write stores its history as it stands
                 hand_id = repo.add_hand(self.table.id, self.hand_number, game.name, commitment, history, now(),
                                         players)
-            if moves:
-                transfer(repo, self.table.event_id, moves, game.name, memo, by=by, hand_id=hand_id)
+            if moves:  # the memo names the hand by its evening-wide number, as every page does
+                transfer(repo, self.table.event_id, moves, game.name, f"{memo}, hand {hand_id}", by=by,
+                         hand_id=hand_id)
             if stored or settled:
                 repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
             return hand_id
@@ -534,7 +536,7 @@ class TableActor:
         payouts = self.game.payouts() if self.game.cards == "real" else None
         if payouts is None:
             return
-        message = {"type": "payouts", "hand": self.hand_number, "payouts": payouts}
+        message = {"type": "payouts", "hand": self.hand_id, "payouts": payouts}
         for conn in list(self.clients):
             if self._viewer(conn.account)[0] == "dealer":
                 conn.send(message)
@@ -559,9 +561,9 @@ class TableActor:
         at = game.turn()
         game.void_hand()  # refused (card_source at a shuffled table, no_round with none in play): nothing changed
         history.update(voided=True, misdeal={"by": account.id, "name": account.name, "at": at})
-        hand_id, number = self.hand_id, self.hand_number
+        hand_id = self._voided_id = self.hand_id
         if hand_id is not None:  # stored: its bets are in the ledger
-            memo = f"hand {number} at table {self.table.id}: misdeal declared by {account.name}, every bet returned"
+            memo = f"hand {hand_id} at table {self.table.id}: misdeal declared by {account.name}, every bet returned"
             await self._db(partial(void_hand, table=self.table, hand_id=hand_id, history=history, memo=memo))
         for n, stack in self._start_stacks.items():
             if n in self.seats:
@@ -713,7 +715,7 @@ class TableActor:
                 await self._start_round()
             elif game.betting_window():
                 if game.close_window():
-                    await self._after(f"deal, hand {self.hand_number}")
+                    await self._after("deal")
                     if game.in_play:
                         self._broadcast()
                         self._wake_bots()
@@ -761,6 +763,7 @@ class TableActor:
             "seats": seats,
             "you": {"account": account_id, "seat": seat},
             "hand": self.hand_number if shown else None,
+            "hand_id": self.hand_id if shown else None,
             "clock": clock,
             "round": game.round_view(viewer, self._memo) if shown else None,
             "log": game.log_view(viewer, self._memo) if shown else [],
@@ -786,8 +789,10 @@ class TableActor:
         if welcome:
             table["rules"] = rules.to_dict()
         table.update(game.table_view())
+        if table.get("voided") is not None:  # the voided hand by its evening-wide number, if it was stored
+            table["voided_hand_id"] = self._voided_id
         seats = [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
-                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
+                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts, "bot": s.bot}
                  for n, s in sorted(self.seats.items())]
         clock = self.clock.view(game.to_act) if game.in_play else None
         return table, seats, clock

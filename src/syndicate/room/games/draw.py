@@ -23,6 +23,7 @@ from typing import Any
 from ... import money
 from ...poker import bots as poker_bots
 from ...poker.draw import Dealing, DrawHand, DrawRules
+from ...poker.evaluator import spoken
 from ...poker.history import hand_to_json, to_history
 from ...poker.records import redact
 from ...poker.table import HOST_DEALER, DrawTable
@@ -106,7 +107,7 @@ class DrawGame(RoundAccessors):
         self.round = table.start_hand(shoe)
         self.round.number = number
         self._voided = None
-        return f"hand {number} dealt, antes in"
+        return "dealt, antes in"
 
     def hand_stacks(self) -> dict[int, int]:
         return dict(self.round.stacks) if self.round is not None else {}
@@ -253,7 +254,7 @@ class DrawGame(RoundAccessors):
         hand = self.round
         if hand is None or not hand.is_terminal:
             return None
-        shown = {r.seat: r.name for r in hand.log if r.type == "show"}
+        shown = {r.seat: spoken(r.name) for r in hand.log if r.type == "show"}
         items: dict[int, list[dict[str, Any]]] = {}
         carried = 0
         for r in hand.log:

@@ -13,7 +13,7 @@
 // Nothing here is redrawn under the dealer's finger: each table's box, each seat's controls and
 // the card pad are built once and updated in place as states arrive, so a focused control or a
 // half-typed amount is never taken away.
-import { api, eventId, h, headerBar, money, parseDollars, qrCode, signInForm, toast, whoAmI } from "./common.js";
+import { api, eventId, h, handTitle, headerBar, inWords, money, parseDollars, qrCode, signInForm, toast, whoAmI } from "./common.js";
 import { cards } from "./cards.js";
 import { TableSocket } from "./socket.js";
 
@@ -35,6 +35,26 @@ const WITH_AMOUNT = new Set(["bet", "raise", "double", "insurance"]);
  * many cards a player throws (four keeping an Ace, shown to the dealer), one tap. */
 const THROWS = [1, 2, 3, 4];
 const throwLabel = (k) => (k === 4 ? "Throw 4 (Ace)" : `Throw ${k}`);
+/** What the console says once an action it sent is done: in words, never the action's name. */
+const DONE = {
+  seat_walk_in: (f) => `${f.name} is seated at seat ${f.seat} with ${money(f.amount)} of chips`,
+  sell_chips: (f) => `Sold ${money(f.amount)} of chips at seat ${f.seat}`,
+  cash_out_walk_in: (f) => `Seat ${f.seat} is cashed out`,
+  start_round: (f, t) => (t.game === "poker" ? "The hand is dealt" : "The round is open for bets"),
+  deal: () => "The cards are dealt",
+  add_bots: (f) => `${f.count === 1 ? "A bot is" : `${f.count} bots are`} seated`,
+  remove_bots: () => "The bots leave after the hand in play",
+  propose_ante: (f) => `An ante of ${money(f.amount)} is proposed`,
+  sit_in: (f) => `Seat ${f.seat} is back in`,
+  ruling: (f) => `Seat ${f.seat}'s hand is ruled ${f.dead ? "dead" : "to stand"}`,
+};
+function doneText(t, action, fields) {
+  if (DONE[action]) return DONE[action](fields, t);
+  if (action === "draw" && fields.count !== undefined) {
+    return `Seat ${fields.seat}: ${fields.count ? `throws ${fields.count}` : "stands pat"}`;
+  }
+  return `${fields.seat ? `Seat ${fields.seat}: ` : ""}${LABEL[action] || action}${fields.amount ? ` ${money(fields.amount)}` : ""}`;
+}
 const OUTCOME = { win: "wins", lose: "loses", push: "push", blackjack: "blackjack", bust: "bust",
   surrender: "surrendered", even_money: "even money" };
 const OVER = new Set(["settled", "complete"]);
@@ -60,7 +80,11 @@ async function main() {
 }
 
 function openForm(presets) {
-  const name = h("input", { name: "name", required: true, value: `${me.account.name}'s` });
+  // The suggested name follows the game ("Miles's 21", "Miles's draw") until the dealer types one.
+  const suggested = (g) => `${me.account.name}'s ${g === "poker" ? "draw" : "21"}`;
+  const name = h("input", { name: "name", required: true, value: suggested("blackjack") });
+  let named = false;
+  name.addEventListener("input", () => { named = name.value.trim() !== ""; });
   const game = h("select", { name: "game" }, h("option", { value: "blackjack" }, "Blackjack"), h("option", { value: "poker" }, "Five-card draw"));
   const preset = h("select", { name: "preset" }, presets.blackjack.map((p) => h("option", { value: p.name }, `${p.name}: ${p.summary}`)));
   const minBet = h("input", { name: "min_bet", inputmode: "decimal" });
@@ -86,6 +110,7 @@ function openForm(presets) {
     bjOnly.hidden = !bj;
     pkOnly.hidden = bj;
   };
+  game.addEventListener("change", () => { if (!named) name.value = suggested(game.value); });
   game.addEventListener("change", applyPreset);
   preset.addEventListener("change", applyPreset);
   applyPreset();
@@ -116,8 +141,10 @@ function openForm(presets) {
       const t = await api("POST", "/api/tables", { name: name.value, game: game.value,
         preset: game.value === "blackjack" ? preset.value : null, overrides, cards: cards.value });
       toast(`Table ${t.name} is open`);
+      named = false;
+      name.value = suggested(game.value);
       await refresh();
-    } catch (e) { msg.textContent = `${e.message} (${e.rule})`; }
+    } catch (e) { msg.textContent = inWords(e); msg.dataset.rule = e.rule; }
   });
   return form;
 }
@@ -165,9 +192,9 @@ function tableView(t) {
   entry.act = async (action, fields = {}) => {
     try {
       await entry.sock.act(action, fields);
-      entry.say(`${fields.seat ? `seat ${fields.seat}: ` : ""}${action.replace(/_/g, " ")}${fields.amount ? ` ${money(fields.amount)}` : ""}${action === "draw" && fields.count ? ` ${fields.count}` : ""}`);
+      entry.say(doneText(t, action, fields));
       return true;
-    } catch (e) { entry.say(`${e.message} (${e.rule})`, true); return false; }
+    } catch (e) { entry.say(inWords(e), true); return false; }
   };
   entry.sock = new TableSocket(t.id, { onMessage: (m) => {
     if (m.type === "welcome" && m.table.rules) entry.rules = m.table.rules;
@@ -203,7 +230,7 @@ function tableView(t) {
   if (deal) deal.disabled = true;
   const fix = async (action, done) => {
     if (pad) pad.say("");
-    try { await entry.sock.act(action); entry.say(done); } catch (e) { if (pad) pad.say(`${e.message} (${e.rule})`); else entry.say(`${e.message} (${e.rule})`, true); }
+    try { await entry.sock.act(action); entry.say(done); } catch (e) { if (pad) pad.say(inWords(e)); else entry.say(inWords(e), true); }
   };
   const corrections = pad ? [
     button("Take back the last card", "Take back", () => fix("take_back", "card taken back")),
@@ -278,7 +305,7 @@ function tableView(t) {
       // the middle), then the seats with nothing to pay or take: a crowded table's box may scroll.
       const idle = (p) => p.amount === 0 && p.seat !== null;
       const moves = [...list.filter((p) => !idle(p)), ...list.filter(idle)];
-      payouts.replaceChildren(h("h4", {}, `Pay out hand ${s.hand}`), h("ul", {}, moves.map((p) => h("li", { class: p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "" }, named(p)))));
+      payouts.replaceChildren(h("h4", {}, `Pay out ${handTitle(s).toLowerCase()}`), h("ul", {}, moves.map((p) => h("li", { class: p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "" }, named(p)))));
     }
   }
 
@@ -302,7 +329,7 @@ function dealerTile(entry) {
   const hidden = d.cards.some((c) => c === null);
   entry.dealerTile.replaceChildren(h("div", { class: "tile-head" }, h("strong", {}, "Dealer")),
     d.cards.length ? h("div", { class: "tile-hand" }, cards(d.cards, { small: true }),
-      h("span", { class: "total" }, hidden ? `shows ${d.total}` : `${d.total}${d.blackjack ? ", blackjack" : ""}`)) : h("div", { class: "muted" }, "no cards yet"));
+      h("span", { class: "total" }, hidden ? `shows ${d.total}` : `${d.total}${d.blackjack ? ", blackjack" : d.total > 21 ? ", bust" : ""}`)) : h("div", { class: "muted" }, "no cards yet"));
   return entry.dealerTile;
 }
 
@@ -356,7 +383,7 @@ function seatTile(entry, n) {
       controls.hidden = !legal.length;
       const acting = Boolean(rd) && rd.to_act === n;
       el.classList.toggle("acting", acting);
-      const kind = seat.walk_in ? "walk-in" : seat.dealer_acts ? "dealer acts" : "own phone";
+      const kind = seat.bot ? "bot" : seat.walk_in ? "walk-in" : seat.dealer_acts ? "dealer acts" : "own phone";
       const stack = rs ? rs.stack : seat.stack;
       const bet = !rs ? 0 : t.game === "poker" ? rs.total : rs.hands.length ? rs.hands.reduce((a, x) => a + x.bet, 0) : rs.bet;
       const parts = [h("div", { class: "tile-head" }, h("strong", {}, `Seat ${n}: ${seat.player}`),
@@ -400,7 +427,7 @@ function liveLine(entry) {
   if (!s) return "connecting…";
   const rd = s.round;
   return `${s.seats.length} seated${s.seats.length ? ` (${s.seats.map((x) => x.player).join(", ")})` : ""}; ` +
-    (rd ? `hand ${s.hand}: ${rd.phase.replace(/_/g, " ")}` : "no round yet");
+    (rd ? `${handTitle(s).toLowerCase()}: ${rd.phase.replace(/_/g, " ")}` : "no round yet");
 }
 
 /** Auto-deal as the state says (`table.auto_deal`, once the server sends it), else as this
@@ -464,7 +491,8 @@ function cardPad(t, entry) {
       entry.say(""); // the card is on the felt and on the screen (never named here: the hole card)
     } catch (e) {
       // Only the dealer hears a refusal (it could tell the hole card): say it here, loudly.
-      refusal.textContent = `${card}: ${e.message} (${e.rule})`;
+      refusal.textContent = `${card}: ${inWords(e)}`;
+      refusal.dataset.rule = e.rule;
     }
   };
   const tap = (rank, s) => { const c = rank + (s || ""); suit = null; for (const b of suitButtons) b.setAttribute("aria-pressed", "false"); send(c); };
@@ -497,10 +525,10 @@ function cardPad(t, entry) {
     // The dealer's to do, highlighted: a card to enter, a ruling, the deck running out at a draw.
     el.classList.toggle("waiting", Boolean(need || (rd && (rd.ruling_text || (rd.to_deal && rd.to_deal.from_muck)))));
     const text = need ? `Next card: ${need}` : rd && rd.ruling_text ? `Ruling: ${rd.ruling_text}`
-      : !rd ? (s && s.table.voided ? `Hand ${s.table.voided} was voided (misdeal): start the next one` : "No hand in play")
+      : !rd ? (s && s.table.voided ? `${s.table.voided_hand_id ? `Hand ${s.table.voided_hand_id}` : "The hand"} was voided (misdeal): start the next one` : "No hand in play")
         : rd.to_act ? (dealing ? `${dealing}; then seat ${rd.to_act} to act` : `No card needed: seat ${rd.to_act} to act`)
           : rd.phase === "betting" ? "Bets are open: deal when they are in"
-            : OVER.has(rd.phase) ? `Hand ${s.hand} is over: pay out, then start the next` : "No card needed";
+            : OVER.has(rd.phase) ? `${handTitle(s)} is over: pay out, then start the next` : "No card needed";
     if (awaited.textContent !== text) awaited.textContent = text; // a live region: say it once
     if (bj) return;
     ruling.hidden = !(rd && rd.ruling_needed);
@@ -529,7 +557,7 @@ function setupPanel(t, entry, id) {
   const L = (x) => `${x} at ${t.name}`;
   const act = (...a) => entry.act(...a);
   const status = async (s) => {
-    try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { entry.say(`${e.message} (${e.rule})`, true); }
+    try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { entry.say(inWords(e), true); }
   };
   const bots = h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": L("Bots to seat") });
   const ante = h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" });
@@ -544,13 +572,13 @@ function setupPanel(t, entry, id) {
       entry.auto = seconds;
       autoStatus.textContent = autoLine(entry);
       entry.say(`auto-deal ${seconds === null ? "stopped" : `every ${seconds} s`}`);
-    } catch (e) { entry.say(`${e.message} (${e.rule})`, true); }
+    } catch (e) { entry.say(inWords(e), true); }
   };
   const pause = h("button", { type: "button", onclick: () => status(entry.table.status === "open" ? "paused" : "open") });
   const walkIn = h("form", { class: "inline", "aria-label": `Seat a walk-in at ${t.name}` },
     h("label", { class: "field" }, "Seat", walkSeat), h("label", { class: "field" }, "Walk-in's name", walkName),
     h("label", { class: "field" }, "Chips bought ($)", walkChips),
-    h("button", { type: "submit", class: "primary" }, "Seat walk-in"));
+    h("button", { type: "submit", class: "primary" }, "Seat a walk-in"));
   walkIn.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const c = parseDollars(walkChips.value);

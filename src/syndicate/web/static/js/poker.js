@@ -64,7 +64,8 @@ export function renderTable(ctx) {
     const me = s.you && s.you.seat === i;
     const acting = rd && rd.to_act === i && rd.phase !== "complete";
     const box = h("section", { class: `seat${me ? " me" : ""}${acting ? " acting" : ""}${occ ? "" : " empty"}`, "aria-label": `Seat ${i}`, dataset: { seat: i } },
-      h("h3", {}, h("span", {}, `${i}. ${occ ? occ.player : "free"}${me ? " (you)" : ""}${rd && rd.button === i ? " · button" : ""}`),
+      h("h3", {}, h("span", {}, `${i}. ${occ ? occ.player : "free"}${me ? " (you)" : ""}${rd && rd.button === i ? " · button" : ""}`,
+        occ && occ.bot ? h("span", { class: "tag" }, "bot") : null),
         occ ? h("span", { class: "chips" }, money(rs ? rs.stack : occ.stack)) : null));
     if (rs) {
       if (me && !rs.folded && !rd.shown_only && rd.phase === "draw" && rd.legal_actions.includes("draw")) box.append(pickable(ctx, rs.cards));
