@@ -240,3 +240,16 @@ def test_admin_check_reads_the_tables_cash(tmp_path):
     database.dispose()
     out = runner.invoke(app, ["admin", "check", "--db", db])
     assert out.exit_code == 1 and "short by $5.00" in out.output, out.output
+
+
+def test_quitting_mid_round_asks_before_forfeiting_the_bet():
+    # "3.4) A player who leaves at this stage will forfeit his bet": q asks first; any other key stays.
+    tui, console = scripted_tui(["5", "q", "n", "d", "q"], "9s 6c 2d Tc 5h Kd 9d")
+    tui.run()
+    text = console.export_text()
+    assert "You stay: play on." in text
+    assert tui.session.stacks[1] == 11_000  # she stayed, doubled and won: the dealer busts
+    tui, console = scripted_tui(["5", "q", "y"], "9s 6c 2d Tc 5h Kd 9d")
+    tui.run()
+    assert "You leave the table; your bets on it are forfeit." in console.export_text()
+    assert tui.session.stacks[1] == 9_500  # y: she left, her $5 forfeit

@@ -346,7 +346,8 @@ def report_cmd(
     event: Annotated[Optional[str], typer.Option(help="The event's name (default: the only one, or "  # noqa: UP045
                                                       "'Casino night').")] = None,
     fmt: Annotated[str, typer.Option("--format", help="text, json (with every ledger line), csv (the whole "
-                                                      "ledger) or html (a printable page).")] = "text",
+                                                      "ledger), players (each player's summary, CSV) or html "
+                                                      "(a printable page).")] = "text",
     output: Annotated[Optional[Path], typer.Option(help="Write it here instead of printing it.")] = None,  # noqa: UP045
 ) -> None:
     """The end-of-night report: per player buy-ins, cash-outs, net and hands; per table and

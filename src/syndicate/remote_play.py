@@ -102,7 +102,12 @@ async def _play_blackjack(tc: Any, seat: int, rounds: int | None, input_fn: Call
         keys = [k for k, a in KEYS.items() if a in legal]
         raw = (await asyncio.to_thread(input_fn, f"Your move [{' '.join(keys)} q]: ")).strip().lower()
         if raw == "q":
-            break
+            at_risk = sum(h["bet"] for h in mine["hands"]) + (mine.get("insurance") or 0)
+            if await _sure(input_fn, f"Leave now? Your {money.format(at_risk)} on the table is forfeit."):
+                break
+            out("You stay: play on.")
+            seen -= 1
+            continue
         if raw not in keys:
             out(f"choose one of {' '.join(keys)}")
             seen -= 1  # ask again on the same state
@@ -116,6 +121,15 @@ async def _play_blackjack(tc: Any, seat: int, rounds: int | None, input_fn: Call
 
 class _Leave(Exception):
     """The player typed q."""
+
+
+async def _sure(input_fn: Callable[[str], str], question: str) -> bool:
+    """Leaving with chips in play forfeits them: asked first, never on one key."""
+    try:
+        answer = await asyncio.to_thread(input_fn, f"{question} [y] (or q again) to leave, any other key to stay: ")
+    except EOFError:  # no one left to answer (the input ended): leave, as asked
+        return True
+    return answer.strip().lower() in ("y", "yes", "q", "quit")
 
 
 def parse_draw_command(text: str, cards: list[str] | None) -> tuple[str, dict[str, Any]]:
@@ -212,7 +226,11 @@ async def _play_draw(tc: Any, seat: int, rounds: int | None, input_fn: Callable[
         try:
             action, fields = parse_draw_command(raw, mine["cards"])
         except _Leave:
-            break
+            if await _sure(input_fn, f"Leave now? You fold and lose the {money.format(mine['total'])} you put in the pot."):
+                break
+            out("You stay: play on.")
+            seen -= 1
+            continue
         except ValueError as e:
             out(str(e))
             seen -= 1  # ask again on the same state
@@ -253,6 +271,12 @@ def _cards(cards: list[str] | None) -> str:
     return " ".join("[??]" if c == "??" else f"[{card(c).pretty}]" for c in cards)
 
 
+def hand_title(state: dict[str, Any]) -> str:
+    """The hand by its evening-wide number, as every page says it (``hand_id``: known once the
+    hand is stored, at its first bet or ante)."""
+    return f"Hand {state['hand_id']}" if state.get("hand_id") is not None else "New hand"
+
+
 def render_draw(state: dict[str, Any], seat: int | None = None) -> str:
     """A draw table's state as text, from the view alone (so it shows nothing the server did
     not): the hand, the pot, then each seat's stack, bet, cards and marks."""
@@ -265,7 +289,7 @@ def render_draw(state: dict[str, Any], seat: int | None = None) -> str:
         return "No hand in play."
     names = {s["seat"]: s["player"] for s in state["seats"]}
     pots = " + ".join(f(p["amount"]) for p in rd["pots"]) or f(rd["pot"])
-    head = (f"Hand #{state['hand']} · {rd['phase'].replace('_', ' ')} · pot {pots} · ante {f(rd['ante'])}"
+    head = (f"{hand_title(state)} · {rd['phase'].replace('_', ' ')} · pot {pots} · ante {f(rd['ante'])}"
             + (f" · {f(rd['carry_in'])} carried in" if rd["carry_in"] else ""))
     lines = [head]
     for s in rd["seats"]:
@@ -286,7 +310,7 @@ def render(state: dict[str, Any], seat: int | None = None) -> str:
     if rd is None:
         return "No round in play."
     dealer = " ".join(c or "??" for c in rd["dealer"]["cards"])
-    lines = [f"Hand {state['hand']} ({rd['phase']}). Dealer: {dealer}"
+    lines = [f"{hand_title(state)} ({rd['phase']}). Dealer: {dealer}"
              + (f" = {rd['dealer']['total']}" if rd["dealer"]["total"] is not None else "")]
     for s in rd["seats"]:
         who = "you" if s["seat"] == seat else f"seat {s['seat']}"

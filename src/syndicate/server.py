@@ -117,7 +117,8 @@ def ledger_check(db: str | None, warnings: dict[str, list[str]] | None = None) -
 
 def event_report(db: str | None, event: str | None = None, fmt: str = "text") -> tuple[str, bool]:
     """The end-of-night report (:mod:`syndicate.room.report`) of ``event`` (by name; the only
-    or the default event when None) as text, JSON, the ledger's CSV or a printable HTML page,
+    or the default event when None) as text, JSON, the ledger's CSV, each player's summary as CSV
+    or a printable HTML page,
     and whether its totals agree with the ledger audit.
     The database is not migrated. Raises NotFound naming the events there are."""
     import json
@@ -125,8 +126,8 @@ def event_report(db: str | None, event: str | None = None, fmt: str = "text") ->
     from .room import report
     from .room.errors import BadRequest, NotFound
 
-    if fmt not in ("text", "json", "csv", "html"):
-        raise BadRequest("format", f"the format is text, json, csv or html, not {fmt!r}")
+    if fmt not in ("text", "json", "csv", "players", "html"):
+        raise BadRequest("format", f"the format is text, json, csv, players or html, not {fmt!r}")
     database = Database(db)
     try:
         store = SqlStore(database)
@@ -146,6 +147,8 @@ def event_report(db: str | None, event: str | None = None, fmt: str = "text") ->
         out = json.dumps(rep.to_json(with_entries=True), indent=2) + "\n"
     elif fmt == "csv":
         out = report.ledger_csv(rep)
+    elif fmt == "players":
+        out = report.players_csv(rep)
     elif fmt == "html":
         out = report.html_page(rep)
     else:

@@ -342,7 +342,8 @@ class CardNeed(NamedTuple):
     whether everyone may see it (False for the Blackjack hole card and every poker card);
     ``why`` one of ``"deal"`` (the deal: the players' cards and the dealer's up card),
     ``"hole"``, ``"hit"``, ``"double"``, ``"split"`` (a split hand's second card),
-    ``"dealer"`` (the dealer drawing), ``"draw"`` (poker's draw).
+    ``"dealer"`` (the dealer drawing), ``"draw"`` (poker's draw), ``"show"`` (a hand shown at
+    poker's showdown, when the face-down cards were never entered: face up).
     """
 
     seat: int
@@ -364,7 +365,7 @@ class CardNeed(NamedTuple):
             return "the dealer's up card" if self.slot == 0 else f"the dealer's {nth} card"
         on = f" on hand {self.hand + 1}" if self.hand else ""
         what = {"hit": " (a hit)", "double": " (a double)", "split": " (after a split)",
-                "draw": " (the draw)"}.get(self.why, "")
+                "draw": " (the draw)", "show": " (the showdown)"}.get(self.why, "")
         return f"seat {self.seat}'s {nth} card{on}{what}"
 
 
@@ -380,9 +381,12 @@ class EnteredShoe:
     card twice in a one-deck poker hand) is refused, naming the card. A Blackjack card entered
     by its rank alone (a suitless card) counts against its rank: ``4 * decks`` of each rank.
     There is no commitment and nothing to verify: the cards are whatever the dealer's hand dealt.
+
+    ``shown_only``: the dealer enters only the cards shown face up (a real-cards draw table: the
+    hands at the showdown); the face-down cards are counted by the engine, never named.
     """
 
-    __slots__ = ("_ranks", "_round_start", "_suited", "decks", "position")
+    __slots__ = ("_ranks", "_round_start", "_suited", "decks", "position", "shown_only")
 
     has_seed = False
     revealed = False
@@ -391,10 +395,11 @@ class EnteredShoe:
     seed_hex = None
     seed_hash = None
 
-    def __init__(self, decks: int = 1) -> None:
+    def __init__(self, decks: int = 1, *, shown_only: bool = False) -> None:
         if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 8:
             raise ValueError(f"decks must be 1..8, got {decks!r}")
         self.decks = decks
+        self.shown_only = shown_only
         self.position = 0  # cards entered since the shoe was filled (taken-back ones excluded)
         self._round_start = 0
         self._suited = [0] * 52  # by card index
@@ -466,4 +471,5 @@ class EnteredShoe:
         return None
 
     def __repr__(self) -> str:
-        return f"<EnteredShoe {self.decks} deck(s), {self.position} card(s) entered>"
+        shown = ", the cards shown only" if self.shown_only else ""
+        return f"<EnteredShoe {self.decks} deck(s){shown}, {self.position} card(s) entered>"

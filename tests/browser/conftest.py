@@ -48,9 +48,14 @@ FILLER = " ".join(r + s for _ in range(6) for r in "23456789TJQKA" for s in "cdh
 FOR_LESS_ROUND = "6c Ah 5d 9s Tc"
 
 
+#: The first round of the next Blackjack shoes, in the order they are made (a test that needs its
+#: own cards puts them here before its table's first round).
+NEXT_FIRST_ROUNDS: list[str] = []
+
+
 def stacked_shoe(rules: Any) -> Shoe:
     """Every Blackjack shoe of these tests: the scripted round, then six plain decks in order."""
-    first = FOR_LESS_ROUND if rules.double_for_less else FIRST_ROUND
+    first = NEXT_FIRST_ROUNDS.pop(0) if NEXT_FIRST_ROUNDS else FOR_LESS_ROUND if rules.double_for_less else FIRST_ROUND
     return Shoe.stacked(parse(first + " " + FILLER, distinct=False), decks=rules.decks)
 
 

@@ -1,12 +1,15 @@
 """What the browser tests do the same way on every page: sign in through the page's form, and
-write an amount as the pages do."""
+write an amount as the pages do, run a table's dealer over the live protocol."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 from playwright.sync_api import expect
 
+from syndicate.client import TableClient
 from tests.room.kit import PASSWORD
 
 
@@ -31,3 +34,32 @@ def dollars(cents: int) -> str:
     sign = "−" if cents < 0 else ""
     c = abs(cents)
     return f"{sign}${c // 100:,}.{c % 100:02d}"
+
+
+def hand_id(world: Any, table: int, number: int) -> int:
+    """The evening-wide number of the ``number``-th hand of ``table``: the number every page says."""
+    ev = world.cast.event.id
+    with world.room.store.transaction() as repo:
+        return next(h.id for h in repo.hands(ev, table, limit=10_000) if h.number == number)
+
+
+class Dealer:
+    """A table's dealer over the live protocol, on an event loop of its own (Playwright's sync
+    API keeps one running in the test's thread)."""
+
+    def __init__(self, url: str, table: int, token: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.client: TableClient = self.run(TableClient.connect(url, table, token))
+
+    def run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(30)
+
+    def act(self, action: str, **fields: Any) -> dict[str, Any]:
+        return self.run(self.client.act(action, **fields))
+
+    def close(self) -> None:
+        self.run(self.client.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)

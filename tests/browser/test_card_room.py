@@ -25,7 +25,7 @@ from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD
 
 from .conftest import HOLE, IMG
-from .steps import sign_in
+from .steps import hand_id, sign_in
 
 RESULTS = IMG / "browser-results.json"
 
@@ -113,7 +113,10 @@ def test_an_account_not_on_the_roster_cannot_open_a_table(world) -> None:
     form = ghost.get_by_role("form", name="Open a table")
     form.get_by_label("Table name").fill("Back room")
     form.get_by_role("button", name="Open table").click()
-    expect(form.get_by_role("alert")).to_contain_text("authorized_dealer")
+    # In words; the rule it broke stays in the data, not in the text.
+    expect(form.get_by_role("alert")).to_contain_text("not on the roster of authorized dealers")
+    expect(form.get_by_role("alert")).not_to_contain_text("authorized_dealer")
+    expect(form.get_by_role("alert")).to_have_attribute("data-rule", "authorized_dealer")
     assert not any(t.name == "Back room" for t in world.room.tables.lobby(world.cast.event.id))
     ghost.context.close()
 
@@ -309,9 +312,10 @@ def test_blackjack_insurance_and_double_for_less_then_auto_deal(world) -> None:
     alice.get_by_role("button", name="Stand", exact=True).click()
     expect(alice.get_by_role("heading", name="Results of the round")).to_be_visible()
     live = dealer.get_by_role("region", name="Nova's pitch").get_by_text(re.compile(r"hand \d+: settled"))
-    expect(live).to_contain_text("hand 2: settled")
+    second = hand_id(world, t, 2)  # the evening-wide number of the table's second hand
+    expect(live).to_contain_text(f"hand {second}: settled")
     alice.wait_for_timeout(1500)  # more than the window: with auto-deal off no round opens
-    expect(live).to_contain_text("hand 2: settled")
+    expect(live).to_contain_text(f"hand {second}: settled")
     assert alice.evaluate("window.__syndicate.state.round.phase") == "settled"
     assert world.room.ledger.balance(ev, stack_key(t, world.cast.alice.id)) == stack - 100  # 4 loses to 20
     alice.get_by_role("button", name="Leave seat").click()
@@ -463,7 +467,7 @@ def test_admin_hand_search_replay_and_fairness(world) -> None:
     ledger = admin.locator("#ledger")
     ledger.get_by_label("Player whose ledger to show").select_option(label="Alice")
     ledger.get_by_role("button", name="Show ledger").click()
-    expect(admin.get_by_role("table", name="Ledger of Alice")).to_contain_text("buy_in")
+    expect(admin.get_by_role("table", name="Ledger of Alice")).to_contain_text("Buy-in")  # the kind in words
     expect(admin.get_by_role("table", name="House figures")).to_contain_text("Nova's 21")
     # These tests deal Blackjack from a stacked shoe, which has no per-position commitments:
     # its order is its reveal, so it checks only once finished. A draw hand's deck is seeded:
@@ -473,7 +477,7 @@ def test_admin_hand_search_replay_and_fairness(world) -> None:
     expect(admin.get_by_test_id("fairness").locator("strong")).to_have_text(re.compile("^not yet verifiable"))
     search.get_by_label("Table number").fill(str(world.tables["poker"]))
     search.get_by_role("button", name="Search").click()
-    expect(found).to_contain_text("poker")
+    expect(found).to_contain_text("Five-card draw")  # the game in words
     admin.get_by_role("button", name=re.compile("^Replay hand")).first.click()
     expect(admin.get_by_test_id("fairness")).to_contain_text("verified: every card shown opens its committed position")
     expect(admin.get_by_test_id("replay-match")).to_have_text("The engine reproduces this hand exactly.")

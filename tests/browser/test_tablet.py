@@ -4,8 +4,9 @@ one hand at a busy table, at 1024×768 (landscape) and 768×1024 (portrait).
 At each size the dealer runs a real-cards Blackjack table for two walk-ins, entering their bets
 and decisions and every card from the tablet: a split and two doubles, a card taken back, a card
 the one-deck shoe cannot hold refused; the payouts shown and the chips after are checked against
-the ledger. Then a five-card draw hand between two walk-ins where one bets and the other folds,
-with a card dealt twice refused and one taken back. All the while the page does not scroll, every
+the ledger. Then a five-card draw hand between two walk-ins where one bets and the other folds:
+the cards are dealt face down and nothing is entered (the showdown's entry, its refusals and
+take-backs are tests/browser/test_real_draw.py's). All the while the page does not scroll, every
 tap target is at least 48 px, and only the legal decisions of the seat to act are offered. The
 table's join code (a QR code of its page) is read back from the screen by a decoder, as the
 lobby's is. Screenshots at phone, tablet (both ways) and desktop sizes go to build/browser (or
@@ -15,7 +16,6 @@ docs/img with SYNDICATE_SCREENSHOTS=docs/img).
 from __future__ import annotations
 
 import io
-import re
 from typing import Any
 
 import pytest
@@ -25,7 +25,7 @@ from syndicate.room.seating import stack_key
 
 from .axe import violations
 from .conftest import IMG
-from .steps import sign_in
+from .steps import hand_id, sign_in
 from .test_real_cards import Console, open_real_table
 
 SIZES = {"landscape": (1024, 768), "portrait": (768, 1024)}
@@ -155,7 +155,7 @@ def seat_walk_ins(page: Any, table: str, walk_ins: list[tuple[int, str, str]]) -
         form.get_by_label("Seat", exact=True).fill(str(seat))
         form.get_by_label("Walk-in's name").fill(name)
         form.get_by_label("Chips bought ($)").fill(chips)
-        form.get_by_role("button", name="Seat walk-in").click()
+        form.get_by_role("button", name="Seat a walk-in").click()
         expect(page.get_by_role("group", name=f"Walk-ins' chips at {table}")).to_contain_text(f"Seat {seat}: {name}")
     check_screen(page)
     assert violations(page) == []
@@ -267,7 +267,7 @@ def test_the_dealer_runs_a_table_from_the_tablet(world: Any, size: str) -> None:
     payouts = page.get_by_role("region", name=f"Payouts at {table}")
     expect(payouts).to_contain_text(f"seat 1 ({first}): take $10.00 (hand 1: push; hand 2: take $10.00)")
     expect(payouts).to_contain_text(f"seat 2 ({second}): pay $20.00 (win 1:1)")
-    expect(con.awaited).to_have_text("Hand 1 is over: pay out, then start the next")
+    expect(con.awaited).to_have_text(f"Hand {hand_id(world, t, 1)} is over: pay out, then start the next")
     expect(seat_tile(page, 1, table)).to_contain_text("Chips $90.00")
     expect(seat_tile(page, 2, table)).to_contain_text("Chips $120.00")
     check_screen(page)
@@ -288,28 +288,12 @@ def test_the_dealer_runs_a_table_from_the_tablet(world: Any, size: str) -> None:
     con = Console(page, draw, d)
     seat_walk_ins(page, draw, [(1, third, "20"), (2, fourth, "20")])
     con.button("Deal a hand")
-    deck = [r + s for s in "♠♥♦♣" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]]
-    alert = page.get_by_role("region", name=f"Cards at {draw}").get_by_role("alert")
-    for k in range(10):
-        expect(con.awaited).to_contain_text("Next card: seat")
-        before = con.awaited.text_content()
-        if k == 3:
-            con.card(deck[0])  # dealt already: one of each card in this deck
-            expect(alert).to_contain_text(f"{deck[0]} has already been dealt from this deck (one of each card)")
-            expect(con.awaited).to_have_text(before)
-        if k == 5:
-            con.card(deck[40])  # the wrong card, taken back
-            expect(con.awaited).not_to_have_text(before)
-            con.button("Take back the last card")
-            expect(con.awaited).to_have_text(before)
-        con.card(deck[k])
-        expect(con.awaited).not_to_have_text(before)
-        if k == 6:
-            check_screen(page)
-            shot(page, f"draw-{size}")
-    expect(con.awaited).to_contain_text("No card needed: seat")
-    bettor = int(con.awaited.text_content().split("seat ")[1].split(" ")[0])
-    folder = 3 - bettor
+    # The deal is dealt face down and never entered: the tablet says so, and who acts first.
+    expect(con.awaited).to_have_text("Deal five cards face down to each player (seats 2, 1); then seat 2 to act")
+    expect(seat_tile(page, 1, draw).locator('[data-card="back"]')).to_have_count(5)
+    check_screen(page)
+    shot(page, f"draw-{size}")
+    bettor, folder = 2, 1
     expect_offered(page, bettor, draw, ["Check", "Bet", "Fold"])
     shot(page, f"draw-decision-{size}")
     check_screen(page)
@@ -328,6 +312,9 @@ def test_the_dealer_runs_a_table_from_the_tablet(world: Any, size: str) -> None:
         ids = {n: repo.account_by_name(ev, names[n]).id for n in (1, 2)}  # type: ignore[union-attr]
     assert world.room.ledger.balance(ev, stack_key(d, ids[bettor])) == 2_050
     assert world.room.ledger.balance(ev, stack_key(d, ids[folder])) == 1_950
+    with world.room.store.transaction() as repo:
+        (won,) = repo.hands(ev, d, limit=5)
+    assert not [r for r in won.history["hands"][0]["log"] if r["type"] in ("card", "show")]  # nothing entered
     # A walk-in cashes out at the table, from the setup.
     page.get_by_role("button", name="Setup").click()
     asked: list[str] = []
@@ -428,7 +415,7 @@ def test_a_full_table_fits_the_tablet(world: Any, size: str) -> None:
     play(7, "Stand")
     con.expect_next("the dealer's third card")
     con.rank("4")
-    expect(con.awaited).to_have_text("Hand 1 is over: pay out, then start the next")
+    expect(con.awaited).to_have_text(f"Hand {hand_id(world, t, 1)} is over: pay out, then start the next")
     payouts = page.get_by_role("region", name=f"Payouts at {table}")
     said = {  # the bust and the natural were settled, told and moved during the round: not due again
         1: "take $10.00 (hand 1: push; hand 2: take $10.00)", 2: "pay $20.00 (win 1:1)", 3: "take $10.00",
@@ -448,51 +435,46 @@ def test_a_full_table_fits_the_tablet(world: Any, size: str) -> None:
         ids = {n: repo.account_by_name(ev, bj_names[n - 1]).id for n in after}  # type: ignore[union-attr]
     assert {n: world.room.ledger.balance(ev, stack_key(t, ids[n])) for n in after} == after
 
-    # Draw: seven players, 35 cards from the 52-card pad; all check, one draws a card, the rest
-    # stand pat, all check again: a showdown of seven hands.
+    # Draw: seven players, dealt face down (nothing entered); all check; each throws three, one
+    # tap each, and the deck runs out at seat 7: the tablet says to shuffle the discards, seat 7's
+    # own set aside; all check again; the seven hands shown down, 35 cards from the 52-card pad.
     draw = f"Full draw {size}"
     page, d = open_tablet(world, draw, "poker", (w, h))
     con = Console(page, draw, d)
     full_table(page, draw, draw_names, "20")
     con.button("Deal a hand")
-    deck = [r + s for s in "♠♥♦♣" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]]
-    held: dict[int, list[str]] = {}
-    for card in deck[:35]:
-        expect(con.awaited).to_contain_text("Next card: seat")
-        before = con.awaited.text_content()
-        held.setdefault(int(before.split("seat ")[1].split("'")[0]), []).append(card)
-        con.card(card)
-        expect(con.awaited).not_to_have_text(before)
+    order = [2, 3, 4, 5, 6, 7, 1]  # the button is seat 1's
+    expect(con.awaited).to_have_text("Deal five cards face down to each player (seats 2, 3, 4, 5, 6, 7, 1); then "
+                                     "seat 2 to act")
+    check_screen(page)
+    for n in order:
+        expect(con.awaited).to_contain_text(f"seat {n} to act")
+        decide(page, con, n, draw, "Check")
+    for k, n in enumerate(order):
+        expect(con.awaited).to_contain_text(f"seat {n} to act")
         check_screen(page)
-    assert sorted(held) == list(range(1, 8)) and all(len(c) == 5 for c in held.values())
-    # The decisions, and the one card the draw needs, as the tablet asks for them.
-    drawer = None
-    payouts = page.get_by_role("region", name=f"Payouts at {draw}")
-    for step in range(3 * 7 + 2):
-        expect(con.awaited).to_have_text(re.compile(r"No card needed: seat \d|Next card: seat \d|Hand 1 is over"))
-        check_screen(page)
-        said = con.awaited.text_content()
-        if said.startswith("Hand 1 is over"):
-            break
-        if said.startswith("Next card"):
-            assert drawer is not None and said.startswith(f"Next card: seat {drawer}'s"), said
-            con.card(deck[35])
-            expect(con.awaited).not_to_have_text(said)
-            continue
-        n = int(said.split("seat ")[1].split(" ")[0])
-        if page.get_by_role("button", name=f"Check for seat {n} at {draw}", exact=True).is_visible():
-            decide(page, con, n, draw, "Check")
-        elif drawer is None:
-            drawer = n
-            page.get_by_label(f"Discards for seat {n} at {draw}").fill(held[n][0])
-            decide(page, con, n, draw, "Draw")
-        else:
-            decide(page, con, n, draw, "Stand pat")
-        expect(con.awaited).not_to_have_text(said)
-        if step == 9:
+        decide(page, con, n, draw, "Throw 3")
+        then = f"; then seat {order[k + 1]} to act" if k < 6 else "; then seat 2 to act"
+        if n == 7:  # 35 dealt, 15 drawn: two left in the deck
+            expect(con.awaited).to_have_text(
+                f"Deal seat 7 the last two of the deck; then the deck is out: shuffle the discards (keep seat "
+                f"7's own discards aside) and deal one more from them{then}")
+            expect(page.get_by_label(f"Deck at {draw}")).to_have_text("Deck: 14 left, 3 in the muck")
+            check_screen(page)
             shot(page, f"full-draw-{size}")
-    else:
-        raise AssertionError(f"the hand did not end: {con.awaited.text_content()}")
+        else:
+            expect(con.awaited).to_have_text(f"Deal seat {n} three cards face down{then}")
+    for n in order:
+        expect(con.awaited).to_contain_text(f"seat {n} to act")
+        decide(page, con, n, draw, "Check")
+    deck = [r + s for s in "♠♥♦♣" for r in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]]
+    payouts = page.get_by_role("region", name=f"Payouts at {draw}")
+    for k, card in enumerate(deck[:35]):
+        con.expect_next(f"seat {order[k // 5]}'s {('first', 'second', 'third', 'fourth', 'fifth')[k % 5]} card "
+                        "(the showdown)")
+        con.card(card)
+        if k < 34:
+            check_screen(page)
     expect(payouts).to_be_visible()
     for n, name in enumerate(draw_names, 1):
         expect(payouts).to_contain_text(f"seat {n} ({name}): ")

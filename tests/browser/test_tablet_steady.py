@@ -10,6 +10,7 @@ SYNDICATE_SCREENSHOTS=docs/img).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -98,7 +99,7 @@ def test_the_pad_stays_put_and_the_corrections_apply(world: Any, size: str) -> N
     expect(seat_tile(page, 1, table)).not_to_contain_text("Bet $")
     pad.at("a refusal in the note")
     decide(page, con, 1, table, "Bet", "10")
-    expect(note).to_contain_text("seat 1: bet $10.00")
+    expect(note).to_contain_text("Seat 1: Bet $10.00")
     pad.at("a note")
     decide(page, con, 2, table, "Bet", "10")
     con.button("Deal")
@@ -114,7 +115,7 @@ def test_the_pad_stays_put_and_the_corrections_apply(world: Any, size: str) -> N
     con.rank("A")
     payouts = page.get_by_role("region", name=f"Payouts at {table}")
     expect(payouts).to_contain_text(f"seat 1 ({first}): take $10.00")
-    expect(con.awaited).to_have_text("Hand 1 is over: pay out, then start the next")
+    expect(con.awaited).to_have_text(re.compile(r"Hand \d+ is over: pay out, then start the next"))
     pad.at("settled at the peek")
     assert buttons(page, table) == {"Take back the last card": True, "Declare a misdeal": False}
     shot(page, f"tablet-peek-settled-{size}")

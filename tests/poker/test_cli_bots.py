@@ -96,3 +96,20 @@ def test_odds_table_prints_every_category() -> None:
     out = con.file.getvalue()  # type: ignore[attr-defined]
     assert "2,598,960" in out and "1,302,540" in out and "Royal Flush" in out
     assert [n for _c, n, _p in rows][:2] == [4, 36]
+
+
+def test_quitting_mid_hand_asks_before_folding() -> None:
+    script = iter(["q", "n", "fold", "q"])
+    prompts: list[str] = []
+
+    def inp(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(script)
+
+    con = console()
+    table = play_poker(players=3, ante="0.50", seed="ab" * 32, console=con, input_fn=inp)
+    out = con.file.getvalue()  # type: ignore[attr-defined]
+    assert any(p.startswith("Leave now? You fold and lose the $0.50 you put in the pot.") for p in prompts)
+    assert "You stay: play on." in out
+    assert len(table.hands) == 1  # the hand was played to its end: her fold, then q between hands
+    assert any(r.type == "fold" and r.seat == 1 for r in table.hands[0].log)

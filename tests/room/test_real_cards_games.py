@@ -101,12 +101,11 @@ def test_a_shuffled_table_refuses_every_real_cards_action() -> None:
 
 
 def test_a_draw_pot_won_by_folds_returns_the_uncalled_bet() -> None:
+    """Nothing is entered: the cards are dealt face down and nobody shows (docs/dealer.md)."""
     rules = DrawRules()
     game = DrawGame(rules, lambda: {1: 1_000, 2: 1_000, 3: 1_000}, real=True)
     game.start_hand(1)
-    deck = [r + s for s in "shdc" for r in "AKQJT98765432"]
-    for c in deck[:15]:
-        game.dealer_action("card", {"card": c})
+    assert game.card_needed is None
     first = game.to_act
     assert first is not None
     game.seat_action(first, "bet", {"amount": rules.min_bet})
@@ -120,6 +119,90 @@ def test_a_draw_pot_won_by_folds_returns_the_uncalled_bet() -> None:
                            f"${3 * ante // 100}.{3 * ante % 100:02d}: the pot, everyone else folded)")
     assert sum(p["net"] for p in game.payouts()) == 0
     assert {p["seat"]: p["net"] for p in game.payouts()} == game.round.results()
+    assert not [r for r in game.round.log if r.type in ("card", "show")]
+
+
+def draw_game(stacks: dict[int, int] | None = None) -> DrawGame:
+    game = DrawGame(DrawRules(), lambda: dict(stacks or STACKS), real=True)
+    game.start_hand(1)
+    return game
+
+
+def test_a_real_draw_runs_on_counts_and_the_showdown_is_entered() -> None:
+    game = draw_game()
+    rd = game.round
+    assert rd is not None and rd.shown_only and game.card_needed is None
+    view = game.round_view("dealer", None)
+    assert view["deal_text"] == "deal five cards face down to each player (seats 2, 3, 1)"
+    assert view["ruling_text"] is None and view["card_needed_text"] is None
+    for seat in (2, 3, 1):
+        game.seat_action(seat, "check", {})
+    assert game.round_view(2, None)["deal_text"] is None  # dealt: betting began
+    for bad in ({"discards": ["7h", "2c"]}, {"count": "2"}, {"count": True}, {}):
+        with pytest.raises(RoomError) as e:
+            game.seat_action(2, "draw", bad)
+        assert e.value.rule == "count" and "say how many you throw" in e.value.message
+    with pytest.raises(RuleError) as e2:
+        game.seat_action(2, "draw", {"count": 5})
+    assert e2.value.rule == "draw.limit"
+    game.seat_action(2, "draw", {"count": 3})
+    assert game.round_view(1, None)["deal_text"] == "deal seat 2 three cards face down"
+    game.seat_action(3, "draw", {"count": 4})
+    game.seat_action(1, "stand_pat", {})
+    for seat in (2, 3, 1):
+        game.seat_action(seat, "check", {})
+    assert game.round_view("spectator", None)["card_needed_text"] == "seat 2's first card (the showdown)"
+    deal(game, *"As Ks Qs Js 9s 2c 3d 4h 5s 7c 8h 8d 8c 6d 6s".split())  # seat 3 drew four: no Ace
+    view = game.round_view("dealer", None)
+    assert view["ruling_text"] == ("seat 3 drew four cards but shows no Ace: the hand is dead (it wins nothing), "
+                                   "or it stands")
+    assert game.in_play and game.payouts() is None
+    for bad in ({"seat": 3}, {"seat": 3, "dead": "yes"}, {"dead": True}):
+        with pytest.raises(RoomError) as e:
+            game.dealer_action("ruling", bad)
+        assert e.value.rule == "ruling"
+    assert game.dealer_action("ruling", {"seat": 3, "dead": True}) is True
+    assert not game.in_play
+    assert texts(game) == {2: "seat 2: nothing", 3: "seat 3: nothing",
+                           1: "seat 1: push $1.50 ($1.50: the pot, Full House, Eights over Sixes)"}
+    assert {p["seat"]: p["net"] for p in game.payouts()} == game.round.results() == {1: 100, 2: -50, 3: -50}
+
+
+def test_the_deck_running_out_tells_the_dealer_what_to_do() -> None:
+    game = draw_game({s: 1_000 for s in range(1, 8)})
+    order = game.round.order  # type: ignore[union-attr]
+    for seat in order:
+        game.seat_action(seat, "check", {})
+    for seat in order[:5]:
+        game.seat_action(seat, "draw", {"count": 3})
+    sixth = order[5]
+    game.seat_action(sixth, "draw", {"count": 3})
+    assert game.round_view("dealer", None)["deal_text"] == (
+        f"deal seat {sixth} the last two of the deck; then the deck is out: shuffle the discards (keep seat "
+        f"{sixth}'s own discards aside) and deal one more from them")
+    assert game.round_view("dealer", None)["deck"] == {"left": 14, "mucked": 3}
+
+
+def test_a_bot_at_a_real_draw_table_plays_blind() -> None:
+    """Its cards lie face down before its chair and nobody sees them: it checks or calls and
+    stands pat, and the dealer enters its hand at the showdown."""
+    game = draw_game()
+    bots = frozenset({1, 2, 3})
+    moves = []
+    while game.bot_pending(bots) is not None:
+        seat = game.bot_pending(bots)
+        moves.append(game.bot_move(seat))  # type: ignore[arg-type]
+    assert moves == ["check"] * 3 + ["stand_pat"] * 3 + ["check"] * 3
+    assert game.card_needed is not None and game.card_needed.why == "show"
+
+
+def test_a_ruling_at_a_shuffled_table_is_refused() -> None:
+    game = DrawGame(DrawRules(), lambda: dict(STACKS), real=False)
+    game.start_hand(1)
+    with pytest.raises(RoomError) as e:
+        game.dealer_action("ruling", {"seat": 1, "dead": True})
+    assert e.value.rule == "card_source"
+    assert "deal_text" not in game.round_view("dealer", None)
 
 
 def test_the_card_that_settles_a_hand_can_be_taken_back() -> None:
@@ -170,36 +253,31 @@ def test_a_misdeal_once_the_hole_card_is_turned_is_refused() -> None:
 
 
 def test_a_draw_hand_settled_by_a_card_can_be_taken_back_until_the_next() -> None:
-    """Two players all in on their antes: the last replacement card of the draw settles the hand
-    at the showdown. It can be taken back until the next hand starts (the table takes the hand's
-    result in then), and the hand then plays out again with the right card."""
-    rules = DrawRules()
-    stacks = {1: rules.ante, 2: rules.ante}
-    game = DrawGame(rules, lambda: dict(stacks), real=True)
-    game.start_hand(1)
-    deck = iter([r + s for s in "shdc" for r in "AKQJT98765432"])
-    while game.in_play:
-        if game.card_needed is not None:
-            game.dealer_action("card", {"card": next(deck)})
-        elif game.to_act == 1:
-            game.seat_action(1, "draw", {"discards": [game.round.cards[1][0].text]})
-        else:
-            game.seat_action(2, "stand_pat", {})
-    won = game.payouts()
+    """The last card entered at the showdown settles a draw hand. It can be taken back until the
+    next hand starts (the table takes the hand's result in then, or at an ante proposal), and
+    the showdown then ends with the right card."""
+    stacks = {1: 1_000, 2: 1_000}
+    game = draw_game(stacks)
+    order = game.round.order  # type: ignore[union-attr]
+    for action in ("check", "stand_pat", "check"):
+        for seat in order:
+            game.seat_action(seat, action, {})
+    first, second = order
+    deal(game, *"Ac Ad 4h 5s 9s Kc Kd 7h 8d".split())  # the first shows a pair of Aces, the second two Kings so far
+    deal(game, "2s")  # the showdown's last card, mistyped: the Aces win, the hand is settled
+    assert [p["seat"] for p in game.payouts() if p["amount"] > 0] == [first]
     game.hand_over()  # the hand's last card can still go back: the table waits
-    assert game.can_take_back() and game.draw_table.hand is game.round
+    assert not game.in_play and game.can_take_back() and game.draw_table.hand is game.round
     game.dealer_action("take_back", {})
-    assert game.in_play and game.card_needed is not None and game.card_needed.why == "draw"
-    assert game.payouts() is None and sum(game.hand_stacks().values()) == 0  # everything in the pot again
-    game.dealer_action("card", {"card": next(deck)})
-    assert not game.in_play and game.payouts() != won  # another card, another hand
+    assert game.in_play and game.card_needed is not None and game.card_needed.why == "show"
+    assert game.payouts() is None and sum(game.hand_stacks().values()) == 2_000 - 2 * DrawRules().ante
+    deal(game, "Kh")  # the card shown: three Kings
+    assert not game.in_play and [p["seat"] for p in game.payouts() if p["amount"] > 0] == [second]
     game.hand_over()
     assert game.can_take_back()  # settled by a card again
     stacks.update(game.hand_stacks())  # the table's seats, as the actor keeps them
-    game.dealer_action("propose_ante", {"amount": 2 * rules.ante})  # between hands: the table takes the result in
-    assert game.draw_table.hand is None and game.draw_table.seats == {
-        n: v for n, v in game.hand_stacks().items() if v}
-    assert not game.can_take_back()
+    game.dealer_action("propose_ante", {"amount": 2 * DrawRules().ante})  # between hands: the result taken in
+    assert game.draw_table.hand is None and not game.can_take_back()
     with pytest.raises(RoomError) as e:
         game.dealer_action("take_back", {})
     assert e.value.rule == "take_back" and "the table has taken its result in" in e.value.message

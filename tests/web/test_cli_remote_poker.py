@@ -91,7 +91,12 @@ def test_the_terminal_plays_a_draw_table_against_bots(server, room, cast) -> Non
 
     text = "\n".join(lines)
     assert "Five-card draw" in lines[0] and "check (k)" in lines[0]
-    assert "Hand #" in text and "◀ to act" in text  # the draw view was drawn
+    assert "◀ to act" in text  # the draw view was drawn
+    # each hand by its evening-wide number, the one the admin's search finds
+    with room.store.transaction() as repo:
+        ids = {h.id for h in repo.hands(ev, table["id"], limit=100)}
+    shown = {int(n) for n in re.findall(r"^Hand (\d+) · ", text, re.M)}
+    assert shown and shown <= ids
     assert "bet needs an amount" in text  # the typo was caught by the terminal
     assert "refused:" in text  # the server's refusal of $999 was shown, and play went on
     assert "you do not hold Zz" in text and any(t.startswith("draw ") for t in typist.typed)
@@ -142,7 +147,7 @@ def _seat(seat: int, cards: list[str] | None, **kw: Any) -> dict[str, Any]:
 
 
 def _state(version: int, rd: dict[str, Any] | None, **table: Any) -> dict[str, Any]:
-    return {"type": "state", "version": version, "hand": rd and rd["hand"],
+    return {"type": "state", "version": version, "hand": rd and rd["hand"], "hand_id": rd and rd["hand"] + 40,
             "table": {"id": 1, "name": "T", "game": "poker", **table},
             "seats": [{"seat": 1, "player": "Alice", "account": 6, "stack": 2_000, "sitting_out": False},
                       {"seat": 2, "player": "Bot 1-2", "account": 9, "stack": 2_000, "sitting_out": False}],
@@ -178,7 +183,7 @@ def test_a_declined_or_refused_ante_changes_nothing_and_play_goes_on() -> None:
                                to_call=0, bet_range=[50, 500], raise_range=None))]
     table = ScriptedTable(states, refuse={"accept_ante"})
     prompts: list[str] = []
-    answers = iter(["n", "y", "q"])
+    answers = iter(["n", "y", "q", "n", "q", "y"])
     out: list[str] = []
 
     def typist(prompt: str) -> str:
@@ -190,6 +195,9 @@ def test_a_declined_or_refused_ante_changes_nothing_and_play_goes_on() -> None:
     assert "refused: there is no ante proposal to accept" in out
     assert "$1.00" in prompts[0] and "$2.00" in prompts[1]
     assert prompts[2] == "Your move [check / bet / fold / q] (bet $0.50–$5.00): "
+    # q in a hand folds it: asked first; n stays (the move is asked again), y leaves
+    assert prompts[3].startswith("Leave now? You fold and lose the $0.50 you put in the pot.")
+    assert "You stay: play on." in out and prompts[4] == prompts[2] and prompts[5] == prompts[3]
 
 
 @pytest.mark.parametrize("typed,expected", [
@@ -214,5 +222,6 @@ def test_bad_draw_commands_are_named(typed: str, problem: str) -> None:
 def test_the_draw_view_hides_nothing_it_was_not_given() -> None:
     st = _state(2, _round("first_betting", 1, ["check", "bet", "fold"], ["As", "Kd", "7h", "7c", "2s"]))
     text = render_draw(st, 1)
-    assert "Hand #1 · first betting · pot $1.00 · ante $0.50" in text
+    # the evening-wide number (hand_id), as the pages and the admin say it, not the table's count
+    assert "Hand 41 · first betting · pot $1.00 · ante $0.50" in text
     assert "You" in text and "Bot 1-2" in text and "[??] [??] [??] [??] [??]" in text and "◀ to act" in text

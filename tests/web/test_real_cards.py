@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -403,10 +404,14 @@ def test_a_misdeal_voids_the_hand_with_every_bet_returned(servers, room, cast) -
 
 
 # -- Five-card draw ---------------------------------------------------------------------------
+CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
 def draw_policy(st: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """What the seat to act does, decided from its own view only (the same cards give the same
-    choice at both tables): the first to act bets, seat 3 folds, others call; at the draw seat 4
-    stands pat and the others throw their first two cards; then everyone checks."""
+    """What the seat to act does, decided from its own view only (the same choice at both
+    tables): the first to act bets, seat 3 folds, others call; at the draw seat 4 stands pat and
+    the others throw two (their first two cards; at a real-cards table, "two": nobody sees them);
+    then everyone checks."""
     rd = st["round"]
     seat, legal = st["you"]["seat"], rd["legal_actions"]
     if rd["phase"] == "first_betting":
@@ -418,13 +423,14 @@ def draw_policy(st: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if rd["phase"] == "draw":
         if seat == 4:
             return "stand_pat", {}
+        if rd.get("shown_only"):
+            return "draw", {"count": 2}
         mine = next(s for s in rd["seats"] if s["seat"] == seat)
         return "draw", {"discards": mine["cards"][:2]}
     return "check", {}
 
 
-async def draw_hand(t: Table, cards: Callable[[dict[str, Any]], str] | None,
-                    taps: list[int] | None = None) -> dict[str, Any]:
+async def draw_hand(t: Table, cards: Callable[[dict[str, Any]], str] | None) -> dict[str, Any]:
     version = (await t.dealer.act("start_round"))["version"]
     while True:
         st = await t.settle(version)
@@ -434,8 +440,6 @@ async def draw_hand(t: Table, cards: Callable[[dict[str, Any]], str] | None,
         if rd["card_needed"] is not None:
             assert cards is not None
             version = (await t.dealer.act("card", card=cards(rd["card_needed"])))["version"]
-            if taps is not None:
-                taps[0] += 1
             continue
         p = t.seats[rd["to_act"]]
         mine = await p.wait(lambda s: s["version"] >= version)
@@ -443,21 +447,16 @@ async def draw_hand(t: Table, cards: Callable[[dict[str, Any]], str] | None,
         version = (await p.act(action, **fields))["version"]
 
 
-def dealt(room, ev: int, table_id: int) -> tuple[dict[int, list[str]], dict[int, list[str]]]:  # noqa: ANN001
-    """The ordinary table's cards, from its stored (house) hand: each seat's five, and what
-    each drew."""
+def shown_down(room, ev: int, table_id: int) -> dict[int, list[str]]:  # noqa: ANN001
+    """The ordinary table's hands at its showdown, from its stored (house) hand."""
     (h,) = hands_of(room, ev, table_id)
-    five: dict[int, list[str]] = {}
-    drawn: dict[int, list[str]] = {}
-    for r in h.history["hands"][0]["log"]:
-        if r["type"] == "deal":
-            five[r["seat"]] = list(r["cards"])
-        elif r["type"] == "draw":
-            drawn[r["seat"]] = list(r["received"])
-    return five, drawn
+    return {r["seat"]: list(r["cards"]) for r in h.history["hands"][0]["log"] if r["type"] == "show"}
 
 
 def test_draw_hand_with_real_cards_equals_the_ordinary_table(servers, room, cast) -> None:
+    """The dealer enters nothing at the deal nor the draw (the players say how many they throw);
+    the hands shown at the showdown are entered, one card at a time, with a card twice refused
+    and a wrong one taken back; the pot goes exactly as at an ordinary table with those cards."""
     ev = cast.event.id
     names = players(room, cast, 4)
     srv = servers()
@@ -465,21 +464,18 @@ def test_draw_hand_with_real_cards_equals_the_ordinary_table(servers, room, cast
     ordinary = dealer.open_table("Shuffled draw", game="poker")
     real = dealer.open_table("Real draw", game="poker", cards="real")
     refused: list[ActionRefused] = []
+    asked: list[dict[str, Any]] = []
+    taken_back: list[tuple[int, str]] = []
 
     async def both() -> tuple[dict[str, Any], dict[str, Any], Table]:
         a = await Table.open(srv, ev, ordinary["id"], names)
         want = await draw_hand(a, None)
         await a.close()
-        five, drawn = dealt(room, ev, ordinary["id"])
+        hands = shown_down(room, ev, ordinary["id"])
         b = await Table.open(srv, ev, real["id"], names)
         fixed = {"dup": False, "back": False}
 
-        def card_for(need: dict[str, Any]) -> str:
-            if need["why"] == "deal":
-                return five[need["seat"]][need["slot"]]
-            return drawn[need["seat"]].pop(0)
-
-        async def cards_with_mistakes() -> dict[str, Any]:
+        async def showdown_with_mistakes() -> dict[str, Any]:
             version = (await b.dealer.act("start_round"))["version"]
             while True:
                 st = await b.settle(version)
@@ -488,40 +484,65 @@ def test_draw_hand_with_real_cards_equals_the_ordinary_table(servers, room, cast
                     return st
                 need = rd["card_needed"]
                 if need is not None:
-                    if need["slot"] == 1 and not fixed["dup"]:  # a card already dealt, again
+                    asked.append(need)
+                    seat, slot = need["seat"], need["slot"]
+                    if slot == 1 and not fixed["dup"]:  # the card just entered, again
                         fixed["dup"] = True
                         with pytest.raises(ActionRefused) as e:
-                            await b.dealer.act("card", card=five[need["seat"]][0])
+                            await b.dealer.act("card", card=hands[seat][0])
                         refused.append(e.value)
-                    if need["slot"] == 2 and not fixed["back"]:  # a wrong card, taken back
+                    if slot == 2 and not fixed["back"]:  # a wrong card, taken back
                         fixed["back"] = True
-                        wrong = next(c for c in ("2c", "3d", "4h", "5s", "6c", "7d") if c not in
-                                     [x for cs in five.values() for x in cs] + [x for cs in drawn.values() for x in cs])
+                        shown = {c for cs in hands.values() for c in cs}
+                        wrong = next(c for c in ("2c", "3d", "4h", "5s", "6c", "7d", "8h") if c not in shown)
                         await b.dealer.act("card", card=wrong)
                         await b.dealer.act("take_back")
-                    version = (await b.dealer.act("card", card=card_for(need)))["version"]
+                        taken_back.append((seat, wrong))
+                    version = (await b.dealer.act("card", card=hands[seat][slot]))["version"]
                     continue
                 p = b.seats[rd["to_act"]]
                 mine = await p.wait(lambda s: s["version"] >= version)
                 action, fields = draw_policy(mine)
                 version = (await p.act(action, **fields))["version"]
 
-        got = await cards_with_mistakes()
+        got = await showdown_with_mistakes()
         assert fixed == {"dup": True, "back": True}
         await b.close()
         return want, got, b
 
     want, got, t = asyncio.run(both())
-    net = {s["seat"]: s["stack"] for s in got["round"]["seats"]}
-    assert net == {s["seat"]: s["stack"] for s in want["round"]["seats"]}
+    hands = shown_down(room, ev, ordinary["id"])
+    assert sorted(hands) == [1, 2, 4]  # seat 3 folded: never entered
+    assert all(n["why"] == "show" and n["face_up"] for n in asked)
+    assert {(n["seat"], n["slot"]) for n in asked} == {(s, k) for s in (1, 2, 4) for k in range(5)}
+    assert {s["seat"]: s["stack"] for s in got["round"]["seats"]} == {s["seat"]: s["stack"] for s in want["round"]["seats"]}
     assert {s["seat"]: s["won"] for s in got["round"]["seats"]} == {s["seat"]: s["won"] for s in want["round"]["seats"]}
     assert [s["stack"] for s in got["seats"]] == [s["stack"] for s in want["seats"]]
+    assert {s["seat"]: s["cards"] for s in got["round"]["seats"] if s["seat"] in hands} == hands
 
     (dup,) = refused
-    assert dup.rule == "shoe_count" and "has already been dealt from this deck" in dup.message
+    assert dup.rule == "shoe_count" and "is already entered in this hand at this showdown" in dup.message
     others = t.others()
     assert not [m for m in others if m["type"] in ("error", "payouts")]
     assert_schema(others + t.dealer.messages)
+    # No card reached a player or the spectator before the showdown; during it a player saw the
+    # cards entered for their own hand only (the wrong one too, until taken back); once settled,
+    # the hands shown down.
+    everyone = {c for cs in hands.values() for c in cs}
+    wrong = {asked_seat: c for asked_seat, c in taken_back}
+    for who, client in (("spectator", t.watcher), *t.seats.items()):
+        for m in client.messages:
+            if m.get("type") not in ("welcome", "state") or m.get("round") is None:
+                continue
+            seen = set(CARD.findall(json.dumps(m)))
+            phase = m["round"]["phase"]
+            mine = {wrong.get(who)} if who in wrong else set()  # a card taken back: in their log's correction
+            if phase == "complete":
+                assert seen <= everyone | mine, (who, seen - everyone)
+            elif phase == "showdown" and who != "spectator":
+                assert seen <= set(hands.get(who, [])) | mine, (who, phase, seen)  # type: ignore[call-overload]
+            else:
+                assert seen == set(), (who, phase, seen)
 
     payouts = got["round"]["payouts"]
     (hand,) = hands_of(room, ev, real["id"])
@@ -529,13 +550,63 @@ def test_draw_hand_with_real_cards_equals_the_ordinary_table(servers, room, cast
     assert {p["seat"]: p["net"] for p in payouts if p["seat"] is not None} == moved
     winners = [p for p in payouts if p["amount"] > 0]
     assert winners and all(p["text"].startswith(f"seat {p['seat']}: push $") for p in winners)
-    assert hand.commitment.startswith("entered-") and hand.history["hands"][0]["shoe"]["entered"] is True
+    assert hand.commitment.startswith("entered-")
+    entry = hand.history["hands"][0]
+    assert entry["shoe"]["entered"] is True and entry["shoe"]["shown_only"] is True
+    assert [r["cards"] for r in entry["log"] if r["type"] == "deal"] == [["??"] * 5] * 4
+    assert [len(r["received"]) for r in entry["log"] if r["type"] == "draw"] == [2, 2]
     check = sign_in(srv, ev, "admin").request("GET", f"/api/hands/{hand.id}/check")
     assert check["replay"]["matches"] is True and check["verify"]["ok"] is True
-    entry = hand.history["hands"][0]
     (fix,) = [e for e in entry["entered_by"] if entry["log"][e["at"]]["type"] == "take_back"]
     assert fix["by"] == cast.dealer.id and fix["for_seat"] is None
+    served = sign_in(srv, ev, "Carol").request("GET", f"/api/hands/{hand.id}/history")
+    assert set(CARD.findall(json.dumps(served))) <= everyone  # the folded player: the hands shown, no more
+    alice = sign_in(srv, ev, "Alice")
+    phh = alice.http.get(f"/api/hands/{hand.id}/phh", headers={"Authorization": f"Bearer {alice.token}"})
+    assert phh.status_code == 200
+    for seat in (1, 2, 3, 4):  # every hand dealt face down, never named: unknown, as PHH writes them
+        assert f'"d dh p{seat} ??????????"' in phh.text
+    assert set(CARD.findall(phh.text.replace("sm ", 'sm "'))) <= everyone
     assert room.ledger.audit(ev) == []
+
+
+def test_a_player_at_a_real_draw_table_names_no_card_and_rules_on_nothing(servers, room, cast) -> None:
+    """The attacker is a seated player: they cannot enter a card, rule on a hand, draw by naming
+    cards, nor draw for another seat; each refusal names the rule and changes nothing."""
+    ev = cast.event.id
+    names = players(room, cast, 2)
+    srv = servers()
+    real = sign_in(srv, ev, "Bokuden").open_table("Real draw", game="poker", cards="real")
+
+    async def play() -> tuple[list[tuple[str, str]], dict[str, Any], dict[str, Any]]:
+        t = await Table.open(srv, ev, real["id"], names)
+        version = (await t.dealer.act("start_round"))["version"]
+        st = await t.settle(version)
+        first = st["round"]["to_act"]
+        for seat in (first, 3 - first):
+            version = (await t.seats[seat].act("check"))["version"]
+        before = await t.settle(version)
+        drawer = before["round"]["to_act"]
+        rules = []
+        for client, action, fields in (
+                (t.seats[drawer], "card", {"card": "As"}),
+                (t.seats[drawer], "ruling", {"seat": drawer, "dead": False}),
+                (t.seats[drawer], "draw", {"discards": ["7h", "2c"]}),
+                (t.seats[drawer], "draw", {"count": 5}),
+                (t.seats[3 - drawer], "draw", {"count": 2}),
+                (t.seats[3 - drawer], "draw", {"count": 2, "seat": drawer}),
+                (t.dealer, "ruling", {"seat": drawer, "dead": True})):
+            with pytest.raises(ActionRefused) as e:
+                await client.act(action, **fields)
+            rules.append((action, e.value.rule))
+        after = await t.dealer.wait(lambda s: True)
+        await t.close()
+        return rules, before, after
+
+    rules, before, after = asyncio.run(play())
+    assert rules == [("card", "table_dealer"), ("ruling", "table_dealer"), ("draw", "count"), ("draw", "draw.limit"),
+                     ("draw", "turn"), ("draw", "own_seat"), ("ruling", "ruling")]
+    assert after["version"] == before["version"] and after["round"] == before["round"]
 
 
 def test_a_draw_misdeal_returns_the_antes_and_keeps_the_button(servers, room, cast) -> None:
@@ -548,8 +619,8 @@ def test_a_draw_misdeal_returns_the_antes_and_keeps_the_button(servers, room, ca
         t = await Table.open(srv, ev, real["id"], names)
         version = (await t.dealer.act("start_round"))["version"]
         first = await t.settle(version)
-        for c in ("Ah", "Kd", "7c"):
-            version = (await t.dealer.act("card", card=c))["version"]
+        assert first["round"]["card_needed"] is None  # nothing to enter: the cards are dealt face down
+        version = (await t.seats[first["round"]["to_act"]].act("bet", amount=100))["version"]
         version = (await t.dealer.act("misdeal"))["version"]
         after = await t.settle(version)
         version = (await t.dealer.act("start_round"))["version"]

@@ -205,7 +205,7 @@ def test_the_printable_page_and_the_cli(server, room, cast, database, tmp_path) 
     out = runner.invoke(cli_app, ["report", "--db", database.url, "--event", "No such night"])
     assert out.exit_code == 2 and "no event called 'No such night'" in out.output
     out = runner.invoke(cli_app, ["report", "--db", database.url, "--format", "pdf", "--event", cast.event.name])
-    assert out.exit_code == 2 and "text, json, csv or html" in out.output
+    assert out.exit_code == 2 and "text, json, csv, players or html" in out.output
 
 
 def test_the_hand_search_names_the_players(server, room, cast) -> None:
@@ -251,3 +251,85 @@ def test_the_report_counts_bots_as_the_house_float(server, room, cast, database)
     assert out.exit_code == 0, out.output
     assert "The totals agree." in out.output and "-$12.34" in out.output
     dealer.close()
+
+
+def test_the_house_counts_a_hand_once_it_is_settled(server, room, cast) -> None:
+    """Bets on a hand in play sit in the table's ledger account, but they are the players' until
+    the hand is settled: the figures, the report and the house's chart leave them out until then
+    (no spike while the pot is in play), and the totals still agree."""
+    ev = cast.event.id
+    admin = client(server, ev, "admin")
+    admin.buy_in(cast.alice.id, 10_000)
+    admin.buy_in(cast.bob.id, 10_000)
+    c = {n: client(server, ev, n) for n in ("Bokuden", "Alice", "Bob")}
+    table = c["Bokuden"].open_table("Pot in play", overrides={"min_bet": 100, "max_bet": 5_000})["id"]
+
+    def house() -> tuple[dict, dict, report.Report]:
+        [row] = [r for r in admin.request("GET", "/api/figures") if r["table"] == table]
+        series = admin.request("GET", "/api/series/house")
+        return row, series, report.build(room.store, ev)
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table, c["Bokuden"].token)
+        alice = await TableClient.connect(server.url, table, c["Alice"].token)
+        bob = await TableClient.connect(server.url, table, c["Bob"].token)
+        await alice.act("sit", seat=1, amount=5_000)
+        await bob.act("sit", seat=2, amount=5_000)
+        await dealer.act("start_round")
+        await alice.act("bet", amount=1_000)
+        await bob.act("bet", amount=500)
+        ack = await dealer.act("deal")
+        await dealer.wait(lambda s: s["version"] >= ack["version"])
+        row, series, rep = await asyncio.to_thread(house)
+        assert (row["house_result"], row["in_play"]) == (0, 1_500)  # the bets are in play, not the house's
+        assert all(v == 0 for s in series["series"] for v in s["values"])
+        assert rep.tables[0].in_play == rep.totals.in_play == 1_500 and rep.totals.house_result == 0
+        assert rep.agrees, rep.totals
+        await stand_until_settled(dealer, {1: alice, 2: bob})
+        for x in (dealer, alice, bob):
+            await x.close()
+
+    asyncio.run(go())
+    row, series, rep = house()
+    assert (row["house_result"], row["in_play"]) == (-500, 0)  # Alice won $10, Bob lost $5
+    [line] = series["series"]
+    assert line["values"] == [-500]  # one point, when the hand was settled: never +$15
+    assert rep.totals.in_play == 0 and rep.totals.house_result == -500 and rep.agrees
+
+
+def test_each_players_summary_as_csv_and_the_walk_ins_marked(server, room, cast, database) -> None:
+    s = scripted_evening(server, room, cast)
+    ev = cast.event.id
+    s["admin"].buy_in(cast.alice.id, 2_500)  # more chips, after her first buy-in
+
+    async def walk_in() -> None:
+        dealer = await TableClient.connect(server.url, s["table"]["id"], s["Bokuden"].token)
+        await dealer.act("seat_walk_in", seat=3, name="Kenji", amount=4_000)
+        await dealer.close()
+
+    asyncio.run(walk_in())
+    r = raw(s["admin"], "/api/report/players.csv")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert "attachment" in r.headers["content-disposition"] and "players.csv" in r.headers["content-disposition"]
+    rows = {x["player"]: x for x in csv.DictReader(io.StringIO(r.text))}
+    assert set(rows) == {"Alice", "Bob", "Kenji"}
+    cents = ("start_cents", "bought_cents", "won_lost_cents", "cashed_out_cents", "now_cents")
+    assert [int(rows["Alice"][k]) for k in cents] == [10_000, 2_500, 1_000, 6_000, 7_500]
+    assert [int(rows["Bob"][k]) for k in cents] == [10_000, 0, -500, 0, 9_500]
+    assert [int(rows["Kenji"][k]) for k in cents] == [4_000, 0, 0, 0, 4_000]
+    assert (rows["Alice"]["start"], rows["Alice"]["won_lost"], rows["Alice"]["now"]) == ("$100.00", "$10.00", "$75.00")
+    assert [rows[n]["walk_in"] for n in ("Alice", "Bob", "Kenji")] == ["no", "no", "yes"]
+    for row in rows.values():  # start + bought + won or lost - cashed out = now
+        start, bought, won, out, now = (int(row[k]) for k in cents)
+        assert start + bought + won - out == now
+    # the printable page and the text mark the walk-in
+    page = raw(s["admin"], "/api/report/page").text
+    assert "Kenji (walk-in)" in page and "Alice (walk-in)" not in page and "/api/report/players.csv" in page
+    text = report.text(report.build(room.store, ev))
+    assert "Kenji (walk-in)" in text and "Bob (walk-in)" not in text
+    out = CliRunner().invoke(cli_app, ["report", "--db", database.url, "--event", cast.event.name, "--format", "players"])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[0].startswith("player,account,walk_in,start,bought,won_lost,cashed_out,now")
+    with pytest.raises(ApiError) as e:
+        s["Alice"].request("GET", "/api/report/players.csv")
+    assert e.value.status == 403

@@ -56,6 +56,12 @@ class VerifyResult:
                 "entered": self.entered, "messages": self.messages}
 
 
+def round_name(rnd: dict[str, Any]) -> str:
+    """How a round is named to a person: by its evening-wide hand number when the history came
+    from a card room (``hand_id``), else by its number in the history."""
+    return f"hand {rnd['hand_id']}" if rnd.get("hand_id") is not None else f"round {rnd['number']}"
+
+
 def replay(doc: dict[str, Any]) -> ReplayResult:
     """Re-run every round of the history through the engine and compare logs exactly."""
     rules = Rules.from_dict(doc["rules"])
@@ -64,7 +70,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
     # A real shoe dealt by hand counts its cards over all its rounds, so its rounds share one.
     entered = {i: EnteredShoe(sj["decks"]) for i, sj in enumerate(shoes) if sj.get("entered")}
     for rnd in doc["rounds"]:
-        number = rnd["number"]
+        number = round_name(rnd)
         stacks = {int(k): v for k, v in rnd["stacks"].items()}
         log = rnd["log"]
         by_hand = entered.get(rnd.get("shoe", -1))
@@ -74,7 +80,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             rd = Round(rules, Shoe.for_replay(cards, start, rules.decks), stacks)
         else:
             rd = Round(rules, by_hand, stacks)
-        out.steps.append(f"— round {number} —")
+        out.steps.append(f"— {number} —")
         try:
             for r in log:
                 if by_hand is not None:  # the entered cards are inputs, fed back like decisions
@@ -85,7 +91,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
                     apply(rd, r)
         except (ValueError, IndexError, TypeError) as e:
             out.matches = False
-            out.problems.append(f"round {number}: the engine refused a recorded action: {e}")
+            out.problems.append(f"{number}: the engine refused a recorded action: {e}")
         produced = [rec.to_json(r) for r in rd.log]
         clock = clock_moves(rnd)
         for i, r in enumerate(rd.log):
@@ -93,11 +99,11 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
         if produced != log:
             out.matches = False
             at = next((i for i, (a, b) in enumerate(zip(produced, log)) if a != b), min(len(produced), len(log)))
-            out.problems.append(f"round {number}: replay differs from the record at step {at + 1}")
+            out.problems.append(f"{number}: replay differs from the record at step {at + 1}")
         recorded = rnd.get("results")
         if recorded is not None and {str(k): v for k, v in rd.results().items()} != recorded:
             out.matches = False
-            out.problems.append(f"round {number}: results differ from the record")
+            out.problems.append(f"{number}: results differ from the record")
         for seat, net in rd.results().items():
             out.results[seat] = out.results.get(seat, 0) + net
         out.rounds += 1
@@ -109,13 +115,13 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
     turned over is not in a redacted copy)."""
     steps: list[str] = []
     for rnd in doc["rounds"]:
-        steps.append(f"— round {rnd['number']} —")
+        steps.append(f"— {round_name(rnd)} —")
         clock = clock_moves(rnd)
         for i, r in enumerate(rnd["log"]):
             if r["type"] == "card" and r.get("card") is None:
                 steps.append("dealer gets the hole card, face down (never shown)")
             elif r["type"] == "take_back" and r.get("card") is None:
-                steps.append("dealer takes back the hole card entered (never shown)")
+                steps.append("card taken back (face down): the dealer's hole card, never shown, a correction")
             elif i in clock:
                 steps.append(by_clock(describe(rec.from_json(r)), clock[i]))
             else:
@@ -212,7 +218,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             if deal["shoe_position"] != shoe.position:
                 shoe_ok = False
                 msgs.append(
-                    f"{label}, round {rnd['number']}: dealing started at card {deal['shoe_position']}, "
+                    f"{label}, {round_name(rnd)}: dealing started at card {deal['shoe_position']}, "
                     f"but the shoe was at card {shoe.position}"
                 )
                 break
@@ -224,7 +230,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
                 if r["card"] != expected.text:
                     shoe_ok = False
                     msgs.append(
-                        f"{label}, round {rnd['number']}: dealt {r['card']} where the committed order "
+                        f"{label}, {round_name(rnd)}: dealt {r['card']} where the committed order "
                         f"has {expected.text} (card {shoe.position})"
                     )
                     break
@@ -277,11 +283,21 @@ def describe(r: Any) -> str:
     if t == "take_back":
         where = ("the dealer's hole card" if not r.face_up else "the dealer's card") if r.seat == rec.DEALER \
             else f"{who} hand {r.hand + 1}'s card"
-        return f"dealer takes back {where} {r.card.pretty} (a correction)"
+        return f"card taken back ({r.card.pretty}): {where}, a correction"
     if t == "shuffle":
         return (f"dealer shuffles the discards back into the shoe: {r.returned} card(s) back in, the "
                 f"{r.on_table} on the table still out")
     if t == "payout":
-        what = "insurance" if r.hand == -1 else f"hand {r.hand + 1}"
-        return f"{who} {what}: {r.outcome}, {money.format(r.returned)} back (net {money.format(r.net)})"
-    return t
+        if r.hand == -1:
+            return f"{who}: {OUTCOMES.get(r.outcome, r.outcome)}, {money.format(r.returned)} back (net {money.format(r.net)})"
+        return (f"{who} hand {r.hand + 1}: {OUTCOMES.get(r.outcome, r.outcome)}, {money.format(r.returned)} back "
+                f"(net {money.format(r.net)})")
+    return t.replace("_", " ")
+
+
+#: A bet's outcome in words (the record keeps the engine's name of it).
+OUTCOMES = {
+    "win": "wins", "lose": "loses", "push": "push", "blackjack": "blackjack", "bust": "bust",
+    "surrender": "surrendered", "even_money": "even money", "forfeit": "forfeited",
+    "insurance_win": "insurance won", "insurance_lose": "insurance lost", "insurance_forfeit": "insurance forfeited",
+}

@@ -47,6 +47,7 @@ class _OnFirstUse:
 
 
 _ca: Any = _OnFirstUse("._ca", "_ca")
+_play: Any = _OnFirstUse("._ca_play", "_play")
 np: Any = _OnFirstUse("numpy", "np")
 
 #: Up cards in the order charts show them.
@@ -115,14 +116,6 @@ def shoe_counts(decks: int) -> np.ndarray:
     return c
 
 
-def may_double(rules: Rules, total: int, soft: bool) -> bool:
-    """``double_on`` looks at the best total of the two-card hand."""
-    if rules.double_on == "any":
-        return True
-    lo = 9 if rules.double_on == "9-11" else 10
-    return lo <= total <= 11 and not soft
-
-
 def _bj_payout(rules: Rules) -> float:
     num, den = (int(x) for x in rules.blackjack_pays.split(":"))
     return num / den
@@ -136,231 +129,17 @@ def _mode(rules: Rules) -> int:
     return _ca.MODE_EXCLUDE_BJ
 
 
-def _max_hands(rules: Rules, pair: int) -> int:
-    if rules.max_split_hands < 2:
-        return 1
-    if pair == _ca.ACE and not rules.resplit_aces:
-        return 2
-    return rules.max_split_hands
+def _ten_rank_same(decks: int) -> float:
+    """P(two ten-valued cards have the same rank): the only ten pairs ``split_by=rank`` splits."""
+    return (4 * decks - 1) / (16 * decks - 1)
 
 
 # -- the analysis -------------------------------------------------------------------------------
 
-@dataclass
-class _Pass:
-    """Arrays of one main pass (one up card, one policy)."""
-
-    stand_v: np.ndarray
-    stand_m2: np.ndarray
-    hit_v: np.ndarray
-    hit_m2: np.ndarray
-    dbl_v: np.ndarray
-    dbl_m2: np.ndarray
-    cont_v: np.ndarray
-    cont_m2: np.ndarray
-    cont_hit: np.ndarray
-
-
-def _main_pass(base: np.ndarray, up: int, rules: Rules, policy_hit: np.ndarray | None) -> _Pass:
-    comps = _ca.compositions()
-    trie = _ca.dealer_trie(up, rules.dealer_hits_soft_17)
-    n = len(comps.keys)
-    arrays = [np.zeros(n) for _ in range(8)] + [np.zeros(n, dtype=np.bool_)]
-    given = policy_hit is not None
-    _ca.main_pass(  # type: ignore[call-arg]  # numba's Dispatcher hides the signature
-        base, up, _mode(rules), comps.counts, comps.total, comps.ncards, comps.child, *trie,
-        given, policy_hit if given else np.zeros(n, dtype=np.bool_), *arrays,
-    )
-    return _Pass(*arrays)
-
-
-def _two_card_pairs() -> list[tuple[int, int]]:
-    return [(a, b) for a in range(10) for b in range(a, 10)]
-
-
-def _split_value(
-    base: np.ndarray, up: int, pair: int, rules: Rules, act2: np.ndarray, cont_hit: np.ndarray,
-    exact_resplits: bool = False,
-) -> tuple[float, float]:
-    """(E[sum of split hands' results], E[(sum)^2]) for splitting ``pair`` against ``up``.
-
-    ``base`` is the shoe without the up card (the pair cards are still in it: each pass
-    removes the hands' own cards). Exact for two hands; with resplits each hand's value
-    removes the pair cards of all hands but not their other cards (docs/maths.md, "Splits"),
-    unless ``exact_resplits``: then each hand's value is conditioned on the other hands'
-    second cards being non-pair cards, which is exact (the variance keeps the approximation).
-    """
-    comps = _ca.compositions()
-    trie = _ca.dealer_trie(up, rules.dealer_hits_soft_17)
-    mode = _mode(rules)
-    max_h = _max_hands(rules, pair)
-    one_card = pair == _ca.ACE and not rules.hit_split_aces
-    per_h: dict[int, tuple[float, float, float, float, np.ndarray, np.ndarray, np.ndarray]] = {}
-    bust_bj: dict[int, tuple[float, float]] = {}
-    # MODE_OBO_LOST: every split hand's bust is counted in full, but when all of them bust the
-    # dealer's blackjack finds no hand left to take the original bet from: P(every hand busts
-    # and the dealer has blackjack) is added back, with the hands' busts taken as independent
-    # given the blackjack (docs/maths.md, "Splits").
-    lost = mode == _ca.MODE_OBO_LOST
-    b0 = base.copy()
-    b0[pair] -= 2
-    pbj_root = float(_ca.p_dealer_bj(np.clip(b0, 0, None), up)) if lost else 0.0
-    for h in range(2, max_h + 1):
-        b = base.copy()
-        b[pair] -= h - 1
-        out_v = np.zeros(10)
-        out_m2 = np.zeros(10)
-        out_vec = np.zeros((11, _ca.NOUT))
-        out_bj = np.zeros(10)
-        _ca.split_hand_pass(  # type: ignore[call-arg]  # numba Dispatcher
-            b, up, mode, pair, comps.counts, comps.total, comps.ncards, comps.child, *trie,
-            act2, cont_hit, one_card, out_v, out_m2, out_vec, out_bj,
-        )
-        rem = b.copy()
-        rem[pair] -= 1
-        p = np.clip(rem, 0, None) / max(1, int(np.clip(rem, 0, None).sum()))
-        w_any = float(p @ out_v)
-        m_any = float(p @ out_m2)
-        vec_any = p @ out_vec[:10]
-        p_np = p.copy()
-        p_np[pair] = 0.0
-        s = p_np.sum()
-        p_np = p_np / s if s > 0 else p_np
-        w_np = float(p_np @ out_v)
-        m_np = float(p_np @ out_m2)
-        vec_np = p_np @ out_vec[:10]
-        per_h[h] = (w_any, m_any, w_np, m_np, vec_any, vec_np, out_vec[10])
-        # P(this hand busts | dealer blackjack), for a hand of any second card / a non-pair one.
-        pbj_h = float(_ca.p_dealer_bj(np.clip(rem, 0, None), up))
-        bust_bj[h] = ((float(p @ out_bj) / pbj_h, float(p_np @ out_bj) / pbj_h) if pbj_h > 0
-                      else (0.0, 0.0))
-
-    exact: dict[tuple[int, str, int], float] = {}
-    if exact_resplits and max_h > 2:
-        kmax = max_h - 1
-        for h in range(2, max_h + 1):
-            b = base.copy()
-            b[pair] -= h - 1
-            num = np.zeros((10, kmax + 1))
-            _ca.split_hand_pass_exact(  # type: ignore[call-arg]  # numba Dispatcher
-                b, up, mode, pair, kmax, comps.counts, comps.total, comps.ncards, comps.child,
-                *trie, act2, cont_hit, one_card, num,
-            )
-            rem = b.copy()
-            rem[pair] -= 1
-            n_h = int(rem.sum())
-            non_pair = n_h - int(rem[pair])
-            p = rem / n_h
-            for k in range(kmax + 1):
-                w_np = float(_ca._ff_ratio(non_pair - 1, n_h - 1, k))
-                w_p = float(_ca._ff_ratio(non_pair, n_h - 1, k))
-                mask = np.arange(10) != pair
-                num_np = float(p[mask] @ num[mask, k])
-                den_np = float(p[mask].sum()) * w_np
-                num_any = float(p @ num[:, k])
-                den_any = den_np + float(p[pair]) * w_p
-                exact[(h, "np", k)] = num_np / den_np if den_np > 0 else 0.0
-                exact[(h, "any", k)] = num_any / den_any if den_any > 0 else 0.0
-
-    # Phase 1: deal second cards; a pair card starts a new hand while hands < max_h.
-    c0 = int(base[pair]) - 2
-    n0 = int(base.sum()) - 2
-    ev = 0.0
-    m2 = 0.0
-    # state: (hands, open slots, closed with a non-pair card) -> probability
-    states: dict[tuple[int, int, int], float] = {(2, 2, 0): 1.0}
-    while states:
-        nxt: dict[tuple[int, int, int], float] = {}
-        for (h, open_, closed), pr in states.items():
-            if h == max_h or open_ == 0:
-                n_np, n_any = closed, open_
-                w_any, m_any, w_np, m_np, vec_any, vec_np, q = per_h[h]
-                safe_q = np.where(q > 0, q, 1.0)
-                c_nn = float(np.sum(vec_np * vec_np / safe_q))
-                c_na = float(np.sum(vec_np * vec_any / safe_q))
-                c_aa = float(np.sum(vec_any * vec_any / safe_q))
-                if exact:
-                    w_np = exact[(h, "np", max(0, n_np - 1))]
-                    w_any = exact[(h, "any", n_np)]
-                ev += pr * (n_np * w_np + n_any * w_any)
-                if lost:
-                    b_any, b_np = bust_bj[h]
-                    ev += pr * pbj_root * b_np**n_np * b_any**n_any
-                m2 += pr * (
-                    n_np * m_np + n_any * m_any + n_np * (n_np - 1) * c_nn
-                    + 2 * n_np * n_any * c_na + n_any * (n_any - 1) * c_aa
-                )
-                continue
-            drawn = (h - 2) + closed
-            left = n0 - drawn
-            pp = max(0, c0 - (h - 2)) / left if left > 0 else 0.0
-            if pp > 0:
-                key = (h + 1, open_ + 1, closed)
-                nxt[key] = nxt.get(key, 0.0) + pr * pp
-            if pp < 1:
-                key = (h, open_ - 1, closed + 1)
-                nxt[key] = nxt.get(key, 0.0) + pr * (1 - pp)
-        states = nxt
-    return ev, m2
-
-
-def _split_act2(
-    rules: Rules, values: _Pass | None, chart_act: dict[tuple[int, bool], str] | None
-) -> np.ndarray:
-    """Action of each two-card split hand: from pre-split values (CDZ-) or from the chart."""
-    comps = _ca.compositions()
-    n = len(comps.keys)
-    act = np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        if comps.ncards[i] != 2:
-            continue
-        total, soft = int(comps.total[i]), bool(comps.soft[i])
-        can_double = rules.double_after_split and may_double(rules, total, soft)
-        if values is not None:
-            best, a = values.stand_v[i], _ca.STAND
-            if values.hit_v[i] > best:
-                best, a = values.hit_v[i], _ca.HIT
-            if can_double and values.dbl_v[i] > best:
-                a = _ca.DOUBLE
-            act[i] = a
-        else:
-            assert chart_act is not None
-            code = chart_act[(total, soft)]
-            act[i] = _code_action(code, can_double=can_double, can_surrender=False)
-    return act
-
-
-def _code_action(code: str, *, can_double: bool, can_surrender: bool) -> int:
-    """Kernel action for a chart code when splitting is not an option."""
-    if code in ("D", "Ds"):
-        if can_double:
-            return _ca.DOUBLE
-        return _ca.HIT if code == "D" else _ca.STAND
-    if code in ("Rh", "Rs"):
-        if can_surrender:
-            return _ca.SURRENDER
-        return _ca.HIT if code == "Rh" else _ca.STAND
-    return _ca.HIT if code == "H" else _ca.STAND
-
-
-def _deal_weights(shoe: np.ndarray) -> dict[tuple[int, int, int], float]:
-    """P(up card u, player's two cards {a, b}) off the top of ``shoe``."""
-    n = int(shoe.sum())
-    out = {}
-    for u in range(10):
-        pu = shoe[u] / n
-        base = shoe.copy()
-        base[u] -= 1
-        m = n - 1
-        for a, b in _two_card_pairs():
-            if a == b:
-                pab = base[a] * (base[a] - 1) / (m * (m - 1))
-            else:
-                pab = 2 * base[a] * base[b] / (m * (m - 1))
-            out[(u, a, b)] = float(pu * pab)
-    return out
-
-
+#: The chart's codes by their number in the kernels (``_ca.C_H`` ...).
+CODES = ("H", "S", "D", "Ds", "Rh", "Rs", "P", "Rp")
+_CODE_NUMBER = {c: i for i, c in enumerate(CODES)}
+_ACTIONS = ("stand", "hit", "double", "split", "surrender")
 _LABEL = {0: "A", 9: "10"}
 
 
@@ -368,169 +147,64 @@ def _hand_label(a: int, b: int) -> str:
     return f"{_LABEL.get(b, str(b + 1))},{_LABEL.get(a, str(a + 1))}"
 
 
-def _root_values(
-    rules: Rules, up: int, base: np.ndarray, p: _Pass, split_ev: dict[int, tuple[float, float]]
-) -> dict[tuple[int, int], np.ndarray]:
-    """Per two-card hand: [EV, E[X^2]] of each action, in whole-round terms (nan: not allowed)."""
+@dataclass
+class _UpCard:
+    """What :func:`_ca.analyze_upcard` writes for one up card."""
+
+    dealer: np.ndarray = field(default_factory=lambda: np.zeros(_ca.NOUT))
+    roots: np.ndarray = field(default_factory=lambda: np.full((10, 10, 5, 2), np.nan))
+    moments: np.ndarray = field(default_factory=lambda: np.zeros(4))
+    hard: np.ndarray = field(default_factory=lambda: np.zeros(22, dtype=np.int64))
+    soft: np.ndarray = field(default_factory=lambda: np.zeros(22, dtype=np.int64))
+    pairs: np.ndarray = field(default_factory=lambda: np.zeros(10, dtype=np.int64))
+
+
+def _run(rules: Rules, exact_resplits: bool, chart: ChartCells | None) -> list[_UpCard]:
+    """Every up card's analysis (:func:`_ca.analyze_upcard`), two at a time: the kernel
+    releases the GIL, so two threads keep both cores of a small machine busy. With ``chart``
+    only the chart's play is valued."""
     comps = _ca.compositions()
-    mode = _mode(rules)
-    bj = _bj_payout(rules)
-    out: dict[tuple[int, int], np.ndarray] = {}
-    for a, b in _two_card_pairs():
-        i = comps.of((a, b))
-        rem = base.copy()
-        rem[a] -= 1
-        rem[b] -= 1
-        pbj = float(_ca.p_dealer_bj(rem, up))
-        vals = np.full((5, 2), np.nan)
-        if a == _ca.ACE and b == _ca.TEN:
-            p_no = 1.0 - pbj
-            vals[A_STAND] = (bj * p_no, bj * bj * p_no)
-            out[(a, b)] = vals
-            continue
-        off, moff = (-pbj, pbj) if mode != _ca.MODE_ALL_BETS else (0.0, 0.0)
-        vals[A_STAND] = (off + p.stand_v[i], moff + p.stand_m2[i])
-        vals[A_HIT] = (off + p.hit_v[i], moff + p.hit_m2[i])
-        if may_double(rules, int(comps.total[i]), bool(comps.soft[i])):
-            vals[A_DOUBLE] = (off + p.dbl_v[i], moff + p.dbl_m2[i])
-        if a == b and a in split_ev:
-            sv, sm = split_ev[a]
-            vals[A_SPLIT] = (off + sv, moff + sm)
-        if rules.surrender == "early":
-            vals[A_SURRENDER] = (-0.5, 0.25)
-        elif rules.surrender == "late":
-            vals[A_SURRENDER] = (-0.5 * (1 - pbj) - pbj, 0.25 * (1 - pbj) + pbj)
-        out[(a, b)] = vals
+    shoe = shoe_counts(rules.decks)
+    tries = [_ca.dealer_trie(up, rules.dealer_hits_soft_17) for up in range(10)]  # built before the threads
+    ten_rank = _ten_rank_same(rules.decks) if rules.split_by == "rank" else -1.0
+    out = [_UpCard() for _ in range(10)]
+    if chart is not None:
+        for up, u in enumerate(out):
+            lab = UPCARD_LABELS[up]
+            for t, row in chart.hard.items():
+                u.hard[t] = _CODE_NUMBER[row[lab]]
+            for t, row in chart.soft.items():
+                u.soft[t] = _CODE_NUMBER[row[lab]]
+            for v, row in chart.pairs.items():
+                u.pairs[v - 1] = _CODE_NUMBER[row[lab]]
+    args = (_mode(rules), _bj_payout(rules), ("none", "late", "early").index(rules.surrender),
+            ("any", "9-11", "10-11").index(rules.double_on), rules.double_after_split, rules.max_split_hands,
+            rules.resplit_aces, rules.hit_split_aces, ten_rank, exact_resplits, comps.counts, comps.total,
+            comps.soft, comps.ncards, comps.child, comps.pair_index)
+
+    def one(up: int) -> None:
+        u = out[up]
+        _play.analyze_upcard(shoe, up, *args, tries[up], chart is not None, u.hard, u.soft, u.pairs,
+                           u.dealer, u.roots, u.moments)
+
+    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
+        list(pool.map(one, range(10)))
     return out
 
 
-def _ten_rank_same(decks: int) -> float:
-    """P(two ten-valued cards have the same rank): the only ten pairs ``split_by=rank`` splits."""
-    return (4 * decks - 1) / (16 * decks - 1)
-
-
-def _best(vals: np.ndarray, rules: Rules, pair_ten_rank: float | None) -> tuple[float, float]:
-    ev = vals[:, 0]
-    if pair_ten_rank is not None and not np.isnan(ev[A_SPLIT]):
-        no_split = ev.copy()
-        no_split[A_SPLIT] = np.nan
-        k_no = int(np.nanargmax(no_split))
-        k_yes = int(np.nanargmax(ev))
-        q = pair_ten_rank
-        return (
-            q * ev[k_yes] + (1 - q) * ev[k_no],
-            q * vals[k_yes, 1] + (1 - q) * vals[k_no, 1],
-        )
-    k = int(np.nanargmax(ev))
-    return float(ev[k]), float(vals[k, 1])
-
-
-def _build_chart(
-    rules: Rules, weights: dict[tuple[int, int, int], float],
-    roots: dict[int, dict[tuple[int, int], np.ndarray]],
-) -> ChartCells:
-    """Total-dependent chart: per row and up card, the action with the best EV summed over
-    the two-card hands of that row, each weighted by its probability."""
+def _chart_cells(ups: list[_UpCard]) -> ChartCells:
     hard: dict[int, dict[str, str]] = {t: {} for t in range(4, 22)}
     soft: dict[int, dict[str, str]] = {t: {} for t in range(12, 22)}
-    pairs: dict[int, dict[str, str]] = {v: {} for v in range(10)}
-    rows: dict[tuple[int, bool], list[tuple[int, int]]] = {}
-    for a, b in _two_card_pairs():
-        if a == _ca.ACE and b == _ca.TEN:
-            continue
-        hard_sum = a + b + 2
-        total, is_soft = _ca.best_total(hard_sum, int(a == _ca.ACE) + int(b == _ca.ACE))
-        rows.setdefault((total, is_soft), []).append((a, b))
-    for up in range(10):
+    pairs: dict[int, dict[str, str]] = {v: {} for v in range(1, 11)}
+    for up, u in enumerate(ups):
         lab = UPCARD_LABELS[up]
-        for (total, is_soft), hands in rows.items():
-            non_pairs = [h for h in hands if h[0] != h[1]] or hands
-            agg = np.zeros(5)
-            for a, b in non_pairs:
-                ev_row = roots[up][(a, b)][:, 0].copy()
-                ev_row[A_SPLIT] = np.nan
-                agg += weights[(up, a, b)] * ev_row
-            code = _code_of(agg)
-            (soft if is_soft else hard)[total][lab] = code
-        hard[21][lab] = "S"
-        soft[21][lab] = "S"
-        for t in range(4, 21):
-            hard[t].setdefault(lab, "H")
-        for v in range(10):
-            vals = roots[up][(v, v)][:, 0]
-            total, is_soft = _ca.best_total(2 * v + 2, 2 if v == _ca.ACE else 0)
-            row_code = (soft if is_soft else hard)[total][lab]
-            if np.isnan(vals[A_SPLIT]):
-                pairs[v][lab] = row_code
-                continue
-            # Split against the row's play without surrender; surrender may still beat both.
-            no_sur = {"Rh": "H", "Rs": "S"}.get(row_code, row_code)
-            if vals[A_SPLIT] >= _code_value(no_sur, vals):
-                sur = vals[A_SURRENDER]
-                pairs[v][lab] = "Rp" if not np.isnan(sur) and sur > vals[A_SPLIT] else "P"
-            else:
-                pairs[v][lab] = row_code
-    return ChartCells(hard=hard, soft=soft, pairs={v + 1: row for v, row in pairs.items()})
-
-
-def _code_of(agg: np.ndarray) -> str:
-    k = int(np.nanargmax(agg))
-    hs = "H" if agg[A_HIT] > agg[A_STAND] else "S"
-    if k == A_DOUBLE:
-        return "D" if hs == "H" else "Ds"
-    if k == A_SURRENDER:
-        return "Rh" if hs == "H" else "Rs"
-    return hs
-
-
-def _code_value(code: str, vals: np.ndarray) -> float:
-    """EV of following a total-row code on one hand, with its fallbacks."""
-    def ok(k: int) -> bool:
-        return not np.isnan(vals[k])
-
-    if code in ("D", "Ds") and ok(A_DOUBLE):
-        return float(vals[A_DOUBLE])
-    if code in ("Rh", "Rs") and ok(A_SURRENDER):
-        return float(vals[A_SURRENDER])
-    return float(vals[A_HIT] if code in ("H", "D", "Rh") else vals[A_STAND])
-
-
-def _chart_arrays(chart: ChartCells, up: int) -> tuple[np.ndarray, dict[tuple[int, bool], str]]:
-    comps = _ca.compositions()
-    lab = UPCARD_LABELS[up]
-    codes: dict[tuple[int, bool], str] = {}
-    for t, row in chart.hard.items():
-        codes[(t, False)] = row[lab]
-    for t, row in chart.soft.items():
-        codes[(t, True)] = row[lab]
-    n = len(comps.keys)
-    hit = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        key = (int(comps.total[i]), bool(comps.soft[i]))
-        code = codes.get(key, "S")
-        hit[i] = code in ("H", "D", "Rh")
-    return hit, codes
-
-
-def _chart_root(
-    vals: np.ndarray, pair_code: str | None, row_code: str
-) -> tuple[float, float]:
-    """EV and second moment of following the chart on one two-card hand."""
-    def ok(k: int) -> bool:
-        return not np.isnan(vals[k, 0])
-
-    if pair_code in ("P", "Rp") and ok(A_SPLIT):
-        if pair_code == "Rp" and ok(A_SURRENDER):
-            return float(vals[A_SURRENDER, 0]), float(vals[A_SURRENDER, 1])
-        return float(vals[A_SPLIT, 0]), float(vals[A_SPLIT, 1])
-    code = row_code
-    if code in ("D", "Ds") and ok(A_DOUBLE):
-        k = A_DOUBLE
-    elif code in ("Rh", "Rs") and ok(A_SURRENDER):
-        k = A_SURRENDER
-    else:
-        k = A_HIT if code in ("H", "D", "Rh") else A_STAND
-    return float(vals[k, 0]), float(vals[k, 1])
+        for t in hard:
+            hard[t][lab] = CODES[u.hard[t]]
+        for t in soft:
+            soft[t][lab] = CODES[u.soft[t]]
+        for v in pairs:
+            pairs[v][lab] = CODES[u.pairs[v - 1]]
+    return ChartCells(hard=hard, soft=soft, pairs=pairs)
 
 
 #: Keys that change nothing off the top of a full shoe (timing, bets, table, and doubling
@@ -557,7 +231,8 @@ def analyze(rules: Rules, *, exact_resplits: bool = False) -> Analysis:
     Resplit values use pair-card removal, the method of the published tables the figures
     are checked against; ``exact_resplits=True`` conditions them exactly instead (slower;
     the difference is in docs/maths.md). Cached: tables that differ only in bets, seats,
-    penetration and the like share one analysis (about half a second the first time).
+    penetration and the like share one analysis (a tenth of a second of CPU the first time:
+    docs/benchmarks.md).
     """
     a = _analyze(canonical(rules), exact_resplits)
     return a if a.rules == rules else replace(a, rules=rules)
@@ -566,7 +241,7 @@ def analyze(rules: Rules, *, exact_resplits: bool = False) -> Analysis:
 # -- the disk cache ----------------------------------------------------------------------------
 # An analysis depends only on the canonical rules and this code, so it is kept on disk between
 # processes: `syndicate odds blackjack` for a rule set seen before answers without numba.
-_CODE_FILES = ("odds.py", "_ca.py", "rules.py")
+_CODE_FILES = ("odds.py", "_ca.py", "_ca_splits.py", "_ca_play.py", "rules.py")
 
 
 def cache_dir() -> Path | None:
@@ -645,114 +320,30 @@ def _analyze(rules: Rules, exact_resplits: bool = False) -> Analysis:
 
 def _compute(rules: Rules, exact_resplits: bool) -> Analysis:
     t0 = time.perf_counter()
-    _ca.compositions()  # built once, before the threads
-    shoe = shoe_counts(rules.decks)
-    weights = _deal_weights(shoe)
-    ten_rank = _ten_rank_same(rules.decks) if rules.split_by == "rank" else None
-
-    bases: dict[int, np.ndarray] = {}
-    for up in range(10):
-        base = shoe.copy()
-        base[up] -= 1
-        bases[up] = base
-        _ca.dealer_trie(up, rules.dealer_hits_soft_17)  # built once, before the threads
-
-    def cd_upcard(up: int) -> tuple[dict[str, float], dict[tuple[int, int], np.ndarray]]:
-        base = bases[up]
-        trie = _ca.dealer_trie(up, rules.dealer_hits_soft_17)
-        dp = np.zeros(_ca.NOUT)
-        _ca.dealer_probs(base, *trie, np.zeros(len(trie[0])), dp)  # type: ignore[call-arg]
-        p = _main_pass(base, up, rules, None)
-        act2 = _split_act2(rules, p, None)
-        split_ev = {}
-        if rules.max_split_hands >= 2:
-            for pair in range(10):
-                split_ev[pair] = _split_value(
-                    base, up, pair, rules, act2, p.cont_hit, exact_resplits
-                )
-        return dict(zip(OUTCOME_LABELS, map(float, dp))), _root_values(rules, up, base, p, split_ev)
-
-    # The kernels release the GIL: two threads keep both cores of a small machine busy.
-    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
-        done = list(pool.map(cd_upcard, range(10)))
-    dealer = {UPCARD_LABELS[up]: done[up][0] for up in range(10)}
-    cd_roots = {up: done[up][1] for up in range(10)}
-
-    ev = m2 = 0.0
-    for (u, a, b), w in weights.items():
-        tr = ten_rank if (a == b == _ca.TEN) else None
-        e, m = _best(cd_roots[u][(a, b)], rules, tr)
-        ev += w * e
-        m2 += w * m
-
-    chart = _build_chart(rules, weights, cd_roots)
-    bs_ev, bs_m2 = _chart_moments(rules, chart, exact_resplits)
-
-    hand_values = {
-        UPCARD_LABELS[u]: {
-            _hand_label(a, b): {
-                name: float(cd_roots[u][(a, b)][k, 0])
-                for k, name in enumerate(("stand", "hit", "double", "split", "surrender"))
-            }
-            for (a, b) in _two_card_pairs()
-        }
-        for u in range(10)
-    }
+    ups = _run(rules, exact_resplits, None)
+    ev = sum(float(u.moments[0]) for u in ups)
+    m2 = sum(float(u.moments[1]) for u in ups)
+    bs_ev = sum(float(u.moments[2]) for u in ups)
+    bs_m2 = sum(float(u.moments[3]) for u in ups)
+    pairs = [(a, b) for a in range(10) for b in range(a, 10)]
     return Analysis(
         rules=rules,
         expectation_pct=float(100.0 * ev),
         basic_strategy_expectation_pct=float(100.0 * bs_ev),
         variance=float(m2 - ev * ev),
         basic_strategy_variance=float(bs_m2 - bs_ev * bs_ev),
-        dealer_probabilities=dealer,
+        dealer_probabilities={UPCARD_LABELS[up]: dict(zip(OUTCOME_LABELS, map(float, u.dealer)))
+                              for up, u in enumerate(ups)},
         seconds=time.perf_counter() - t0,
-        chart_cells=chart,
-        hand_values=hand_values,
+        chart_cells=_chart_cells(ups),
+        hand_values={UPCARD_LABELS[up]: {_hand_label(a, b): dict(zip(_ACTIONS, map(float, u.roots[a, b, :, 0])))
+                                         for a, b in pairs}
+                     for up, u in enumerate(ups)},
     )
 
 
 def _chart_moments(rules: Rules, chart: ChartCells, exact_resplits: bool = False) -> tuple[float, float]:
     """(E[result], E[result^2]) of playing ``chart`` under ``rules``, off the top of the shoe.
     Separate from :func:`_compute` so that a test can play one chart under two rule sets."""
-    shoe = shoe_counts(rules.decks)
-    weights = _deal_weights(shoe)
-    ten_rank = _ten_rank_same(rules.decks) if rules.split_by == "rank" else None
-    bases: dict[int, np.ndarray] = {}
-    for up in range(10):
-        base = shoe.copy()
-        base[up] -= 1
-        bases[up] = base
-        _ca.dealer_trie(up, rules.dealer_hits_soft_17)  # built once, before the threads
-
-    def chart_upcard(up: int) -> tuple[float, float]:
-        hit, codes = _chart_arrays(chart, up)
-        p = _main_pass(bases[up], up, rules, hit)
-        act2 = _split_act2(rules, None, codes)
-        lab = UPCARD_LABELS[up]
-        split_ev = {}
-        if rules.max_split_hands >= 2:
-            for pair in range(10):
-                if chart.pairs[pair + 1][lab] in ("P", "Rp"):
-                    split_ev[pair] = _split_value(
-                        bases[up], up, pair, rules, act2, hit, exact_resplits
-                    )
-        roots = _root_values(rules, up, bases[up], p, split_ev)
-        e_sum = m_sum = 0.0
-        for (a, b), vals in roots.items():
-            w = weights[(up, a, b)]
-            total, is_soft = _ca.best_total(a + b + 2, int(a == 0) + int(b == 0))
-            if a == _ca.ACE and b == _ca.TEN:
-                e, m = float(vals[A_STAND, 0]), float(vals[A_STAND, 1])
-            else:
-                pair_code = chart.pairs[a + 1][lab] if a == b else None
-                e, m = _chart_root(vals, pair_code, codes[(total, is_soft)])
-                if a == b == _ca.TEN and ten_rank is not None and pair_code in ("P", "Rp"):
-                    e0, m0 = _chart_root(vals, None, codes[(total, is_soft)])
-                    e, m = ten_rank * e + (1 - ten_rank) * e0, ten_rank * m + (1 - ten_rank) * m0
-            e_sum += w * e
-            m_sum += w * m
-        return e_sum, m_sum
-
-    with ThreadPoolExecutor(max_workers=_THREADS) as pool:
-        per_up = list(pool.map(chart_upcard, range(10)))
-    return sum(e for e, _ in per_up), sum(m for _, m in per_up)
+    ups = _run(rules, exact_resplits, chart)
+    return sum(float(u.moments[2]) for u in ups), sum(float(u.moments[3]) for u in ups)

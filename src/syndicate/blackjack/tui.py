@@ -156,6 +156,16 @@ class BlackjackTUI:
         options = "  ".join(LABELS[a] for a in legal)
         raw = self.key(f"{options}  [?] hint  [q]uit: ").strip().lower()
         if raw in ("q", "quit"):
+            # Leaving now forfeits what is on the table (3.4): never on one key.
+            at_risk = rd.seats[HUMAN].at_risk
+            try:
+                sure = self.key(f"Leave now? Your {money.format(at_risk)} on the table is forfeit. "
+                                "[y] (or q again) to leave, any other key to stay: ").strip().lower()
+            except EOFError:  # no one left to answer (the input ended): leave, as asked
+                sure = "y"
+            if sure not in ("y", "yes", "q", "quit"):
+                self.console.print("[cyan]You stay: play on.[/]")
+                return False
             rd.leave(HUMAN)
             self.console.print("[yellow]You leave the table; your bets on it are forfeit.[/]")
             while not rd.is_terminal:

@@ -172,6 +172,17 @@ def play_poker(
                             action, arg = _parse_command(hand, input_fn(_prompt(hand)))
                             _apply(hand, HUMAN, action, arg)
                             break
+                        except Quit:
+                            # Leaving folds the hand: the chips in the pot are lost. Never on one key.
+                            try:
+                                sure = key_reader(input_fn)(
+                                    f"Leave now? You fold and lose the {money.format(hand.total[HUMAN])} you put "
+                                    "in the pot. [y] (or q again) to leave, any other key to stay: ").strip().lower()
+                            except EOFError:  # no one left to answer (the input ended): leave, as asked
+                                sure = "y"
+                            if sure in ("y", "yes", "q", "quit"):
+                                raise
+                            console.print("You stay: play on.")
                         except (RuleError, ValueError, CardError) as e:
                             console.print(f"[red]{e}[/]")
             new = hand.log_view(HUMAN)[seen:]

@@ -11,7 +11,10 @@ The engine is pure, and chance is explicit (OpenSpiel's chance nodes): with a co
 button, shoe, decisions) and replays exactly; with an :class:`EnteredShoe` (a real-cards table)
 it stops at every card, says which it needs (:attr:`DrawHand.card_needed`) and waits for the
 dealer's :meth:`DrawHand.deal_card`; the last card entered can be taken back until someone acts
-on it (:meth:`DrawHand.take_back`). See docs/dealer.md.
+on it (:meth:`DrawHand.take_back`). With an ``EnteredShoe(shown_only=True)`` (what a real
+dealer sees) the face-down cards are counted, never named: a draw is a number of cards, and only
+the hands shown at the showdown are entered (:attr:`DrawHand.to_deal` says what the dealer deals
+meanwhile). See docs/dealer.md.
 
 Seats are integers; play goes clockwise, which is increasing seat number, wrapping round.
 """
@@ -21,22 +24,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .. import money
 from ..cards import Card, CardError, card
 from ..errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
 from ..shoe import CardNeed, EnteredShoe, Shoe, ShoeError
 from . import records as rec
-from .evaluator import HandValue, evaluate
+from .evaluator import HandValue, evaluate, spoken
 from .pots import ODD_CHIP_RULES, Pot, settle, side_pots
 
 DEALING: Final = "dealing"  # only with entered cards: the deal waits for the dealer's cards
 FIRST_BETTING: Final = "first_betting"
 DRAW: Final = "draw"
 SECOND_BETTING: Final = "second_betting"
+SHOWDOWN: Final = "showdown"  # only when the cards shown are entered: the hands, then any ruling
 COMPLETE: Final = "complete"
-PHASES: Final = (DEALING, FIRST_BETTING, DRAW, SECOND_BETTING, COMPLETE)
+PHASES: Final = (DEALING, FIRST_BETTING, DRAW, SECOND_BETTING, SHOWDOWN, COMPLETE)
 
 #: Domain of the re-stub shuffle: SHA-256 stream over seed || this || restub number (u32 BE).
 RESTUB_DOMAIN: Final = b"syndicate/poker/restub/"
@@ -161,6 +165,8 @@ class DrawHand:
         self.shoe = shoe
         self._entered = shoe if isinstance(shoe, EnteredShoe) else None
         self._entered_at = self._entered.state() if self._entered is not None else None
+        #: Only the cards shown are entered: the face-down ones are counted (docs/dealer.md).
+        self.shown_only = self._entered is not None and self._entered.shown_only
         self._need: CardNeed | None = None
         self._deal_k = 0  # entered cards: how many of the deal's cards have come
         self._drawing: _Drawing | None = None  # entered cards: the draw waiting for its cards
@@ -196,6 +202,15 @@ class DrawHand:
         self._shoe_start = shoe.position
         self._shoe_len = len(shoe.order) if isinstance(shoe, Shoe) else 0
         self._in_play: set[Card] = set()
+        # Only the cards shown are entered: what each seat holds face down, what each threw and
+        # drew, the physical deck's stub and muck, the hands the showdown flagged and ruled.
+        self.held: dict[int, int] = {s: 0 for s in self.order}
+        self.drew: dict[int, int] = {}
+        self.to_deal: Dealing | None = None
+        self._stub = 0
+        self._mucked = 0
+        self.ruled: set[int] = set()
+        self.dead: set[int] = set()
         self._post_antes()
         if self._deal():
             self._start_betting(FIRST_BETTING)
@@ -221,6 +236,14 @@ class DrawHand:
     def _deal(self) -> bool:
         """Deal five cards each, one at a time round the table. With entered cards, ask for
         the first and return False: :meth:`deal_card` goes on from there."""
+        if self.shown_only:  # dealt face down by the dealer: counted, never named
+            assert self._entered is not None
+            self._stub = 52 * self._entered.decks - 5 * len(self.order)
+            for s in self.order:
+                self.held[s] = 5
+                self.log.append(rec.DealtFaceDown(s, 5))
+            self.to_deal = Dealing(self.order, 5, 5 * len(self.order), 0)
+            return True
         if self._entered is not None:
             self.phase = DEALING
             self._need = self._deal_need()
@@ -252,7 +275,10 @@ class DrawHand:
         if self._entered is None:
             raise IllegalAction("card_source", "this hand deals from a shuffled deck: the engine draws its cards")
         if self._need is None:
-            waiting = "the hand is over" if self.is_terminal else f"it is seat {self.to_act}'s turn to act"
+            ruling = self.ruling_needed
+            waiting = ("the hand is over" if self.is_terminal
+                       else f"seat {ruling}'s hand waits for the dealer's ruling" if ruling is not None
+                       else f"it is seat {self.to_act}'s turn to act")
             raise OutOfTurn("card_not_needed", f"no card is needed now: {waiting}")
         if not isinstance(c, (str, Card)):
             raise IllegalAction("card", f"a card is written as its rank and suit, as in 'As', got {c!r}")
@@ -264,6 +290,11 @@ class DrawHand:
             except CardError:
                 raise IllegalAction("card", str(e)) from None
             raise IllegalAction("card", f"a poker card needs its suit: {str(c).strip()!r} is a rank alone") from None
+        holder = next((s for s, cs in self.cards.items() if found in cs), None) if self.shown_only else None
+        if holder is not None:
+            where = "this hand" if holder == self._need.seat else f"seat {holder}'s hand"
+            raise IllegalAction("shoe_count", f"{found.pretty} is already entered in {where} at this showdown: "
+                                              "one deck holds one of each card")
         why = self._entered.refusal(found)
         if why is not None:
             raise IllegalAction("shoe_count", why)
@@ -289,7 +320,12 @@ class DrawHand:
         r = rec.CardEntered(need.seat, found)
         self.log.append(r)
         self.version += 1
-        if need.why == "deal":
+        if need.why == "show":
+            self.to_deal = None  # the dealing is done: the hands are turned over
+            self._need = self._show_need()
+            if self._need is None and self.ruling_needed is None:
+                self._settle_showdown()
+        elif need.why == "deal":
             self._deal_k += 1
             if self._deal_k < 5 * len(self.order):
                 self._need = self._deal_need()
@@ -318,7 +354,7 @@ class DrawHand:
         self._drew(d.seat, rec.Drew(d.seat, d.discards, tuple(d.received), d.shown))
 
     def _last_input(self) -> int:
-        inputs = rec.ENTERED_INPUTS
+        inputs = rec.SHOWN_ONLY_INPUTS if self.shown_only else rec.ENTERED_INPUTS
         for i in range(len(self.log) - 1, -1, -1):
             if self.log[i].type in inputs:
                 return i
@@ -376,10 +412,14 @@ class DrawHand:
             self.raise_(d["seat"], d["by"])
         elif kind == "fold":
             self.fold(d["seat"])
+        elif kind == "draw" and self.shown_only:
+            self.draw(d["seat"], len(d["discards"]))
         elif kind == "discard" or (kind == "draw" and self._entered is None):
             self.draw(d["seat"], d["discards"])
         elif kind == "stand_pat":
             self.stand_pat(d["seat"])
+        elif kind == "ruling":
+            self.ruling(d["seat"], d["dead"])
         elif kind == "take_back":
             self.log.append(rec.TakenBack(d["seat"], card(d["card"])))
 
@@ -412,7 +452,7 @@ class DrawHand:
         """The main pot and side pots as they stand (the carry-in counts in the main pot)."""
         if self.is_terminal:
             return list(self.pots)
-        pots = side_pots(self.total, set(self.live))
+        pots = side_pots(self.total, set(self.live) - self.dead)
         if pots and self.carry_in:
             pots[0] = Pot(pots[0].amount + self.carry_in, pots[0].eligible)
         return pots
@@ -466,6 +506,8 @@ class DrawHand:
             raise OutOfTurn("card_needed", f"cannot {action}: the dealer must first deal {need.describe()}")
         if self.phase == COMPLETE:
             raise OutOfTurn("turn", f"cannot {action}: the hand is over")
+        if self.phase == SHOWDOWN:
+            raise OutOfTurn("turn", f"cannot {action}: it is the showdown")
         in_betting = self.phase in (FIRST_BETTING, SECOND_BETTING)
         if in_betting != betting:
             raise OutOfTurn("phase", f"cannot {action} during the {self.phase.replace('_', ' ')}")
@@ -608,6 +650,8 @@ class DrawHand:
         # Face down into the muck: never shown to anyone, and free to be re-stubbed.
         self.muck.extend(self.cards[seat])
         self._in_play.difference_update(self.cards[seat])
+        self._mucked += self.held[seat]  # face down: counted into the muck
+        self.held[seat] = 0
         r = rec.Folded(seat)
         self._acted(seat, r)
         return r
@@ -645,20 +689,46 @@ class DrawHand:
                 )
         return out
 
-    def verify_draw(self, seat: int, discards: Sequence[Card | str] | str) -> None:
-        self._turn(seat, "draw", False)
-        self._discards(seat, discards)
+    def _discard_count(self, discards: object) -> int:
+        """How many cards a player throws when the room does not see them (only the cards
+        shown are entered): 0 to ``max_discard``, or 4 keeping an Ace, shown to the table."""
+        if isinstance(discards, bool) or not isinstance(discards, int):
+            raise IllegalAction(
+                "draw.cards", "the cards are dealt face down and never entered: say how many you throw "
+                f"(a number), not which; got {type(discards).__name__}")
+        limit = self.rules.max_discard
+        if discards < 0 or (discards > limit and not (self.rules.ace_discard and discards == 4)):
+            raise IllegalAction(
+                "draw.limit",
+                f"you may discard up to {limit} cards"
+                + (", or 4 when the card you keep is an Ace (which you show)" if self.rules.ace_discard else "")
+                + f", not {discards}",
+            )
+        return discards
 
-    def can_draw(self, seat: int, discards: Sequence[Card | str] | str) -> bool:
+    def verify_draw(self, seat: int, discards: Sequence[Card | str] | str | int) -> None:
+        """``discards``: the cards thrown, or with only the cards shown entered, how many."""
+        self._turn(seat, "draw", False)
+        if self.shown_only:
+            self._discard_count(discards)
+        else:
+            self._discards(seat, discards)
+
+    def can_draw(self, seat: int, discards: Sequence[Card | str] | str | int) -> bool:
         return _can(self.verify_draw, seat, discards)
 
     def draw(
-        self, seat: int, discards: Sequence[Card | str] | str
-    ) -> rec.Drew | rec.StoodPat | rec.Discarded:
+        self, seat: int, discards: Sequence[Card | str] | str | int
+    ) -> rec.Drew | rec.DrewFaceDown | rec.StoodPat | rec.Discarded:
         """Throw away ``discards`` and take as many new cards. No discards is standing pat.
         With entered cards the answer is a ``discard`` record and the hand waits for the cards
-        (the ``draw`` record follows the last of them)."""
+        (the ``draw`` record follows the last of them). With only the cards shown entered,
+        ``discards`` is how many: the room counts them out of the deck at once (re-stubbing the
+        muck when it runs out) and :attr:`to_deal` says what the dealer deals."""
         self.verify_draw(seat, discards)
+        if self.shown_only:
+            assert isinstance(discards, int)
+            return self._draw_face_down(seat, discards)
         out = self._discards(seat, discards)
         if not out:
             return self.stand_pat(seat)
@@ -690,6 +760,27 @@ class DrawHand:
         self._drew(seat, r)
         return r
 
+    def _draw_face_down(self, seat: int, n: int) -> rec.DrewFaceDown | rec.StoodPat:
+        if n == 0:
+            return self.stand_pat(seat)
+        from_deck = min(n, self._stub)
+        from_muck = n - from_deck
+        self._stub -= from_deck
+        if from_muck:
+            # The deck is out: the muck (folded hands, earlier draws' discards; not this player's
+            # own, set aside) is shuffled by hand into a new stub, and the dealing goes on from it.
+            if self._mucked < from_muck:
+                raise ShoeError("the deck ran out and the muck cannot make up the draw")
+            self._restubs += 1
+            self.log.append(rec.Restubbed(self._restubs, self._mucked, True))
+            self._stub, self._mucked = self._mucked - from_muck, 0
+        self._mucked += n  # the player's own discards go to the muck once their cards are dealt
+        self.drew[seat] = n
+        self.to_deal = Dealing((seat,), n, from_deck, from_muck)
+        r = rec.DrewFaceDown(seat, n)
+        self._drew(seat, r)
+        return r
+
     def verify_stand_pat(self, seat: int) -> None:
         self._turn(seat, "stand pat", False)
 
@@ -698,8 +789,72 @@ class DrawHand:
 
     def stand_pat(self, seat: int) -> rec.StoodPat:
         self.verify_stand_pat(seat)
+        if self.shown_only:
+            self.drew[seat] = 0
+            self.to_deal = None
         r = rec.StoodPat(seat)
         self._drew(seat, r)
+        return r
+
+    # -- the showdown, when only the cards shown are entered -----------------------------
+    def _show_need(self) -> CardNeed | None:
+        """The next card of the hands shown down: seat by seat in order of play, five each."""
+        for s in self.live:
+            if len(self.cards[s]) < 5:
+                return CardNeed(s, 0, len(self.cards[s]), True, "show")
+        return None
+
+    def _unjustified(self, seat: int) -> bool:
+        """A four-card draw (an Ace kept and shown, by the rule) whose five cards shown down,
+        all entered, hold no Ace."""
+        cards = self.cards[seat]
+        return self.drew.get(seat) == 4 and len(cards) == 5 and not any(c.is_ace for c in cards)
+
+    @property
+    def flagged(self) -> list[int]:
+        """Seats whose hand, shown down, does not justify their four-card draw (no Ace)."""
+        return [s for s in self.live if self.shown_only and self._unjustified(s)]
+
+    @property
+    def ruling_needed(self) -> int | None:
+        """The flagged seat whose hand waits for the dealer's :meth:`ruling` (every hand shown
+        down is entered); ``None`` when none does."""
+        if self.phase != SHOWDOWN or self._need is not None:
+            return None
+        return next((s for s in self.flagged if s not in self.ruled), None)
+
+    def verify_ruling(self, seat: int, dead: bool) -> None:
+        """The dealer rules on a flagged hand: ``dead`` (it wins nothing) or it stands."""
+        need = self.ruling_needed
+        if need is None:
+            raise IllegalAction("ruling", "no hand waits for a ruling: one does when a player who drew four cards "
+                                          "(keeping an Ace) shows down no Ace")
+        if seat != need:
+            raise IllegalAction("ruling", f"seat {need}'s hand waits for the ruling, not seat {seat}'s")
+        if not isinstance(dead, bool):
+            raise IllegalAction("ruling", f"a ruling says whether the hand is dead: true or false, got {dead!r}")
+        alone = next((i for i, p in enumerate(self.current_pots()) if p.eligible == (seat,)), None) if dead else None
+        if alone is not None:
+            pot = "the pot" if alone == 0 else f"side pot {alone}"
+            raise IllegalAction("ruling", f"seat {seat}'s hand is the last one in {pot}: it cannot be dead too, or "
+                                          "nobody takes that pot; rule that it stands, or declare a misdeal")
+
+    def can_ruling(self, seat: int, dead: bool) -> bool:
+        return _can(self.verify_ruling, seat, dead)
+
+    def ruling(self, seat: int, dead: bool) -> rec.Ruled:
+        """The house rule (docs/poker.md): a four-card draw keeps an Ace; a hand shown down
+        without one is flagged, and the dealer rules it dead (it wins nothing, its chips stay in
+        the pot) or lets it stand (a count entered wrong at the draw)."""
+        self.verify_ruling(seat, dead)
+        self.ruled.add(seat)
+        if dead:
+            self.dead.add(seat)
+        r = rec.Ruled(seat, dead)
+        self.log.append(r)
+        self.version += 1
+        if self.ruling_needed is None:
+            self._settle_showdown()
         return r
 
     def _restub(self) -> None:
@@ -753,6 +908,7 @@ class DrawHand:
         raise AssertionError("no candidate to act")
 
     def _acted(self, seat: int, r: Any) -> None:
+        self.to_deal = None  # whatever was to be dealt is on the felt once someone acts
         self.log.append(r)
         self.version += 1
         if seat in self._pending:
@@ -828,7 +984,14 @@ class DrawHand:
         """The seed: "All players still in the hand reveal their cards. The best 5-card Poker
         hand wins the pot. If multiple players tie, the pot is split evenly." """
         self.log.append(rec.PhaseStarted("showdown"))
-        live = self.live
+        if self.shown_only:  # the hands are turned over: the dealer enters them
+            self.phase = SHOWDOWN
+            self._need = self._show_need()
+            return
+        self._settle_showdown()
+
+    def _settle_showdown(self) -> None:
+        live = [s for s in self.live if s not in self.dead]
         for s in live:
             v = evaluate(self.cards[s])
             self.values[s] = v
@@ -864,6 +1027,8 @@ class DrawHand:
         """``seat``'s cards as ``viewer`` may see them: ``"??"`` for a hidden card, ``None`` for
         a folded (mucked) hand that is not the viewer's own."""
         hand = self.cards[seat]
+        if self.shown_only:
+            return self._visible_face_down(seat, viewer)
         if seat == viewer:
             return [c.text for c in hand]
         if seat in self.folded:
@@ -872,6 +1037,17 @@ class DrawHand:
             return [c.text for c in hand]
         shown = self.shown[seat]
         return [c.text if c in shown else rec.HIDDEN for c in hand]
+
+    def _visible_face_down(self, seat: int, viewer: int | str) -> list[str] | None:
+        """Only the cards shown are entered: a hand is face-down cards until the showdown; the
+        cards entered there go to the seat and the dealer who entered them, and to everyone
+        once the hand is settled. A folded (or dead) hand is in the muck: nobody's."""
+        if seat in self.folded or seat in self.dead:
+            return None
+        known = [c.text for c in self.cards[seat]]
+        if not (seat in self.showed_down or viewer == seat or viewer == "dealer"):
+            known = []
+        return known + [rec.HIDDEN] * (self.held[seat] - len(known))
 
     def view(self, viewer: int | str = "spectator", public: dict[str, Any] | None = None) -> dict[str, Any]:
         """The hand as ``viewer`` (a seat, ``"spectator"`` or ``"dealer"``) may see it, as JSON.
@@ -910,10 +1086,10 @@ class DrawHand:
             "folded": s in self.folded,
             "all_in": self.is_all_in(s),
             "cards": None,
-            "value": self.values[s].name if s in self.values else None,
+            "value": spoken(self.values[s].name) if s in self.values else None,
             "won": self.awards.get(s, 0) if self.is_terminal else None,
         } for s in self.order]
-        return {
+        out = {
             "game": "poker",
             "hand": self.number,
             "version": self.version,
@@ -935,6 +1111,25 @@ class DrawHand:
             "card_needed": self._need.to_json() if self._need is not None else None,
             "seats": seats,
         }
+        if self.shown_only:
+            self._public_face_down(out)
+        return out
+
+    def _public_face_down(self, out: dict[str, Any]) -> None:
+        """What :meth:`public_view` adds when only the cards shown are entered: what each seat
+        threw and drew (``drew``: ``None`` before the draw, 0 standing pat), a hand the showdown
+        flagged and a dead one, the deck and the muck as counted, what the dealer deals now, and
+        the flagged hand that waits for the dealer's ruling."""
+        flagged = set(self.flagged)
+        for p in out["seats"]:
+            s = p["seat"]
+            p["drew"] = self.drew.get(s)
+            p["flag"] = "drew four cards (an Ace kept) but shows no Ace" if s in flagged else None
+            p["dead"] = s in self.dead
+        out["shown_only"] = True
+        out["deck"] = {"left": self._stub, "mucked": self._mucked}
+        out["to_deal"] = self.to_deal.to_json() if self.to_deal is not None else None
+        out["ruling_needed"] = self.ruling_needed
 
     def log_view(self, viewer: int | str = "spectator") -> list[dict[str, Any]]:
         """The log as ``viewer`` may see it: other seats' private cards redacted to ``"??"``."""
@@ -945,6 +1140,22 @@ class DrawHand:
             f"<DrawHand #{self.number} {self.phase} to_act={self.to_act} "
             f"pot={money.format(self.pot)} seats={list(self.order)}>"
         )
+
+
+class Dealing(NamedTuple):
+    """What the dealer deals now when the room counts the face-down cards: ``cards`` cards to
+    each of ``seats`` (the deal, five each; a draw, one seat); of all these, ``from_deck`` from
+    the deck and ``from_muck`` from the muck shuffled into a new stub once the deck is out (the
+    drawing player's own discards set aside)."""
+
+    seats: tuple[int, ...]
+    cards: int
+    from_deck: int
+    from_muck: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), "cards": self.cards, "from_deck": self.from_deck,
+                "from_muck": self.from_muck}
 
 
 @dataclass

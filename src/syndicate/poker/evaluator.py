@@ -21,6 +21,7 @@ flush, 7,462 is 7-5-4-3-2 offsuit.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -45,6 +46,7 @@ _KEY_SIZE: Final = 5 * RANK_WEIGHTS[-1] + 1
 DISTINCT_VALUES: Final = 7462
 
 _SHORT = "23456789TJQKA"
+_TEN = re.compile(r"(?<=[( ])T(?=[ )])")  # a ten among a name's kickers: "(K T 4 kickers)", "(T 9 8 7)"
 
 
 class HandValue:
@@ -95,6 +97,12 @@ class HandValue:
 
     def __str__(self) -> str:
         return self.name
+
+
+def spoken(name: str) -> str:
+    """A hand's name as a person reads it: a ten among the kickers is "10", not the "T" the
+    name keeps (records store the name as the engine made it, and replays compare it)."""
+    return _TEN.sub("10", name)
 
 
 def _name(cat: int, r: tuple[int, ...]) -> str:

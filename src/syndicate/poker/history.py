@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import money
-from ..cards import decks, text
+from ..cards import CardError, card, decks, text
 from ..errors import RuleError
 from ..replays import by_clock, clock_moves, replay_json
 from ..shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
 from . import records as rec
 from .draw import DrawHand, DrawRules
+from .evaluator import spoken
 from .table import DrawTable
 
 FORMAT = "syndicate-history"
@@ -85,6 +86,8 @@ def hand_to_json(hand: DrawHand, *, log: list[dict[str, Any]] | None = None,
         # Real cards dealt by hand: nothing committed; the log's `card` records are the cards.
         shoe_json: dict[str, Any] = {"decks": shoe.decks, "start": hand._shoe_start, "commitment": None,
                                      "seed": None, "stacked": None, "entered": True}
+        if shoe.shown_only:  # the face-down cards were counted, never named: "??" in every copy
+            shoe_json["shown_only"] = True
     else:
         shoe_json = {
             "decks": shoe.decks,
@@ -151,12 +154,18 @@ def _check_doc(doc: Any) -> list[dict[str, Any]]:
     return hands
 
 
+def hand_name(entry: dict[str, Any]) -> str:
+    """How a hand is named to a person: by its evening-wide number when the history came from
+    a card room (``hand_id``), else by its number in the history."""
+    return f"hand {entry['hand_id']}" if entry.get("hand_id") is not None else f"hand {entry.get('number')}"
+
+
 def _shoe_for(entry: dict[str, Any]) -> Shoe | EnteredShoe:
     s = entry["shoe"]
     if s.get("entered"):
         if any(d["type"] in ("card", "take_back") and d["card"] == rec.HIDDEN for d in entry["log"]):
-            raise HistoryError(f"hand {entry.get('number')}: a copy with hidden cards cannot be replayed")
-        return EnteredShoe(s.get("decks", 1))
+            raise HistoryError(f"{hand_name(entry)}: a copy with hidden cards cannot be replayed")
+        return EnteredShoe(s.get("decks", 1), shown_only=bool(s.get("shown_only")))
     if s.get("seed"):
         return Shoe.from_seed(
             s["seed"], decks=s.get("decks", 1), penetration=1.0, burn=s.get("start", 0)
@@ -170,7 +179,7 @@ def _shoe_for(entry: dict[str, Any]) -> Shoe | EnteredShoe:
 
         return Shoe.for_replay(parse(recorded, distinct=False), s.get("start", 0))
     raise HistoryError(
-        f"hand {entry.get('number')}: the seed was not revealed, so it cannot be replayed"
+        f"{hand_name(entry)}: the seed was not revealed, so it cannot be replayed"
     )
 
 
@@ -193,7 +202,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
     messages: list[str] = []
     reproduced = True
     for entry in _check_doc(doc):
-        steps.append(f"Hand #{entry.get('number')}: button seat {entry.get('button')}, "
+        steps.append(f"{hand_name(entry).capitalize()}: button seat {entry.get('button')}, "
                      f"ante {money.format(entry['rules']['ante'])}"
                      + (f", {money.format(entry['carry_in'])} carried in"
                         if entry.get("carry_in") else ""))
@@ -201,7 +210,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             hand = replay_hand(entry)
         except (RuleError, ShoeError, HistoryError, ValueError, KeyError) as e:
             reproduced = False
-            messages.append(f"hand {entry.get('number')}: replay failed: {e}")
+            messages.append(f"{hand_name(entry)}: replay failed: {e}")
             continue
         got = [r.to_json() for r in hand.log]
         if got != entry["log"]:
@@ -209,7 +218,7 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             at = next((i for i, (a, b) in enumerate(zip(got, entry["log"])) if a != b),
                       min(len(got), len(entry["log"])))
             messages.append(
-                f"hand {entry.get('number')}: the replay differs from the record at step {at}"
+                f"{hand_name(entry)}: the replay differs from the record at step {at}"
             )
         clock = clock_moves(entry)
         steps.extend("  " + (by_clock(describe(r.to_json()), clock[i]) if i in clock else describe(r.to_json()))
@@ -226,7 +235,7 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
     ``??`` where a card was never shown)."""
     steps: list[str] = []
     for entry in _check_doc(doc):
-        steps.append(f"Hand #{entry.get('number')}: button seat {entry.get('button')}")
+        steps.append(f"{hand_name(entry).capitalize()}: button seat {entry.get('button')}")
         clock = clock_moves(entry)
         steps.extend("  " + (by_clock(describe(d), clock[i]) if i in clock else describe(d))
                      for i, d in enumerate(entry["log"]))
@@ -238,13 +247,13 @@ def _verify_openings(entry: dict[str, Any]) -> tuple[bool, str]:
     opening and the position commitments under the published root."""
     from ..fairness import check_openings, poker_positions
 
-    n = entry.get("number")
+    n = hand_name(entry)
     seen = [(p, c) for p, _seat, c, _shown in poker_positions(entry) if c != rec.HIDDEN]
     problems = check_openings(entry["shoe"], seen)
     if problems:
-        return False, f"hand {n}: " + "; ".join(problems)
+        return False, f"{n}: " + "; ".join(problems)
     stub = sum(p >= entry["shoe"]["committed"] for p, _c in seen)
-    message = f"hand {n}: ok, the {len(seen) - stub} card(s) shown here each open their committed position"
+    message = f"{n}: ok, the {len(seen) - stub} card(s) shown here each open their committed position"
     if stub:  # a re-stub's commitments came after the root: only the seed binds them
         message += (f"; {stub} card(s) of a re-stub (after the published root) check against the listed "
                     "position commitments only, which the seed's reveal proves")
@@ -262,33 +271,33 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
     pending = 0
     entered = 0
     for entry in _check_doc(doc):
-        n = entry.get("number")
+        n = hand_name(entry)
         s = entry["shoe"]
         if s.get("entered"):
             entered += 1
-            messages.append(f"hand {n}: real cards, entered by the dealer as they were dealt: there is no "
+            messages.append(f"{n}: real cards, entered by the dealer as they were dealt: there is no "
                             "shuffle to verify (nothing was committed; the history records the cards dealt)")
             continue
         if s.get("seed"):
             seed = bytes.fromhex(s["seed"])
             if s.get("seed_hash") is not None and commitment_of(seed) != s["seed_hash"]:
                 ok = False
-                messages.append(f"hand {n}: SHA-256(seed) does not match the seed hash")
+                messages.append(f"{n}: SHA-256(seed) does not match the seed hash")
                 continue
             if is_legacy(s, s["seed"]):
                 pass  # dealt before per-position commitments: SHA-256(seed) is the commitment
             elif Shoe.from_seed(seed, s.get("decks", 1), 1.0, 0).commitment != s["commitment"]:
                 ok = False
-                messages.append(f"hand {n}: the seed's position commitments do not make the commitment")
+                messages.append(f"{n}: the seed's position commitments do not make the commitment")
                 continue
             expected = shuffled(decks(s.get("decks", 1)), seed)
         elif s.get("stacked"):
             if hashlib.sha256(s["stacked"].encode()).hexdigest() != s["commitment"]:
                 ok = False
-                messages.append(f"hand {n}: the stacked order does not match the commitment")
+                messages.append(f"{n}: the stacked order does not match the commitment")
                 continue
             expected = None
-            messages.append(f"hand {n}: stacked deck (a test or puzzle), not a random shuffle")
+            messages.append(f"{n}: stacked deck (a test or puzzle), not a random shuffle")
         elif s.get("positions") is not None:
             good, message = _verify_openings(entry)
             ok = ok and good
@@ -296,33 +305,33 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             continue
         else:  # no openings (stacked, or dealt before per-position commitments), nothing revealed yet
             pending += 1
-            messages.append(f"hand {n}: not yet verifiable: no revealed seed and no openings (a stacked deck, or "
+            messages.append(f"{n}: not yet verifiable: no revealed seed and no openings (a stacked deck, or "
                             "one dealt before per-position commitments); verify again once the seed is revealed")
             continue
         try:
             hand = replay_hand(entry)
         except (RuleError, ShoeError, HistoryError, ValueError, KeyError) as e:
             ok = False
-            messages.append(f"hand {n}: replay failed: {e}")
+            messages.append(f"{n}: replay failed: {e}")
             continue
         assert isinstance(hand.shoe, Shoe)  # entered hands were answered above
         if expected is not None and hand.shoe.order[:len(expected)] != expected:
             ok = False
-            messages.append(f"hand {n}: the deck is not the shuffle of the revealed seed")
+            messages.append(f"{n}: the deck is not the shuffle of the revealed seed")
             continue
         recorded = _recorded_cards(entry)
         dealt = [c.text for c in hand.shoe.order[s.get("start", 0):hand.shoe.position]]
         if recorded != dealt:
             ok = False
             messages.append(
-                f"hand {n}: the cards recorded are not the cards of the committed order"
+                f"{n}: the cards recorded are not the cards of the committed order"
             )
             continue
         if [r.to_json() for r in hand.log] != entry["log"]:
             ok = False
-            messages.append(f"hand {n}: the recorded log differs from the replay")
+            messages.append(f"{n}: the recorded log differs from the replay")
             continue
-        messages.append(f"hand {n}: ok, {len(dealt)} cards dealt, all from the committed order")
+        messages.append(f"{n}: ok, {len(dealt)} cards dealt, all from the committed order")
     return VerifyResult(ok, messages, pending, entered)
 
 
@@ -336,6 +345,17 @@ def _recorded_cards(entry: dict[str, Any]) -> list[str]:
 
 
 # -- human-readable steps --------------------------------------------------------------------
+def _pretty(cards: Iterable[str]) -> str:
+    """Cards as a person writes them ("10♠ K♥"); a hidden card stays ``??``."""
+    out = []
+    for c in cards:
+        try:
+            out.append(c if c == rec.HIDDEN else card(c).pretty)
+        except CardError:
+            out.append(c)
+    return " ".join(out)
+
+
 def describe(d: dict[str, Any]) -> str:
     """One record as a line of English."""
     f = money.format
@@ -345,7 +365,7 @@ def describe(d: dict[str, Any]) -> str:
     if kind == "ante":
         return f"{seat} antes {f(d['amount'])}{allin}"
     if kind == "deal":
-        return f"{seat} is dealt {' '.join(d['cards'])}"
+        return f"{seat} is dealt {_pretty(d['cards'])}"
     if kind == "phase":
         return f"-- {d['phase'].replace('_', ' ')} --"
     if kind == "check":
@@ -359,25 +379,28 @@ def describe(d: dict[str, Any]) -> str:
     if kind == "fold":
         return f"{seat} folds"
     if kind == "draw":
-        shown = f", showing {d['shown']}" if d.get("shown") else ""
-        return (f"{seat} discards {len(d['discards'])} ({' '.join(d['discards'])}) and draws "
-                f"{' '.join(d['received'])}{shown}")
+        shown = f", showing {_pretty([d['shown']])}" if d.get("shown") else ""
+        return (f"{seat} discards {len(d['discards'])} ({_pretty(d['discards'])}) and draws "
+                f"{_pretty(d['received'])}{shown}")
     if kind == "stand_pat":
         return f"{seat} stands pat"
     if kind == "card":
-        return f"{seat} is dealt {d['card']} (entered by the dealer)"
+        return f"{seat} is dealt {_pretty([d['card']])} (entered by the dealer)"
     if kind == "discard":
-        shown = f", showing {d['shown']}" if d.get("shown") else ""
-        return f"{seat} discards {len(d['discards'])} ({' '.join(d['discards'])}){shown}"
+        shown = f", showing {_pretty([d['shown']])}" if d.get("shown") else ""
+        return f"{seat} discards {len(d['discards'])} ({_pretty(d['discards'])}){shown}"
     if kind == "take_back":
-        return f"The dealer takes back {seat}'s card {d['card']} (a correction)"
+        return f"Card taken back ({_pretty([d['card']])}): {seat}'s, a correction"
+    if kind == "ruling":
+        ruled = "dead: it wins nothing" if d["dead"] else "to stand"
+        return f"{seat} drew four cards but shows no Ace: the dealer rules the hand {ruled}"
     if kind == "restub":
         how = "shuffled into" if d["shuffled"] else "stacked as"
         return f"The deck is out: {d['cards']} mucked cards {how} a new stub"
     if kind == "uncalled":
         return f"{seat} takes back {f(d['amount'])} nobody called"
     if kind == "show":
-        return f"{seat} shows {' '.join(d['cards'])}: {d['name']}"
+        return f"{seat} shows {_pretty(d['cards'])}: {spoken(d['name'])}"
     if kind == "award":
         pot = "the main pot" if d["pot"] == 0 else f"side pot {d['pot']}"
         return f"{seat} wins {f(d['amount'])} from {pot}"
@@ -434,6 +457,8 @@ def hand_to_phh(entry: dict[str, Any]) -> list[tuple[str, Any]]:
             actions.append(f"{p[d['seat']]} sd")
         elif kind == "show":
             actions.append(f"{p[d['seat']]} sm {''.join(d['cards'])}")
+        elif kind == "ruling" and d["dead"]:  # mucked by the ruling: a dead hand shows nothing
+            actions.append(f"{p[d['seat']]} sm # dead hand: drew four cards but showed no Ace")
     finishing = dict((int(s), v) for s, v in entry["result"]["stacks"])
     fields: list[tuple[str, Any]] = [
         ("variant", PHH_VARIANT),
@@ -445,7 +470,7 @@ def hand_to_phh(entry: dict[str, Any]) -> list[tuple[str, Any]]:
         ("actions", actions),
         ("_seats", [s for s in order]),
         ("seat_count", rules.get("max_players", 7)),
-        ("hand", entry.get("number", 1)),
+        ("hand", entry.get("hand_id") or entry.get("number", 1)),
         ("finishing_stacks", [finishing[s] for s in order]),
         ("currency", "USD"),
         ("_units", "cents"),

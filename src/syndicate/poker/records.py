@@ -47,6 +47,20 @@ class Dealt(NamedTuple):
         return {"type": self.type, "seat": self.seat, "cards": _texts(self.cards)}
 
 
+class DealtFaceDown(NamedTuple):
+    """A real-cards table where only the cards shown are entered: five cards dealt face down to
+    one seat, counted but never named (``"??"`` in every copy, the house's included)."""
+
+    seat: int
+    number: int
+    @property
+    def type(self) -> str:
+        return "deal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "cards": [HIDDEN] * self.number}
+
+
 class PhaseStarted(NamedTuple):
     phase: str
     @property
@@ -133,6 +147,22 @@ class Drew(NamedTuple):
                 "shown": self.shown.text if self.shown else None}
 
 
+class DrewFaceDown(NamedTuple):
+    """A draw at a real-cards table where only the cards shown are entered: how many cards were
+    thrown and dealt, none of them named. Four thrown means an Ace kept and shown to the table
+    (its suit is not entered): the showdown checks that the hand holds an Ace."""
+
+    seat: int
+    number: int
+    @property
+    def type(self) -> str:
+        return "draw"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "discards": [HIDDEN] * self.number,
+                "received": [HIDDEN] * self.number, "shown": None}
+
+
 class StoodPat(NamedTuple):
     seat: int
     @property
@@ -184,6 +214,21 @@ class TakenBack(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "seat": self.seat, "card": self.card.text}
+
+
+class Ruled(NamedTuple):
+    """The dealer's ruling on a hand the showdown flagged: four cards drawn and no Ace shown
+    down. ``dead``: the hand is dead (it wins nothing, its chips stay in the pot); else it
+    stands and plays as shown."""
+
+    seat: int
+    dead: bool
+    @property
+    def type(self) -> str:
+        return "ruling"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "dead": self.dead, "rule": "draw.ace"}
 
 
 class Restubbed(NamedTuple):
@@ -253,14 +298,18 @@ class CarriedOver(NamedTuple):
         return {"type": self.type, "amount": self.amount, "pot": self.pot}
 
 
-Record = (Ante | Dealt | PhaseStarted | Checked | Bet | Called | Raised | Folded | Drew | StoodPat
-          | CardEntered | Discarded | TakenBack | Restubbed | Returned | Shown | Awarded | CarriedOver)
+Record = (Ante | Dealt | DealtFaceDown | PhaseStarted | Checked | Bet | Called | Raised | Folded | Drew
+          | DrewFaceDown | StoodPat | CardEntered | Discarded | TakenBack | Ruled | Restubbed | Returned | Shown
+          | Awarded | CarriedOver)
 
 #: Record types that are a player's decision (what a replay feeds back in).
 DECISIONS = frozenset({"check", "bet", "call", "raise", "fold", "draw", "stand_pat"})
 #: With entered cards the draw decision is ``discard`` (its ``draw`` record follows the cards),
 #: and the cards entered are inputs too.
 ENTERED_INPUTS = frozenset({"check", "bet", "call", "raise", "fold", "discard", "stand_pat", "card"})
+#: When only the cards shown are entered, the draw is a decision again (a count, dealt at once),
+#: and the dealer's ruling on a flagged hand is one too.
+SHOWN_ONLY_INPUTS = frozenset({"check", "bet", "call", "raise", "fold", "draw", "stand_pat", "card", "ruling"})
 
 
 def redact(doc: dict[str, Any], viewer: int | str) -> dict[str, Any]:

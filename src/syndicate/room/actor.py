@@ -92,7 +92,8 @@ class TableActor:
         self.clock = Clock(table_timers(table, timers or Timers()))  # the table's own copy
         self.version = 0
         self.clients: dict[Connection, None] = {}  # insertion-ordered set
-        self.hand_id: int | None = None
+        self.hand_id: int | None = None  # the hand's evening-wide number: its row's id, once stored
+        self._voided_id: int | None = None  # the hand a misdeal voided, until the next starts
         self.hand_number = 0
         self._start_stacks: dict[int, int] = {}
         #: Who sat where when the hand in play (or the last) was dealt.
@@ -305,10 +306,10 @@ class TableActor:
                 if game.cards == "real":
                     self._note_entry(account, before)
                 if reopening:
-                    await self._after(f"hand {self.hand_number}: {account.name} took back the card that settled it: "
-                                      "its settlement reversed", by=account.id)
+                    await self._after(f"{account.name} took back the card that settled it: its settlement reversed",
+                                      by=account.id)
                 else:
-                    await self._after(f"{action}, hand {self.hand_number}")
+                    await self._after(action)
             else:
                 self.version += 1
             return True
@@ -493,7 +494,7 @@ class TableActor:
         self._dealt = {n: self.seats[n].account for n in self._start_stacks if n in self.seats}
         self._told = {}
         self._entered = []
-        self.hand_id = None
+        self.hand_id = self._voided_id = None
         self.hand_number += 1
         self.version += 1
         if memo is not None:
@@ -533,8 +534,9 @@ class TableActor:
             if hand_id is None:  # the hand's first write stores its history as it stands
                 hand_id = repo.add_hand(self.table.id, self.hand_number, game.name, commitment, history, now(),
                                         players)
-            if moves:
-                transfer(repo, self.table.event_id, moves, game.name, memo, by=by, hand_id=hand_id)
+            if moves:  # the memo names the hand by its evening-wide number, as every page does
+                transfer(repo, self.table.event_id, moves, game.name, f"{memo}, hand {hand_id}", by=by,
+                         hand_id=hand_id)
             if stored or settled:
                 repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
             return hand_id
@@ -556,7 +558,8 @@ class TableActor:
         as each bet is settled, once (:func:`corrections.payout_messages`)."""
         if self.game.cards != "real":
             return
-        self._told, messages = payout_messages(self.game, self._told, self.hand_number)
+        assert self.hand_id is not None  # stored before anyone is told of it
+        self._told, messages = payout_messages(self.game, self._told, self.hand_id)
         if not messages:
             return
         for conn in list(self.clients):
@@ -588,9 +591,9 @@ class TableActor:
         # in the hand is settled): nothing changed
         game.void_hand()
         history.update(voided=True, misdeal={"by": account.id, "name": account.name, "at": at})
-        hand_id, number = self.hand_id, self.hand_number
+        hand_id = self._voided_id = self.hand_id
         if hand_id is not None:  # stored: its bets are in the ledger
-            memo = f"hand {number} at table {self.table.id}: misdeal declared by {account.name}, every bet returned"
+            memo = f"hand {hand_id} at table {self.table.id}: misdeal declared by {account.name}, every bet returned"
             await self._db(partial(void_hand, table=self.table, hand_id=hand_id, history=history, memo=memo))
         for n, stack in self._start_stacks.items():
             if n in self.seats:
@@ -737,7 +740,7 @@ class TableActor:
                 text = f"Time ran out for seat {seat} ({s.account.name}): the clock {did} for them{out}"
             else:
                 continue
-            conn.send({"type": "timed_out", "hand": self.hand_number, "seat": seat, "move": move, "text": text})
+            conn.send({"type": "timed_out", "hand": self.hand_id, "seat": seat, "move": move, "text": text})
 
     async def _set_turn_clock(self, seconds: Any) -> bool:
         """The dealer sets the table's turn clock (seconds, or None for none), kept with the table;
@@ -775,7 +778,7 @@ class TableActor:
                 await self._start_round()
             elif game.betting_window():
                 if game.close_window():
-                    await self._after(f"deal, hand {self.hand_number}")
+                    await self._after("deal")
                     if game.in_play:
                         self._broadcast()
                         self._wake_bots()
@@ -826,6 +829,7 @@ class TableActor:
             "seats": seats,
             "you": {"account": account_id, "seat": seat},
             "hand": self.hand_number if shown else None,
+            "hand_id": self.hand_id if shown else None,
             "clock": clock,
             "round": round_,
             "log": game.log_view(viewer, self._memo) if shown else [],
@@ -851,8 +855,10 @@ class TableActor:
         if welcome:
             table["rules"] = rules.to_dict()
         table.update(game.table_view())
+        if table.get("voided") is not None:  # the voided hand by its evening-wide number, if it was stored
+            table["voided_hand_id"] = self._voided_id
         seats = [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
-                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
+                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts, "bot": s.bot}
                  for n, s in sorted(self.seats.items())]
         clock = self.clock.view(game.to_act) if game.in_play else None
         return table, seats, clock

@@ -10,9 +10,10 @@ timed out and of a bot. The actor reads the engine's stacks after every change a
 ledger by the difference, so the settlement of a hand is whatever the engine says it is.
 
 At a real-cards table (``cards == "real"``, docs/dealer.md) the adapter deals from an
-:class:`~syndicate.shoe.EnteredShoe`: the hand stops at every card (:attr:`Game.card_needed`)
-and the dealer's ``card`` and ``take_back`` actions supply and correct them; there is then no
-shoe to commit to (:attr:`Game.shoe` is ``None``).
+:class:`~syndicate.shoe.EnteredShoe`: the hand stops at every card the room is to know
+(:attr:`Game.card_needed`; at draw only the hands shown down) and the dealer's ``card`` and
+``take_back`` actions supply and correct them; there is then no shoe to commit to
+(:attr:`Game.shoe` is ``None``).
 """
 
 from __future__ import annotations

@@ -41,7 +41,9 @@ def _stored(store: Store, event_id: int, hand_id: int, viewer_id: int | None
                     seats[h.number] = seat
     doc = dict(same_shoe[-1].history)
     key = "rounds" if "rounds" in doc else "hands"  # Blackjack rounds; draw hands (a deck each)
-    doc[key] = [r for h in same_shoe for r in h.history[key]]
+    # Each round or hand carries its evening-wide number (its row's id): the number every page
+    # and the replay say, beside the table's own count (``number``).
+    doc[key] = [{**r, "hand_id": h.id} for h in same_shoe for r in h.history[key]]
     doc.pop("hand", None)
     return doc, seed, seats
 

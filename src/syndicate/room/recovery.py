@@ -98,7 +98,7 @@ def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
     ev = table.event_id
     for hand in repo.hands(ev, table.id, status="playing", limit=10_000):
         void_hand(repo, table, hand.id, {**hand.history, "voided": True},
-                  f"hand {hand.number} at table {table.id} voided after a restart: every bet returned")
+                  f"hand {hand.id} at table {table.id} voided after a restart: every bet returned")
         voided.append(hand.id)
     prefix = f"stack:{table.id}:"
     for a in repo.ledger_accounts(ev):

@@ -17,7 +17,7 @@ import csv
 import html
 import io
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -49,6 +49,7 @@ class PlayerLine:
     net: int  # cash_outs + chips - buy_ins
     hands: int  # settled hands dealt to them
     walk_in: bool = False  # seated by a dealer by name, with no sign-in (and not linked to an account)
+    start: int = 0  # their first buy-in: what they started the evening with (part of buy_ins)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +61,11 @@ class TableLine:
     dealer: str
     hands: int  # settled
     voided: int
-    house_result: int  # the table's ledger balance: positive, the house is ahead
+    house_result: int  # the settled hands' result: positive, the house is ahead
     cash_expected: int = 0  # cash its dealer should hold for walk-ins' chips: minus ``cash:<table>``
     cash_counted: int | None = None  # the last count of that cash
     cash_difference: int | None = None  # that count less what was expected when it was made
+    in_play: int = 0  # chips of the hand in play in the table's account: not yet the house's
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +82,14 @@ class Totals:
     cash_outs: int
     chips_held: int  # by every player, bankrolls and stacks
     players_net: int  # the sum of the players' nets
-    house_result: int  # the sum of the tables' balances
+    house_result: int  # the tables' settled results
     float_result: int  # the bots' float: its balance plus the chips bots hold, less what the admin put in
     cashier: int  # the cashier's balance: cash-outs less buy-ins
     table_cash: int  # the tables' cash accounts: minus the cash the dealers should hold
     ledger_total: int  # the sum of every balance: 0
     hands: int
     voided: int
+    in_play: int = 0  # chips in hands still in play (the tables' balances less their results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +112,8 @@ class Report:
         """The players' nets are minus the house's result, the ledger sums to zero and the
         audit found nothing."""
         t = self.totals
-        return not self.audit and t.ledger_total == 0 and t.players_net == -(t.house_result + t.float_result)
+        return (not self.audit and t.ledger_total == 0
+                and t.players_net == -(t.house_result + t.in_play + t.float_result))
 
     def to_json(self, *, with_entries: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -162,7 +166,7 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
     players: dict[int, dict[str, int]] = {}
 
     def line(pid: int) -> dict[str, int]:
-        return players.setdefault(pid, {"buy_ins": 0, "cash_outs": 0, "chips": 0, "hands": 0})
+        return players.setdefault(pid, {"buy_ins": 0, "cash_outs": 0, "chips": 0, "hands": 0, "start": -1})
 
     for a in ledger_accounts:
         pid = owner_of(a.key)
@@ -178,7 +182,10 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         if dst in bots or src in bots:
             continue
         if _sells(e.source_key) and dst is not None:
-            line(dst)["buy_ins"] += e.amount
+            p = line(dst)
+            p["buy_ins"] += e.amount
+            if p["start"] < 0:
+                p["start"] = e.amount
         elif _sells(e.dest_key) and src is not None:
             line(src)["cash_outs"] += e.amount
     for hand_id, account_id, _seat in dealt:
@@ -186,18 +193,21 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
             line(alias.get(account_id, account_id))["hands"] += 1
     player_lines = sorted(
         (PlayerLine(pid, names.get(pid, f"account {pid}"), p["buy_ins"], p["cash_outs"], p["chips"],
-                    p["cash_outs"] + p["chips"] - p["buy_ins"], p["hands"], pid in walk_ins)
+                    p["cash_outs"] + p["chips"] - p["buy_ins"], p["hands"], pid in walk_ins, max(p["start"], 0))
          for pid, p in players.items()),
         key=lambda p: (-p.net, p.name))
 
     balances = {a.key: a.balance for a in ledger_accounts}
+    playing = in_play(entries, hands)
     table_lines = []
     for t in tables:
         mine = [h for h in hands if h.table_id == t.id]
+        pot = playing.get(t.id, 0)
         table_lines.append(TableLine(
             t.id, t.name, t.game, t.status, names.get(t.dealer_id, f"account {t.dealer_id}"),
             sum(1 for h in mine if h.status == "settled"), sum(1 for h in mine if h.status == "voided"),
-            balances.get(f"table:{t.id}", 0), *(_cash_cells(cash[t.id]) if t.id in cash else ())))
+            balances.get(f"table:{t.id}", 0) - pot, *(_cash_cells(cash[t.id]) if t.id in cash else (0, None, None)),
+            in_play=pot))
     by_dealer: dict[str, list[TableLine]] = {}
     for tl in table_lines:
         by_dealer.setdefault(tl.dealer, []).append(tl)
@@ -210,14 +220,31 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
     totals = Totals(
         buy_ins=sum(p.buy_ins for p in player_lines), cash_outs=sum(p.cash_outs for p in player_lines),
         chips_held=sum(p.chips for p in player_lines), players_net=sum(p.net for p in player_lines),
-        house_result=sum(a.balance for a in ledger_accounts if a.kind == "table"),
+        house_result=sum(a.balance for a in ledger_accounts if a.kind == "table") - sum(playing.values()),
         float_result=float_held - float_in, cashier=cashier,
         table_cash=sum(a.balance for a in ledger_accounts if a.key.startswith("cash:")),
         ledger_total=sum(a.balance for a in ledger_accounts),
-        hands=sum(t.hands for t in table_lines), voided=sum(t.voided for t in table_lines))
+        hands=sum(t.hands for t in table_lines), voided=sum(t.voided for t in table_lines),
+        in_play=sum(playing.values()))
     winners = [p for p in player_lines if p.net > 0][:3]
     return Report(event.name, event.id, at or datetime.now(UTC), player_lines, table_lines, dealer_lines,
                   winners, totals, audit, entries, cash_findings(list(cash.values())))
+
+
+def in_play(entries: Iterable[Entry], hands: Iterable[Any]) -> dict[int, int]:
+    """The chips each table's account holds for hands still in play (bets, antes, a pot): the
+    players', not yet the house's. A hand's moves count in the house's result once it is settled."""
+    playing = {h.id: h.table_id for h in hands if h.status == "playing"}
+    out: dict[int, int] = {}
+    for e in entries:
+        table = playing.get(e.hand_id) if e.hand_id is not None else None
+        if table is None:
+            continue
+        key = f"table:{table}"
+        delta = (e.amount if e.dest_key == key else 0) - (e.amount if e.source_key == key else 0)
+        if delta:
+            out[table] = out.get(table, 0) + delta
+    return out
 
 
 def _sells(key: str) -> bool:
@@ -262,12 +289,40 @@ def _series(entries: Iterable[Entry], keys: dict[str, Any], labels: dict[Any, st
 
 
 def house_series(store: Store, event_id: int) -> dict[str, Any]:
-    """The house's result over time at each table (its ledger balance after each transaction)."""
+    """The house's result over time at each table: a hand counts once it is settled (or voided),
+    all its moves at the time of its last one; the chips of a hand still in play are not the
+    house's, so the line does not rise with a pot and fall at its award."""
     with store.transaction() as repo:
         tables = repo.tables(event_id)
         entries = repo.event_entries(event_id)
+        hands = repo.hands(event_id, limit=10**9)
     labels = {t.id: f"{t.name} (table {t.id})" for t in tables}
-    return _series(entries, {f"table:{t.id}": t.id for t in tables}, labels)
+    return _series(_settled_only(entries, hands), {f"table:{t.id}": t.id for t in tables}, labels)
+
+
+def _settled_only(entries: list[Entry], hands: Iterable[Any]) -> list[Entry]:
+    """``entries`` with each finished hand's moves together at its last transaction, and those
+    of hands still in play left out."""
+    status = {h.id: h.status for h in hands}
+    last: dict[int, Entry] = {}
+    for e in entries:
+        if e.hand_id is not None:
+            last[e.hand_id] = e
+    held: dict[int, list[Entry]] = {}
+    out: list[Entry] = []
+    for e in entries:
+        h = e.hand_id
+        if h is None:
+            out.append(e)
+        elif status.get(h) == "playing":
+            continue
+        elif last[h].transaction_id != e.transaction_id:
+            held.setdefault(h, []).append(e)
+        else:
+            end = last[h]
+            out.extend(replace(x, transaction_id=end.transaction_id, at=end.at) for x in held.pop(h, []))
+            out.append(e)
+    return out
 
 
 def _player_keys(accounts: Iterable[LedgerAccount]) -> dict[str, int]:
@@ -316,8 +371,30 @@ def ledger_csv(report: Report) -> str:
     return buf.getvalue()
 
 
+PLAYER_CSV_COLUMNS = ("player", "account", "walk_in", "start", "bought", "won_lost", "cashed_out", "now", "hands",
+                      "start_cents", "bought_cents", "won_lost_cents", "cashed_out_cents", "now_cents")
+
+
+def players_csv(report: Report) -> str:
+    """Each player's evening on one row: what they started with (their first buy-in), what they
+    bought after it, what they won or lost, what they cashed out and what they hold now, so that
+    start + bought + won_lost − cashed_out = now; in dollars and in cents. Walk-ins are marked."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(PLAYER_CSV_COLUMNS)
+    for p in sorted(report.players, key=lambda x: x.name.lower()):
+        cells = (p.start, p.buy_ins - p.start, p.net, p.cash_outs, p.chips)
+        w.writerow((p.name, p.account, "yes" if p.walk_in else "no", *map(money.format, cells), p.hands, *cells))
+    return buf.getvalue()
+
+
 def _m(cents: int) -> str:
     return money.format(cents)
+
+
+def _who(p: PlayerLine) -> str:
+    """A player's name as the report prints it: a walk-in is marked."""
+    return f"{p.name} (walk-in)" if p.walk_in else p.name
 
 
 def text(report: Report) -> str:
@@ -325,7 +402,7 @@ def text(report: Report) -> str:
     out = [f"{report.event}: the end-of-night report ({report.generated_at:%Y-%m-%d %H:%M} UTC)", ""]
     out.append(f"{'Player':<20} {'Buy-ins':>11} {'Cash-outs':>11} {'Chips held':>11} {'Net':>11} {'Hands':>6}")
     for p in report.players:
-        out.append(f"{p.name[:20]:<20} {_m(p.buy_ins):>11} {_m(p.cash_outs):>11} {_m(p.chips):>11} "
+        out.append(f"{_who(p)[:20]:<20} {_m(p.buy_ins):>11} {_m(p.cash_outs):>11} {_m(p.chips):>11} "
                    f"{_m(p.net):>11} {p.hands:>6}")
     out.append(f"{'All players':<20} {_m(t.buy_ins):>11} {_m(t.cash_outs):>11} {_m(t.chips_held):>11} "
                f"{_m(t.players_net):>11} {'':>6}")
@@ -343,14 +420,20 @@ def text(report: Report) -> str:
             out.append(f"{(tl.name + f' ({tl.table})')[:26]:<26} {_m(tl.cash_expected):>11} "
                        f"{_m(tl.cash_counted) if tl.cash_counted is not None else 'not yet':>11} "
                        f"{_m(tl.cash_difference) if tl.cash_difference is not None else '':>11}")
-    out += ["", "Winners: " + (", ".join(f"{w.name} {_m(w.net)}" for w in report.winners) or "none")]
+    out += ["", "Winners: " + (", ".join(f"{_who(w)} {_m(w.net)}" for w in report.winners) or "none")]
     out += ["", f"House result {_m(t.house_result)}; the players' nets sum to {_m(t.players_net)}; "
-                f"the bots' float {_m(t.float_result)}; every balance sums to {_m(t.ledger_total)} ({len(report.entries)} ledger lines).",
+                f"the bots' float {_m(t.float_result)};{_in_play(t)} every balance sums to {_m(t.ledger_total)} "
+                f"({len(report.entries)} ledger lines).",
             "Ledger audit (syndicate admin check): " + ("; ".join(report.audit) or "ledger sound"),
             "The totals agree." if report.agrees else "THE TOTALS DO NOT AGREE."]
     problems, warnings = report.cash
     out += [f"Table cash: {p}" for p in problems] + [f"Table cash (warning): {w}" for w in warnings]
     return "\n".join(out) + "\n"
+
+
+def _in_play(t: Totals) -> str:
+    """The chips of hands still in play, when there are any: the players', not yet the house's."""
+    return f" {_m(t.in_play)} in hands still in play;" if t.in_play else ""
 
 
 def _cell(x: Any, num: bool = False) -> str:
@@ -382,7 +465,8 @@ table.report tfoot td { font-weight: 700; border-top: 2px solid #111; }
 """
 
 
-def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | None = None) -> str:
+def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | None = None,
+              players_href: str | None = None) -> str:
     """A printable page: the tables of the report with print CSS. ``stylesheet`` links a CSS
     file (the server's, so a strict CSP needs no inline style); without it the CSS is in the
     page (a file written by ``syndicate report --format html``). No script either way."""
@@ -398,13 +482,18 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
         f'<p class="muted">Made {report.generated_at:%Y-%m-%d %H:%M} UTC from the ledger '
         f"({len(report.entries)} lines) and {t.hands} settled hands ({t.voided} voided). Amounts in dollars.</p>",
     ]
-    if csv_href:
-        parts.append(f'<p class="no-print"><a href="{html.escape(csv_href)}" download>The whole ledger as CSV</a></p>')
+    links = [f'<a href="{html.escape(href)}" download>{text}</a>' for href, text in (
+        (csv_href, "The whole ledger as CSV"), (players_href, "Each player's summary as CSV")) if href]
+    if links:
+        parts.append(f'<p class="no-print">{" · ".join(links)}</p>')
     parts.append("<h2>Winners</h2>")
-    parts.append("<ol>" + "".join(f"<li>{html.escape(w.name)}: {_m(w.net)}</li>" for w in report.winners) + "</ol>"
+    parts.append("<ol>" + "".join(f"<li>{html.escape(_who(w))}: {_m(w.net)}</li>" for w in report.winners) + "</ol>"
                  if report.winners else "<p>No player finished ahead.</p>")
+    if any(p.walk_in for p in report.players):
+        parts.append('<p class="muted">(walk-in): seated by a dealer by name, with chips bought for cash at the '
+                     "table.</p>")
     parts.append(_table("Players", ["Player", "Buy-ins", "Cash-outs", "Chips held", "Net", "Hands"],
-                        [[p.name, _m(p.buy_ins), _m(p.cash_outs), _m(p.chips), _m(p.net), p.hands]
+                        [[_who(p), _m(p.buy_ins), _m(p.cash_outs), _m(p.chips), _m(p.net), p.hands]
                          for p in report.players], {1, 2, 3, 4, 5},
                         ["All players", _m(t.buy_ins), _m(t.cash_outs), _m(t.chips_held), _m(t.players_net), ""]))
     parts.append(_table("Tables", ["Table", "Game", "Dealer", "Status", "Hands", "Voided", "House result"],
@@ -422,7 +511,7 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
     parts.append(_table("Dealers", ["Dealer", "Tables", "Hands", "House result"],
                         [[d.dealer, d.tables, d.hands, _m(d.house_result)] for d in report.dealers], {1, 2, 3}))
     parts.append(f'<p class="agree">House result {_m(t.house_result)}; the players\' nets sum to '
-                 f"{_m(t.players_net)}; the bots' float {_m(t.float_result)}; every balance sums to "
+                 f"{_m(t.players_net)}; the bots' float {_m(t.float_result)};{html.escape(_in_play(t))} every balance sums to "
                  f"{_m(t.ledger_total)}. Ledger audit: "
                  f"{html.escape('; '.join(report.audit) or 'ledger sound')}. "
                  f"{'The totals agree.' if report.agrees else 'THE TOTALS DO NOT AGREE.'}</p>")

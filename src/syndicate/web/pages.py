@@ -29,6 +29,7 @@ from ..blackjack.rules import PRESET_TITLES, PRESETS, Rules
 from ..poker.draw import DrawRules
 from ..room.errors import Forbidden, NotFound
 from ..room.histories import house_history, shoe_history
+from ..room.report import in_play
 from ..room.roles import allowed
 from ..room.values import Table
 from .auth import Me
@@ -175,7 +176,7 @@ def _odds(rules: Rules) -> dict[str, Any]:
 class OddsService:
     """The odds answers of one app, computed off the event loop where the live tables run.
 
-    A rule set's first analysis costs about half a second of CPU, and the route needs no sign-in,
+    A rule set's first analysis costs about a tenth of a second of CPU, and the route needs no sign-in,
     so anyone could ask for many rule sets at once. Analyses therefore run in a pool of
     ``workers`` threads (one by default: the live tables keep the other core), a rule set being
     analysed is computed once however many ask for it, and at most ``waiting`` further rule sets
@@ -183,7 +184,7 @@ class OddsService:
     Answers are kept (``keep`` rule sets), so a table's later visitors cost nothing.
     """
 
-    SECONDS_PER_ANALYSIS = 0.5  # for Retry-After: about one cold analysis on one core
+    SECONDS_PER_ANALYSIS = 0.2  # for Retry-After: about one cold analysis on one core
 
     def __init__(self, workers: int = 1, waiting: int = 4, keep: int = 256) -> None:
         self.workers = workers
@@ -281,19 +282,24 @@ async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
 
 @router.get("/api/figures", tags=["pages"])
 def figures(request: Request, account: Me) -> list[dict[str, Any]]:
-    """The house's result per table (the balance of its ``table:<id>`` ledger account: positive,
-    the house is ahead) and the hands played there: admin and pit bosses."""
+    """The house's result per table (the settled hands' part of its ``table:<id>`` ledger
+    account: positive, the house is ahead), the chips of the hand in play there (``in_play``:
+    the players', until it is settled) and the hands played: admin and pit bosses."""
     if not allowed(account.role, "view_any_ledger"):
         raise Forbidden("view_any_ledger", "the house's figures are for the admin and pit bosses")
     room = request.app.state.room
     balances = {a.key: a.balance for a in room.ledger.accounts(account.event_id)}
     out = []
     with room.store.transaction() as repo:
+        every = repo.hands(account.event_id, None, None, None, 10**9)
+        playing = in_play(repo.event_entries(account.event_id), every) if any(
+            h.status == "playing" for h in every) else {}
         for t in repo.tables(account.event_id):
-            hands = repo.hands(account.event_id, t.id, None, None, 100_000)
+            hands = [h for h in every if h.table_id == t.id]
             out.append({
                 "table": t.id, "name": t.name, "game": t.game, "status": t.status,
-                "house_result": balances.get(f"table:{t.id}", 0),
+                "house_result": balances.get(f"table:{t.id}", 0) - playing.get(t.id, 0),
+                "in_play": playing.get(t.id, 0),
                 "hands": sum(1 for h in hands if h.status == "settled"),
                 "voided": sum(1 for h in hands if h.status == "voided"),
             })

@@ -53,12 +53,23 @@ def report_csv(request: Request, account: Me) -> Response:
         "Content-Disposition": f'attachment; filename="{_slug(rep.event)}-ledger.csv"'})
 
 
+@router.get("/api/report/players.csv", tags=["report"], response_class=Response)
+def report_players_csv(request: Request, account: Me) -> Response:
+    """Each player's evening as CSV, one row each (start, bought, won or lost, cashed out, now;
+    walk-ins marked). Admin and pit bosses."""
+    _host_only(account, "the players' summary")
+    rep = report.build(request.app.state.room.store, account.event_id)
+    return Response(report.players_csv(rep), media_type="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="{_slug(rep.event)}-players.csv"'})
+
+
 @router.get("/api/report/page", tags=["report"], response_class=HTMLResponse)
 def report_page(request: Request, account: Me) -> HTMLResponse:
     """The report as a printable page (print CSS; no script). Admin and pit bosses."""
     _host_only(account, "the report")
     rep = report.build(request.app.state.room.store, account.event_id)
-    return HTMLResponse(report.html_page(rep, stylesheet="/api/report/print.css", csv_href="/api/report/ledger.csv"))
+    return HTMLResponse(report.html_page(rep, stylesheet="/api/report/print.css", csv_href="/api/report/ledger.csv",
+                                         players_href="/api/report/players.csv"))
 
 
 @router.get("/api/report/print.css", tags=["report"], include_in_schema=False)

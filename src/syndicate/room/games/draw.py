@@ -3,8 +3,11 @@
 the next pot), dealing each hand from a fresh one-deck shoe. Its seed is revealed when the table
 closes; when a hand ends, each card shown is checked by its opening (docs/fairness.md).
 
-At a real-cards table each hand has an :class:`EnteredShoe` of one deck: the dealer enters every
-card as it is dealt, and a card twice in the hand is refused (docs/dealer.md).
+At a real-cards table each hand has an ``EnteredShoe(1, shown_only=True)``: the table runs on what
+a real dealer sees. The cards are dealt face down and counted, never named; at the draw each
+player says how many they throw; only the hands shown at the showdown are entered (a card twice
+refused), and a four-card draw shown down without an Ace waits for the dealer's ruling
+(docs/dealer.md). A bot there sees no card either: it checks or calls, and stands pat.
 
 In the ledger the table's account holds the pot while a hand is played and the carried
 remainder between hands; there is no house edge, so after each hand that account holds exactly
@@ -19,7 +22,8 @@ from typing import Any
 
 from ... import money
 from ...poker import bots as poker_bots
-from ...poker.draw import DrawHand, DrawRules
+from ...poker.draw import Dealing, DrawHand, DrawRules
+from ...poker.evaluator import spoken
 from ...poker.history import hand_to_json, to_history
 from ...poker.records import redact
 from ...poker.table import HOST_DEALER, DrawTable
@@ -50,9 +54,9 @@ class DrawGame(RoundAccessors):
     hand_word: str = "hand"
     passive: dict[str, str] = PASSIVE
     seat_actions: tuple[str, ...] = ("check", "bet", "call", "raise", "fold", "draw", "stand_pat", "accept_ante", "refuse_ante")
-    #: card, take_back and misdeal are for a real-cards table (docs/dealer.md); the actor
+    #: card, take_back, ruling and misdeal are for a real-cards table (docs/dealer.md); the actor
     #: completes a misdeal (void_hand here, every bet returned there).
-    dealer_actions: tuple[str, ...] = ("propose_ante", "card", "take_back", "misdeal")
+    dealer_actions: tuple[str, ...] = ("propose_ante", "card", "take_back", "ruling", "misdeal")
 
     def __init__(self, rules: DrawRules, players: Players, *, real: bool = False) -> None:
         self.rules = rules
@@ -96,16 +100,17 @@ class DrawGame(RoundAccessors):
             raise Conflict("no_players", f"a hand needs at least {self.rules.min_players} players with chips")
         table = self._sync_seats()
         # A fresh one-deck shoe per hand from the OS's CSPRNG; its seed is kept until the table
-        # closes (see history()). With real cards, the deck the dealer deals from, entered.
+        # closes (see history()). With real cards, the deck the dealer deals from: its face-down
+        # cards counted, the hands shown down entered.
         shoe: Shoe | EnteredShoe
         if self.cards == "real":
-            shoe, self._entered_key = EnteredShoe(1), entered_key()
+            shoe, self._entered_key = EnteredShoe(1, shown_only=True), entered_key()
         else:
             shoe = Shoe.new(1, penetration=1.0, burn=0)
         self.round = table.start_hand(shoe)
         self.round.number = number
         self._voided = None
-        return f"hand {number} dealt, antes in"
+        return "dealt, antes in"
 
     def hand_stacks(self) -> dict[int, int]:
         return dict(self.round.stacks) if self.round is not None else {}
@@ -131,6 +136,12 @@ class DrawGame(RoundAccessors):
         if action in ("bet", "raise"):
             amount = message.get("amount")
             hand.bet(seat, amount) if action == "bet" else hand.raise_(seat, amount)  # type: ignore[arg-type]
+        elif action == "draw" and hand.shown_only:
+            count = message.get("count")
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise BadRequest("count", "the cards are dealt face down: say how many you throw, \"count\": 1 to 3, "
+                                          "or 4 keeping an Ace (shown to the dealer); not which")
+            hand.draw(seat, count)
         elif action == "draw":
             discards = message.get("discards")
             if not isinstance(discards, list) or len(discards) > MAX_DISCARDS or not all(
@@ -142,6 +153,16 @@ class DrawGame(RoundAccessors):
         return True
 
     def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
+        if action == "ruling":
+            real_only(self, "a ruling on a hand shown down")
+            hand_in_play(self)
+            assert self.round is not None
+            seat, dead = message.get("seat"), message.get("dead")
+            if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(dead, bool):
+                raise BadRequest("ruling", "a ruling names the \"seat\" whose hand waits for it and whether it is "
+                                           "\"dead\" (true) or stands (false)")
+            self.round.ruling(seat, dead)
+            return True
         if action in ("card", "take_back"):
             real_only(self, "entering a card")
             hand = self.round
@@ -203,10 +224,16 @@ class DrawGame(RoundAccessors):
         return actor if actor in bots else None
 
     def bot_move(self, seat: int) -> str:
+        hand = self.round
+        assert hand is not None
+        if hand.shown_only:  # its cards lie face down before its chair: nobody sees them
+            legal = hand.legal_actions(seat)
+            choice = next(a for a in ("check", "call", "stand_pat", "fold") if a in legal)
+            getattr(hand, choice)(seat)
+            return choice
         if self._rng is None:
             self._rng = random.Random(secrets.randbits(64))
-        assert self.round is not None
-        record = poker_bots.act(self.round, seat, self._rng)
+        record = poker_bots.act(hand, seat, self._rng)
         return str(record.type)
 
     def betting_window(self) -> bool:
@@ -238,8 +265,6 @@ class DrawGame(RoundAccessors):
         hand = self.round
         if hand is None or hand.is_terminal:
             return None
-        if not any(r.type == "card" for r in hand.log):
-            return "no card has been dealt yet: there is nothing to void"
         folded = next((r.seat for r in hand.log if r.type == "fold"), None)
         return None if folded is None else f"seat {folded} has folded: their chips in the pot are lost"
 
@@ -261,7 +286,7 @@ class DrawGame(RoundAccessors):
         hand = self.round
         if hand is None:
             return []
-        shown = {r.seat: r.name for r in hand.log if r.type == "show"}
+        shown = {r.seat: spoken(r.name) for r in hand.log if r.type == "show"}
         out = []
         for i, r in enumerate(hand.log):
             if r.type == "award":
@@ -355,6 +380,11 @@ class DrawGame(RoundAccessors):
         view = rd.view(viewer, public)
         need = rd.card_needed
         view["card_needed_text"] = need.describe() if need is not None else None
+        if rd.shown_only:
+            view["deal_text"] = deal_text(rd.to_deal) if rd.to_deal is not None else None
+            ruling = rd.ruling_needed
+            view["ruling_text"] = (f"seat {ruling} drew four cards but shows no Ace: the hand is dead (it wins "
+                                   "nothing), or it stands" if ruling is not None else None)
         if viewer == "dealer":
             view["payouts"] = self.payouts()
         return view
@@ -368,6 +398,25 @@ class DrawGame(RoundAccessors):
             self._logs.sync(self.round.log)
             memo["log_synced"] = True
         return self._logs.view(viewer)
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five")
+
+
+def deal_text(d: Dealing) -> str:
+    """What the dealer deals now, in words: the deal, or one player's draw (and, when the deck
+    runs out, what to do then)."""
+    if len(d.seats) > 1:
+        return f"deal {_NUMBERS[d.cards]} cards face down to each player (seats {', '.join(map(str, d.seats))})"
+    seat, n = d.seats[0], d.cards
+    cards = f"{_NUMBERS[n]} card{'s' if n > 1 else ''}"
+    out = f"the deck is out: shuffle the discards (keep seat {seat}'s own discards aside)"
+    if not d.from_muck:
+        return f"deal seat {seat} {cards} face down"
+    if not d.from_deck:
+        return f"{out} and deal seat {seat} {cards} from them"
+    return (f"deal seat {seat} the last {_NUMBERS[d.from_deck]} of the deck; then {out} and deal "
+            f"{_NUMBERS[d.from_muck]} more from them")
 
 
 class _LogViews(RecordDocs):

@@ -63,9 +63,10 @@ def events(room: Room, settings: Deployment) -> list[dict[str, Any]]:
 @router.get("/api/events/current", tags=["sign-in"])
 def the_event(room: Room, settings: Deployment) -> dict[str, Any]:
     """The event the deployment names as current (``syndicate serve --event``), not the
-    newest: an admin who creates another event does not take over the pages."""
+    newest: an admin who creates another event does not take over the pages. ``ended_at`` is
+    set once it has ended (the pages then tell players to see the cashier)."""
     e = room.accounts.current_event(settings.current_event)
-    return {"id": e.id, "name": e.name}
+    return {"id": e.id, "name": e.name, "ended_at": e.ended_at.isoformat() if e.ended_at else None}
 
 
 @router.post("/api/events", tags=["sign-in"], status_code=201)

@@ -2,12 +2,13 @@
 // by line, hand history search with a step-by-step replay and the fairness check, and the
 // house's figures per table; the tables' cash for walk-ins' chips (expected, counted, the
 // difference) and linking a walk-in to a player's account (docs/walk-ins.md).
-import { api, eventId, h, headerBar, money, parseDollars, signInForm, toast, whoAmI } from "./common.js";
+import { api, eventId, h, headerBar, money, parseDollars, redraw, refused, signInForm, toast, whoAmI } from "./common.js";
 import { evening } from "./evening.js";
 import { replayViewer } from "./replay.js";
 
 let me = null;
 let accounts = [];
+const GAMES = { blackjack: "Blackjack", poker: "Five-card draw" };
 
 const sec = (id, title, ...body) => h("section", { class: "card-box scroll", "aria-labelledby": `${id}-h` }, h("h2", { id: `${id}-h` }, title), ...body);
 /** A panel the width of the page: the house's figures are the host's first number, never scrolled out of view. */
@@ -28,11 +29,22 @@ async function main() {
     sec("hands", "Hand histories", h("div", { id: "hands" })),
     sec("walk-ins", "Walk-ins and the tables' cash", h("div", { id: "walk-ins" })),
     sec("evening", "The evening: charts and the end-of-night report", h("div", { id: "evening" })));
-  await Promise.all([roster(), loadAccounts(), figures(), evening(document.getElementById("evening"))]);
+  const night = evening(document.getElementById("evening"));
+  await Promise.all([roster(), loadAccounts(), figures(), night.refresh()]);
   handSearch();
   walkIns();
   if (me.account.role === "admin") { houseFloat(); turnClock(); endOfNight(); }
+  // The page keeps itself current, as the lobby does: the house's figures, the totals and the
+  // charts while hands are played, and the accounts another host creates. Only what changed is
+  // redrawn, so nothing moves under a click or loses what is typed.
+  setInterval(() => {
+    if (document.hidden) return;
+    Promise.all([loadAccounts(), figures(), night.refresh()]).catch(() => { /* shown at the next try */ });
+  }, LIVE_MS);
 }
+
+/** How often the page asks again for its figures (the lobby: 3 s). */
+const LIVE_MS = 4000;
 
 async function roster() {
   const ev = await eventId();
@@ -49,7 +61,7 @@ async function roster() {
       await api("POST", "/api/roster/authorize", { dealer: dealer.value, pit_boss: me.account.role === "admin" ? boss.value : null });
       toast(`${dealer.value} is authorized`);
       roster();
-    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+    } catch (err) { refused(err); }
   });
   const groups = r.pit_bosses.map((g) => h("div", {}, h("h3", {}, `Pit boss: ${g.pit_boss}`),
     h("ul", { "aria-label": `Dealers under ${g.pit_boss}` }, g.dealers.map((d) => h("li", {}, d === g.pit_boss ? `${d} (pit boss) ` : `${d} `,
@@ -58,16 +70,29 @@ async function roster() {
         // who deals stops dealing and stays the pit boss of the group.
         const stays = d === g.pit_boss ? ` ${d} stays the pit boss of this group.` : "";
         if (!confirm(`Revoke ${d}? Their open tables are closed or handed over to another dealer.${stays}`)) return;
-        try { await api("POST", "/api/roster/revoke", { dealer: d }); toast(`${d} is revoked`); roster(); } catch (err) { toast(err.message, true); }
+        try { await api("POST", "/api/roster/revoke", { dealer: d }); toast(`${d} is revoked`); roster(); } catch (err) { refused(err); }
       } }, "Revoke")))),
     g.revoked.length ? h("p", { class: "muted" }, `Revoked: ${g.revoked.join(", ")}`) : null));
   document.getElementById("roster").replaceChildren(form, ...groups);
 }
 
+/** The accounts (a form to create one, the list with each player's bankroll), and every list of
+ * players on the page, at once: a player just created can be bought in straight away. */
 async function loadAccounts() {
   accounts = await api("GET", "/api/accounts");
   let balances = {};
   try { balances = Object.fromEntries((await api("GET", "/api/balances")).accounts.map((a) => [a.key, a.balance])); } catch { /* pit boss may */ }
+  const box = document.getElementById("accounts");
+  if (!box.querySelector("form")) box.replaceChildren(accountForm(), h("div", { id: "account-list" }));
+  redraw(document.getElementById("account-list"), h("table", { class: "data", "aria-label": "Accounts" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Id"), h("th", {}, "Name"), h("th", {}, "Role"), h("th", { class: "num" }, "Bankroll"))),
+    h("tbody", {}, accounts.map((a) => h("tr", {}, h("td", {}, a.id), h("td", {}, a.name), h("td", {}, a.role.replace("_", " ")),
+      h("td", { class: "num" }, a.role === "player" ? money(balances[`player:${a.id}`] || 0) : ""))))));
+  for (const list of playerLists.filter((x) => x.el.isConnected)) fillPlayers(list);
+  if (!document.querySelector("#cashier select")) { cashier(); ledgerPicker(); }
+}
+
+function accountForm() {
   const name = h("input", { name: "name", required: true });
   const role = h("select", { name: "role" }, ["player", "dealer", "pit_boss", "spectator", "admin"].map((r) => h("option", { value: r }, r.replace("_", " "))));
   const pw = h("input", { name: "password", type: "password", minlength: "8", required: true, autocomplete: "new-password" });
@@ -76,18 +101,33 @@ async function loadAccounts() {
     h("button", { type: "submit", class: "primary" }, "Create account"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    try { await api("POST", "/api/accounts", { name: name.value, role: role.value, password: pw.value }); toast(`${name.value} created`); loadAccounts(); }
-    catch (err) { toast(`${err.message} (${err.rule})`, true); }
+    try {
+      await api("POST", "/api/accounts", { name: name.value, role: role.value, password: pw.value });
+      toast(`${name.value} created`);
+      form.reset();
+      await loadAccounts();
+    } catch (err) { refused(err); }
   });
-  document.getElementById("accounts").replaceChildren(form, h("table", { class: "data", "aria-label": "Accounts" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Id"), h("th", {}, "Name"), h("th", {}, "Role"), h("th", { class: "num" }, "Bankroll"))),
-    h("tbody", {}, accounts.map((a) => h("tr", {}, h("td", {}, a.id), h("td", {}, a.name), h("td", {}, a.role.replace("_", " ")),
-      h("td", { class: "num" }, a.role === "player" ? money(balances[`player:${a.id}`] || 0) : ""))))));
-  if (!document.querySelector("#cashier select")) { cashier(); ledgerPicker(); }
+  return form;
 }
 
-function playerSelect(label, keep = () => true) {
-  return h("select", { "aria-label": label }, accounts.filter((a) => a.role === "player" && keep(a)).map((a) => h("option", { value: a.id }, a.name)));
+/** Every list of players on the page (cashier, ledger, hand search, linking a walk-in), to fill
+ * again when the accounts change; each keeps the player chosen in it. */
+const playerLists = [];
+
+function playerSelect(label, keep = () => true, first = null) {
+  const list = { el: h("select", { "aria-label": label }), keep, first };
+  playerLists.push(list);
+  fillPlayers(list);
+  return list.el;
+}
+
+function fillPlayers({ el, keep, first }) {
+  const chosen = el.value;
+  const options = accounts.filter((a) => a.role === "player" && keep(a)).map((a) => h("option", { value: a.id }, a.name));
+  if (first !== null) options.unshift(h("option", { value: "" }, first));
+  redraw(el, ...options);
+  if ([...el.options].some((o) => o.value === chosen)) el.value = chosen;
 }
 
 /** Each table's cash for walk-ins' chips against its last count, a count to record, and the
@@ -110,7 +150,7 @@ async function walkIns() {
         const out = await api("POST", `/api/tables/${Number(table.value)}/cash-count`, { counted: /^[−-]/.test(counted.value) ? -c : c });
         toast(`Table ${out.table}: counted ${money(out.counted)}, difference ${money(out.difference)}`);
         walkIns();
-      } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+      } catch (err) { refused(err); }
     });
     const walkIn = h("select", { "aria-label": "Walk-in to link" }, walkers.filter((w) => w.linked_to === null).map((w) => h("option", { value: w.id }, w.name)));
     const player = playerSelect("Player account to link to", (a) => !a.walk_in);
@@ -122,7 +162,7 @@ async function walkIns() {
       const name = walkIn.selectedOptions[0] ? walkIn.selectedOptions[0].textContent : "";
       if (!name || !confirm(`Link ${name} to ${player.selectedOptions[0].textContent}? Their whole history becomes that player's.`)) return;
       try { await api("POST", `/api/walk-ins/${walkIn.value}/link`, { player: Number(player.value) }); toast(`${name} is linked`); walkIns(); }
-      catch (err) { toast(`${err.message} (${err.rule})`, true); }
+      catch (err) { refused(err); }
     });
     const names = Object.fromEntries(accounts.map((a) => [a.id, a.name]));
     box.replaceChildren(
@@ -147,12 +187,22 @@ function cashier() {
       const name = who.selectedOptions[0].textContent;
       toast(`${kind === "buy-in" ? "Bought in" : "Cashed out"} ${money(cents)} for ${name}: bankroll ${money(out.balance)}`);
       loadAccounts();
-    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+    } catch (err) { refused(err); }
   };
   document.getElementById("cashier").replaceChildren(h("div", { class: "inline", style: "display:flex;gap:.5rem;flex-wrap:wrap;align-items:end" },
     h("label", { class: "field" }, "Player", who), h("label", { class: "field" }, "Amount ($)", amount),
     h("button", { type: "button", class: "primary", onclick: go("buy-in") }, "Buy in"),
     h("button", { type: "button", onclick: go("cash-out") }, "Cash out")));
+}
+
+/** A ledger line's kind in words (the kind itself stays in the data). */
+const KINDS = { buy_in: "Buy-in", cash_out: "Cash-out", sit_down: "Sat down", stand_up: "Stood up",
+  walk_in_buy_in: "Walk-in's chips", walk_in_cash_out: "Walk-in cashed out", house_float: "Bots' float",
+  bot_buy_in: "Bot sat down", void: "Hand voided", blackjack: "Blackjack", poker: "Five-card draw" };
+function kindInWords(kind) {
+  if (KINDS[kind]) return KINDS[kind];
+  const words = String(kind || "").replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 function ledgerPicker() {
@@ -170,9 +220,9 @@ function ledgerPicker() {
             h("tr", {}, h("th", { scope: "row" }, "Total chips (as on the leaderboard)"), h("td", { class: "num", "data-testid": "ledger-total" }, money(l.chips))))),
         h("table", { class: "data", "aria-label": `Ledger of ${l.account.name}` },
           h("thead", {}, h("tr", {}, h("th", {}, "When"), h("th", {}, "What"), h("th", {}, "Memo"), h("th", { class: "num" }, "Amount"), h("th", { class: "num" }, "Balance"))),
-          h("tbody", {}, l.lines.map((x) => h("tr", {}, h("td", {}, (x.at || "").replace("T", " ").slice(0, 19)), h("td", {}, x.kind),
+          h("tbody", {}, l.lines.map((x) => h("tr", {}, h("td", {}, (x.at || "").replace("T", " ").slice(0, 19)), h("td", { "data-kind": x.kind }, kindInWords(x.kind)),
             h("td", {}, x.memo || ""), h("td", { class: "num" }, money(x.amount)), h("td", { class: "num" }, money(x.balance)))))));
-    } catch (err) { toast(err.message, true); }
+    } catch (err) { refused(err); }
   };
   document.getElementById("ledger").replaceChildren(h("div", { style: "display:flex;gap:.5rem;align-items:end" },
     h("label", { class: "field" }, "Player", who), h("button", { type: "button", onclick: show }, "Show ledger")), out);
@@ -181,18 +231,19 @@ function ledgerPicker() {
 async function figures() {
   try {
     const rows = await api("GET", "/api/figures");
-    document.getElementById("figures").replaceChildren(h("table", { class: "data", "aria-label": "House figures" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Game"), h("th", {}, "Status"), h("th", { class: "num" }, "Hands"), h("th", { class: "num" }, "House result"))),
-      h("tbody", {}, rows.map((r) => h("tr", {}, h("td", {}, r.name), h("td", {}, r.game), h("td", {}, r.status),
-        h("td", { class: "num" }, r.hands), h("td", { class: "num" }, money(r.house_result))))),
-      h("caption", { class: "muted" }, "House result: the balance of the table's ledger account (at a draw table, the odd chips carried to the next pot).")));
+    redraw(document.getElementById("figures"), h("table", { class: "data", "aria-label": "House figures" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Game"), h("th", {}, "Status"), h("th", { class: "num" }, "Hands"),
+        h("th", { class: "num" }, "In play"), h("th", { class: "num" }, "House result"))),
+      h("tbody", {}, rows.map((r) => h("tr", {}, h("td", {}, r.name), h("td", {}, GAMES[r.game] || r.game), h("td", {}, r.status),
+        h("td", { class: "num" }, r.hands), h("td", { class: "num" }, r.in_play ? money(r.in_play) : ""), h("td", { class: "num" }, money(r.house_result))))),
+      h("caption", { class: "muted" }, "House result: what the table's settled hands won for the house (at a draw table, the odd chips "
+        + "carried to the next pot). In play: the bets of the hand being played, the players' until it is settled.")));
   } catch (err) { document.getElementById("figures").textContent = err.message; }
 }
 
 function handSearch() {
   const table = h("input", { type: "number", min: "1", placeholder: "any", "aria-label": "Table number" });
-  const player = playerSelect("Player");
-  player.prepend(h("option", { value: "", selected: true }, "anyone"));
+  const player = playerSelect("Player", () => true, "anyone");
   const commitment = h("input", { placeholder: "64 hex digits", "aria-label": "Shoe commitment", size: "24" });
   const list = h("div");
   const viewer = h("div", { "aria-live": "polite" });
@@ -207,13 +258,13 @@ function handSearch() {
       // one hand number everywhere: the evening-wide id (the replay's title and the download say it too)
       list.replaceChildren(hands.length ? h("div", { class: "hands-found" }, h("table", { class: "data", "aria-label": "Hands found" },
         h("thead", {}, h("tr", {}, ["Hand", "Table", "Game", "Status", "Started", "Players", ""].map((x) => h("th", {}, x)))),
-        h("tbody", {}, hands.map((x) => h("tr", {}, h("td", {}, `Hand ${x.id}`), h("td", {}, `table ${x.table}`), h("td", {}, x.game),
+        h("tbody", {}, hands.map((x) => h("tr", {}, h("td", {}, `Hand ${x.id}`), h("td", {}, `table ${x.table}`), h("td", {}, GAMES[x.game] || x.game),
           h("td", {}, x.status), h("td", {}, x.started_at.replace("T", " ").slice(0, 19)),
           h("td", { class: "players" }, h("ul", { class: "plain", "aria-label": `Players of hand ${x.id}` }, (x.players || []).map((p) =>
             h("li", {}, `${p.name}: `, h("span", { class: p.net > 0 ? "up" : p.net < 0 ? "down" : "" }, p.net === null || p.net === undefined ? (x.status === "voided" ? "voided" : "—") : money(p.net)))))),
           h("td", {}, h("button", { type: "button", "aria-label": `Replay hand ${x.id}`, onclick: () => replay(x, viewer) }, "Replay"),
             " ", h("a", { href: `/api/hands/${x.id}/history`, download: `hand-${x.id}.json` }, "Download"))))))) : h("p", { class: "muted" }, "No hand found."));
-    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+    } catch (err) { refused(err); }
   };
   const form = h("form", { class: "inline", "aria-label": "Search hands" },
     h("label", {}, "Table", table), h("label", {}, "Player", player), h("label", {}, "Commitment", commitment),
@@ -237,7 +288,7 @@ async function replay(hand, viewer) {
         ` — ${c.verify.messages.join(" ")}`),
       h("p", { class: "muted" }, c.commitment ? `Commitment ${c.commitment} (${c.hands_in_shoe} hand(s) of this shoe so far)`
         : `No commitment: real cards (${c.hands_in_shoe} hand(s) of this shoe so far)`)]));
-  } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+  } catch (err) { refused(err); }
 }
 
 // The bots' float (admin only): bots sit down only with these chips (docs/server.md).
@@ -255,7 +306,7 @@ async function houseFloat() {
         await api("PUT", "/api/float", { amount: parseDollars(amount.value) });
         toast("Float set");
         await show();
-      } catch (err) { toast(err.message, true); }
+      } catch (err) { refused(err); }
     });
     box.replaceChildren(
       h("p", { id: "float-figures" }, `Float ${money(f.float)}: used ${money(f.used)}, remaining ${money(f.remaining)} (at most ${money(f.max)})`),
@@ -327,7 +378,7 @@ async function endOfNight() {
     const end = h("button", { type: "button", class: "danger" }, "End the event");
     end.addEventListener("click", async () => {
       if (!confirm(`End ${ev.name}? Every table closes after its hand in play, no table opens and no hand starts again. Players can still cash out.`)) return;
-      try { await api("POST", `/api/events/${ev.id}/end`); toast(`${ev.name} has ended`); await show(); figures(); } catch (err) { toast(err.message, true); }
+      try { await api("POST", `/api/events/${ev.id}/end`); toast(`${ev.name} has ended`); await show(); figures(); } catch (err) { refused(err); }
     });
     box.replaceChildren(h("p", { "data-testid": "event-status" },
       `${ev.name} is on. Shoes' seeds are published ${when}; every card shown checks at the end of its hand.`), end);

@@ -8,8 +8,11 @@ export const LABELS = { hit: "Hit", stand: "Stand", double: "Double", split: "Sp
   insurance: "Insurance", no_insurance: "No insurance", even_money: "Even money", play_on: "Play on" };
 export const KEYS = { hit: "h", stand: "s", double: "d", split: "p", surrender: "r", insurance: "i",
   no_insurance: "n", even_money: "e", play_on: "o" };
-const CELL = { H: "hit", S: "stand", D: "double (else hit)", Ds: "double (else stand)", P: "split",
-  Rh: "surrender (else hit)", Rs: "surrender (else stand)", Rp: "surrender (else split)" };
+/** What each cell of the chart asks for, in order of preference: the hint names the first the
+ * player may do now (a surrender that has lapsed, a double after a hit, a split past the
+ * limit fall back to the chart's next choice), as the bots' `Chart.decide` does. */
+const CELL = { H: ["hit"], S: ["stand"], D: ["double", "hit"], Ds: ["double", "stand"], P: ["split"],
+  Rh: ["surrender", "hit"], Rs: ["surrender", "stand"], Rp: ["surrender", "split"] };
 const OUTCOME = { win: "wins", lose: "loses", push: "push", blackjack: "blackjack", bust: "bust",
   surrender: "surrendered", insurance_win: "insurance wins", insurance_lose: "insurance loses",
   even_money: "even money" };
@@ -63,11 +66,11 @@ export function renderTable(ctx) {
   const felt = h("div", { class: "felt", "aria-label": "Blackjack table", role: "region" });
   const dealer = rd ? rd.dealer : { cards: [], total: null };
   const hidden = dealer.cards.some((c) => c === null);
-  felt.append(h("div", { class: "area", role: "group", "aria-label": "Dealer's hand", "data-testid": "dealer" },
+  felt.append(h("div", { class: "area dealer", role: "group", "aria-label": "Dealer's hand", "data-testid": "dealer" },
     h("div", { class: "label" }, "Dealer"),
     cards(dealer.cards),
     dealer.total !== null && dealer.cards.length ? h("div", { class: "meta" },
-      hidden ? `showing ${dealer.total}` : `${dealer.total}${dealer.blackjack ? ", blackjack" : ""}`) : null,
+      hidden ? `showing ${dealer.total}` : `${dealer.total}${dealer.blackjack ? ", blackjack" : dealer.total > 21 ? ", bust" : ""}`) : null,
     rd ? h("div", { class: "label" }, `Phase: ${rd.phase.replace(/_/g, " ")}`,
       rd.card_needed_text ? h("span", { "data-testid": "awaited" }, ` · the dealer deals ${rd.card_needed_text}`) : "",
       rd.to_act ? ` · to act: ${playerName(ctx, rd.to_act)}` : "", " ", timer(ctx) || "") : h("div", { class: "label" }, "Waiting for the dealer to start a round")));
@@ -79,11 +82,13 @@ export function renderTable(ctx) {
     const me = s.you && s.you.seat === n;
     const acting = rd && rd.to_act === n;
     const box = h("section", { class: `seat${me ? " me" : ""}${acting ? " acting" : ""}${occupant ? "" : " empty"}`, "aria-label": `Seat ${n}`, dataset: { seat: n } },
-      h("h3", {}, h("span", {}, `${n}. ${occupant ? occupant.player : "free"}${me ? " (you)" : ""}`),
+      h("h3", {}, h("span", {}, `${n}. ${occupant ? occupant.player : "free"}${me ? " (you)" : ""}`,
+        occupant && occupant.bot ? h("span", { class: "tag" }, "bot") : null),
         occupant ? h("span", { class: "chips", "aria-label": `stack ${money(rs ? rs.stack : occupant.stack)}` }, money(rs ? rs.stack : occupant.stack)) : null));
     if (occupant && occupant.sitting_out) box.append(h("div", { class: "meta" }, "sitting out"));
     if (rs) {
-      if (rs.bet) box.append(h("div", { class: "meta" }, "Bet ", h("span", { class: "chips" }, money(rs.bet))));
+      // Once dealt, each hand says its own bet.
+      if (rs.bet && !rs.hands.length) box.append(h("div", { class: "meta" }, "Bet ", h("span", { class: "chips" }, money(rs.bet))));
       if (rs.insurance) box.append(h("div", { class: "meta" }, `Insurance ${money(rs.insurance)}`));
       if (rs.even_money) box.append(h("div", { class: "meta" }, "Even money taken"));
       if (rs.left) box.append(h("div", { class: "meta" }, "left the table"));
@@ -106,13 +111,13 @@ export function renderActions(ctx) {
   if (rd.phase === "betting" && mine) {
     // A bet being typed survives another player's bet (keptInput).
     const input = keptInput("bet", { type: "number", min: (s.table.min_bet / 100).toFixed(2), max: (s.table.max_bet / 100).toFixed(2),
-      step: "0.01", value: ((mine.bet || s.table.min_bet) / 100).toFixed(2), "aria-label": "Bet, dollars" });
+      step: "0.01", value: ((mine.bet || usualBet(ctx, mine.stack)) / 100).toFixed(2), "aria-label": "Bet, dollars" });
     out.push(h("label", { class: "field" }, `Bet (${money(s.table.min_bet)}–${money(s.table.max_bet)})`, input),
       h("button", { type: "button", class: "primary", "data-key": "b", "aria-label": "Place bet", "aria-keyshortcuts": "B",
         onclick: () => {
           const cents = parseDollars(fieldValue(input));
           if (cents === null) { toast("A bet is an amount in dollars, like 5 or 2.50", true); return; }
-          ctx.act("bet", { amount: cents });
+          ctx.act("bet", { amount: cents }).then((ok) => { if (ok) keepBet(ctx, cents); });
         } }, mine.bet ? `Change bet (${money(mine.bet)})` : "Place bet"));
   }
   for (const a of rd.legal_actions) {
@@ -145,6 +150,23 @@ export function renderActions(ctx) {
   return out;
 }
 
+/** The bet the field offers at a new round: the player's last bet at this table (kept for the
+ * page's next visit too), within the table's limits and the chips they have; else the minimum. */
+function usualBet(ctx, stack) {
+  const t = ctx.state.table;
+  let last = ctx.lastBet ?? null;
+  if (last === null) {
+    try { last = Number(localStorage.getItem(`syndicate.bet.${t.id}`)) || null; } catch { last = null; }
+  }
+  if (!last) return t.min_bet;
+  return Math.max(t.min_bet, Math.min(last, t.max_bet, stack));
+}
+
+function keepBet(ctx, cents) {
+  ctx.lastBet = cents;
+  try { localStorage.setItem(`syndicate.bet.${ctx.state.table.id}`, String(cents)); } catch { /* private mode: this visit only */ }
+}
+
 /** For `double` and `insurance`, the full amount when the rules let the player put in less
  * (insurance: up to half the bet, always; a double: only where `double_for_less` is on), else
  * null. The server checks the amount again. */
@@ -168,7 +190,16 @@ function value(card) {
   return r === "A" ? 1 : "TJQK".includes(r) ? 10 : Number(r);
 }
 
-/** What the chart computed for this table's rules says for the hand to play (display only). */
+/** The first of a cell's choices that is legal now; else the play of the total (stand or hit). */
+function legalChoice(cell, legal) {
+  const wanted = CELL[cell] || ["hit"];
+  const pick = wanted.find((a) => legal.includes(a))
+    || (wanted[wanted.length - 1] === "stand" ? ["stand", "hit"] : ["hit", "stand"]).find((a) => legal.includes(a));
+  return pick ? LABELS[pick].toLowerCase() : null;
+}
+
+/** What the chart computed for this table's rules says for the hand to play (display only):
+ * always one of the actions the player may take now. */
 export function hintFor(ctx) {
   const rd = ctx.state.round;
   const chart = ctx.odds && ctx.odds.chart;
@@ -182,14 +213,14 @@ export function hintFor(ctx) {
   const vals = hand.cards.map(value);
   if (legal.includes("split") && vals.length === 2 && vals[0] === vals[1]) {
     const cell = chart.pairs[vals[0] === 1 ? "A,A" : `${vals[0]},${vals[0]}`][up];
-    if (cell === "P" || cell === "Rp") return CELL[cell];
+    if (cell === "P" || cell === "Rp") return legalChoice(cell, legal);
   }
   const hard = vals.reduce((a, b) => a + b, 0);
   const soft = vals.includes(1) && hard + 10 <= 21;
   const total = soft ? hard + 10 : hard;
-  if (total >= 21) return CELL.S;
+  if (total >= 21) return legalChoice("S", legal);
   const row = soft ? chart.soft[`A,${total - 11}`] : chart.hard[String(total)];
-  return row ? CELL[row[up]] : CELL.H;
+  return legalChoice(row ? row[up] : "H", legal);
 }
 
 export function renderResults(ctx) {

@@ -12,6 +12,18 @@ function parts(text) {
   return SUIT[text.slice(-1)] ? [text.slice(0, -1), text.slice(-1)] : [text, null];
 }
 
+/** A card as a person writes it: "10♠", "K♥"; a rank alone ("K") as it is; null or "??" as
+ * "a face-down card". */
+export function cardText(text) {
+  if (!text || text === "??") return "a face-down card";
+  const [r, s] = parts(text);
+  return `${r === "T" ? "10" : r}${s ? SUIT[s][0] : ""}`;
+}
+
+/** A poker hand's name as a person reads it: a ten among its kickers as 10 ("(K 10 4 kickers)"),
+ * not the T the engine's records keep. */
+export const spokenHand = (name) => String(name || "").replace(/(?<=[( ])T(?=[ )])/g, "10");
+
 export function cardName(text) {
   const [r, s] = parts(text);
   return s ? `${RANK[r] || r} of ${SUIT[s][1]}` : (RANK[r] || r);

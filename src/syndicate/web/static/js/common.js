@@ -123,13 +123,27 @@ export function suggest(input, value) {
 /** Make a field a person typed into (made by keptInput) take suggestions again. */
 export const forget = (input) => typed.delete(input);
 
-export function toast(message, bad = false) {
+/** A refusal (an ApiError, or a live `error`) as a person reads it: its message, in words, as a
+ * sentence. */
+export function inWords(e) {
+  const text = (e && e.message) || "Refused";
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Show a refusal with `toast`, its rule in the data. */
+export const refused = (e) => toast(inWords(e), true, e && e.rule);
+
+/** A message for a moment. A page with a place for them (the table's dock, over its actions)
+ * has its own `#toasts`, in the flow, so that a message covers nothing; elsewhere they float in
+ * a corner. */
+export function toast(message, bad = false, rule = null) {
   let box = document.getElementById("toasts");
   if (!box) {
     box = h("div", { id: "toasts", role: "status", "aria-live": "polite" });
     document.body.append(box);
   }
-  const t = h("div", { class: bad ? "toast bad" : "toast" }, message);
+  // A refusal is said in words; the rule it names stays in the data, for tools and tests.
+  const t = h("div", { class: bad ? "toast bad" : "toast", "data-rule": rule }, message);
   box.append(t);
   setTimeout(() => t.remove(), bad ? 6000 : 3500);
 }
@@ -180,12 +194,32 @@ export async function signOut() {
   location.reload();
 }
 
+/** Once the event has ended, a notice under the header of every page: no more hands, and what
+ * to do (a player sees the cashier). Checked when a page opens, and again by a page that learns
+ * its table closed (the lobby, every time it refreshes). */
+export async function eventNotice(me = null) {
+  let ev = null;
+  try { ev = await api("GET", "/api/events/current"); } catch { return; }
+  const header = document.querySelector("header.bar");
+  const old = document.getElementById("event-ended");
+  if (!ev || !ev.ended_at || !header) { if (old) old.remove(); return; }
+  const role = me && me.account ? me.account.role : "player";
+  const what = role === "dealer" ? "Every table is closed: send players to the cashier to cash out their chips."
+    : role === "admin" || role === "pit_boss" ? "Every table is closed; players cash out their chips at the cashier."
+      : "No more hands are dealt. See the cashier (the host or a pit boss) to cash out your chips.";
+  const text = `${ev.name} has ended. ${what}`;
+  if (old && old.textContent === text) return;
+  const note = h("div", { id: "event-ended", class: "event-ended", role: "alert" }, text);
+  if (old) old.replaceWith(note); else header.after(note);
+}
+
 /** The header bar every page shares. */
 export function headerBar(title, me) {
   const who = me
     ? h("span", { class: "who" }, h("span", {}, `${me.account.name} (${me.account.role.replace("_", " ")})`),
       h("button", { type: "button", onclick: signOut }, "Sign out"))
     : h("span", { class: "who" });
+  queueMicrotask(() => eventNotice(me)); // once the page has put the header in place
   return h("header", { class: "bar" },
     h("h1", {}, title),
     h("nav", { "aria-label": "Pages" },
@@ -221,4 +255,11 @@ export function qrCode(path) {
     text.textContent = url;
   })().catch((e) => { done = null; text.textContent = `No code: ${e.message}`; }));
   return { img, text, load };
+}
+
+/** A hand as every page names it: by its evening-wide number (the state's `hand_id`, the number
+ * the admin's search, the replay, the report and the ledger say), known from its first bet or
+ * ante; before that, a new hand. */
+export function handTitle(state) {
+  return state.hand_id ? `Hand ${state.hand_id}` : "New hand";
 }

@@ -13,7 +13,7 @@
 // Nothing here is redrawn under the dealer's finger: each table's box, each seat's controls and
 // the card pad are built once and updated in place as states arrive, so a focused control or a
 // half-typed amount is never taken away.
-import { api, eventId, h, headerBar, money, parseDollars, qrCode, signInForm, toast, whoAmI } from "./common.js";
+import { api, eventId, h, handTitle, headerBar, inWords, money, parseDollars, qrCode, signInForm, toast, whoAmI } from "./common.js";
 import { cards } from "./cards.js";
 import { TableSocket } from "./socket.js";
 
@@ -31,6 +31,30 @@ const LABEL = { bet: "Bet", hit: "Hit", stand: "Stand", double: "Double", split:
   refuse_ante: "Refuse ante" };
 /** The actions that take the amount field (the others ignore it). */
 const WITH_AMOUNT = new Set(["bet", "raise", "double", "insurance"]);
+/** At a real-cards draw table the cards are dealt face down and never entered: a draw is how
+ * many cards a player throws (four keeping an Ace, shown to the dealer), one tap. */
+const THROWS = [1, 2, 3, 4];
+const throwLabel = (k) => (k === 4 ? "Throw 4 (Ace)" : `Throw ${k}`);
+/** What the console says once an action it sent is done: in words, never the action's name. */
+const DONE = {
+  seat_walk_in: (f) => `${f.name} is seated at seat ${f.seat} with ${money(f.amount)} of chips`,
+  sell_chips: (f) => `Sold ${money(f.amount)} of chips at seat ${f.seat}`,
+  cash_out_walk_in: (f) => `Seat ${f.seat} is cashed out`,
+  start_round: (f, t) => (t.game === "poker" ? "The hand is dealt" : "The round is open for bets"),
+  deal: () => "The cards are dealt",
+  add_bots: (f) => `${f.count === 1 ? "A bot is" : `${f.count} bots are`} seated`,
+  remove_bots: () => "The bots leave after the hand in play",
+  propose_ante: (f) => `An ante of ${money(f.amount)} is proposed`,
+  sit_in: (f) => `Seat ${f.seat} is back in`,
+  ruling: (f) => `Seat ${f.seat}'s hand is ruled ${f.dead ? "dead" : "to stand"}`,
+};
+function doneText(t, action, fields) {
+  if (DONE[action]) return DONE[action](fields, t);
+  if (action === "draw" && fields.count !== undefined) {
+    return `Seat ${fields.seat}: ${fields.count ? `throws ${fields.count}` : "stands pat"}`;
+  }
+  return `${fields.seat ? `Seat ${fields.seat}: ` : ""}${LABEL[action] || action}${fields.amount ? ` ${money(fields.amount)}` : ""}`;
+}
 const OUTCOME = { win: "wins", lose: "loses", push: "push", blackjack: "blackjack", bust: "bust",
   surrender: "surrendered", even_money: "even money" };
 const OVER = new Set(["settled", "complete"]);
@@ -59,7 +83,11 @@ async function main() {
 }
 
 function openForm(presets) {
-  const name = h("input", { name: "name", required: true, value: `${me.account.name}'s` });
+  // The suggested name follows the game ("Miles's 21", "Miles's draw") until the dealer types one.
+  const suggested = (g) => `${me.account.name}'s ${g === "poker" ? "draw" : "21"}`;
+  const name = h("input", { name: "name", required: true, value: suggested("blackjack") });
+  let named = false;
+  name.addEventListener("input", () => { named = name.value.trim() !== ""; });
   const game = h("select", { name: "game" }, h("option", { value: "blackjack" }, "Blackjack"), h("option", { value: "poker" }, "Five-card draw"));
   const preset = h("select", { name: "preset" }, presets.blackjack.map((p) => h("option", { value: p.name }, `${p.name}: ${p.summary}`)));
   const minBet = h("input", { name: "min_bet", inputmode: "decimal" });
@@ -89,6 +117,7 @@ function openForm(presets) {
     bjOnly.hidden = !bj;
     pkOnly.hidden = bj;
   };
+  game.addEventListener("change", () => { if (!named) name.value = suggested(game.value); });
   game.addEventListener("change", applyPreset);
   preset.addEventListener("change", applyPreset);
   applyPreset();
@@ -121,8 +150,10 @@ function openForm(presets) {
     try {
       const t = await api("POST", "/api/tables", body);
       toast(`Table ${t.name} is open`);
+      named = false;
+      name.value = suggested(game.value);
       await refresh();
-    } catch (e) { msg.textContent = `${e.message} (${e.rule})`; }
+    } catch (e) { msg.textContent = inWords(e); msg.dataset.rule = e.rule; }
   });
   return form;
 }
@@ -170,14 +201,15 @@ function tableView(t) {
   entry.act = async (action, fields = {}) => {
     try {
       await entry.sock.act(action, fields);
-      entry.say(`${fields.seat ? `seat ${fields.seat}: ` : ""}${action.replace(/_/g, " ")}${fields.amount ? ` ${money(fields.amount)}` : ""}`);
+      entry.say(doneText(t, action, fields));
       return true;
-    } catch (e) { entry.say(`${e.message} (${e.rule})`, true); return false; }
+    } catch (e) { entry.say(inWords(e), true); return false; }
   };
   entry.clock = null; // the turn clock as the last state made it, counted down from its arrival
   entry.payNow = null; // the bets just settled during the round, told to pay or take now (until the next change)
   entry.withdrawn = null; // payouts a take-back undid (until the next hand)
   entry.sock = new TableSocket(t.id, { onMessage: (m) => {
+    if (m.type === "welcome" && m.table.rules) entry.rules = m.table.rules;
     if (m.type === "welcome" || m.type === "state") {
       if (entry.state && entry.state.hand !== m.hand) entry.payNow = entry.withdrawn = null;
       // A payment told comes just before the state of the change that settled it; the next
@@ -239,7 +271,7 @@ function tableView(t) {
   if (deal) deal.disabled = true;
   const fix = async (action, done) => {
     if (pad) pad.say("");
-    try { await entry.sock.act(action); entry.say(done); } catch (e) { if (pad) pad.say(`${e.message} (${e.rule})`); else entry.say(`${e.message} (${e.rule})`, true); }
+    try { await entry.sock.act(action); entry.say(done); } catch (e) { if (pad) pad.say(inWords(e)); else entry.say(inWords(e), true); }
   };
 
   // Between rounds the shoe is refilled (New shoe); during one, when it runs out, the discards are
@@ -338,7 +370,7 @@ function tableView(t) {
     const named = (p) => (p.seat !== null && who.has(p.seat) ? p.text.replace(`seat ${p.seat}:`, `seat ${p.seat} (${who.get(p.seat)}):`) : p.text);
     const kind = (p) => (p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "");
     const blocks = [];
-    const withdrawn = entry.withdrawn && entry.withdrawn.hand === s.hand ? entry.withdrawn.payouts : null;
+    const withdrawn = entry.withdrawn && entry.withdrawn.hand === s.hand_id ? entry.withdrawn.payouts : null;
     if (withdrawn) {
       const undo = (p) => (p.amount > 0 ? `take the ${money(p.amount)} back if you paid it` : p.amount < 0 ? `give the ${money(-p.amount)} back if you took it` : "nothing to undo");
       blocks.push(h("h4", { class: "withdrawn" }, `Withdrawn: the card that settled ${withdrawn.length > 1 ? "these" : "this"} was taken back`),
@@ -346,7 +378,7 @@ function tableView(t) {
     }
     const list = rd && rd.payouts;
     if (inPlay) {
-      const now = entry.payNow && entry.payNow.hand === s.hand ? entry.payNow.payouts : null;
+      const now = entry.payNow && entry.payNow.hand === s.hand_id ? entry.payNow.payouts : null;
       if (now) blocks.push(h("h4", {}, "Pay now"), h("ul", { class: "now" }, now.map((p) => h("li", { class: kind(p) }, named(p)))));
       const before = list ? list.filter((p) => !now || !now.some((x) => x.seat === p.seat)) : [];
       if (before.length) blocks.push(h("h4", {}, "Settled during the round"), h("ul", {}, before.map((p) => h("li", { class: "done" }, named(p)))));
@@ -356,7 +388,7 @@ function tableView(t) {
       // take: a crowded table's box may scroll.
       const idle = (p) => p.amount === 0 && p.seat !== null;
       const moves = [...list.filter((p) => !idle(p)), ...list.filter((p) => idle(p) && p.paid), ...list.filter((p) => idle(p) && !p.paid)];
-      blocks.push(h("h4", {}, `Pay out hand ${s.hand}`),
+      blocks.push(h("h4", {}, `Pay out ${handTitle(s).toLowerCase()}`),
         h("ul", {}, moves.map((p) => h("li", { class: idle(p) && p.paid ? "done" : kind(p) }, named(p)))));
     }
     return blocks;
@@ -390,7 +422,7 @@ function dealerTile(entry) {
   const hidden = d.cards.some((c) => c === null);
   entry.dealerTile.replaceChildren(h("div", { class: "tile-head" }, h("strong", {}, "Dealer")),
     d.cards.length ? h("div", { class: "tile-hand" }, cards(d.cards, { small: true }),
-      h("span", { class: "total" }, hidden ? `shows ${d.total}` : `${d.total}${d.blackjack ? ", blackjack" : ""}`)) : h("div", { class: "muted" }, "no cards yet"));
+      h("span", { class: "total" }, hidden ? `shows ${d.total}` : `${d.total}${d.blackjack ? ", blackjack" : d.total > 21 ? ", bust" : ""}`)) : h("div", { class: "muted" }, "no cards yet"));
   return entry.dealerTile;
 }
 
@@ -404,7 +436,12 @@ function seatTile(entry, n) {
   const amount = h("input", { inputmode: "decimal", placeholder: "5.00", autocomplete: "off", "aria-label": L("Amount, dollars,") });
   const discards = h("input", { placeholder: "7h 2c", autocomplete: "off", autocapitalize: "characters", "aria-label": L("Discards") });
   const amountField = h("label", { class: "field" }, "Amount ($)", amount);
-  const discardField = t.game === "poker" ? h("label", { class: "field" }, "Discards", discards) : null;
+  // A real-cards draw table: the dealer never sees the cards, so a draw is a count (one tap).
+  const counted = t.game === "poker" && t.cards === "real";
+  const discardField = t.game === "poker" && !counted ? h("label", { class: "field" }, "Discards", discards) : null;
+  const throws = counted ? THROWS.map((k) => h("button", { type: "button", class: "act", hidden: true,
+    "aria-label": L(throwLabel(k)), onclick: () => entry.act("draw", { seat: n, count: k }) },
+  throwLabel(k))) : [];
   const send = (a) => {
     const fields = { seat: n };
     if ((a === "bet" || a === "raise") && !amount.value.trim()) { entry.say(`Type an amount to ${a}`, true); amount.focus(); return; }
@@ -421,8 +458,9 @@ function seatTile(entry, n) {
     });
   };
   const buttons = new Map((SEAT_ACTIONS[t.game] || []).map((a) => [a, h("button", { type: "button", class: "act", hidden: true, "aria-label": L(LABEL[a]), onclick: () => send(a) }, LABEL[a])]));
+  if (counted) buttons.delete("draw"); // the throws stand for it
   const controls = h("div", { class: "tile-acts", role: "group", "aria-label": `Act for seat ${n} at ${t.name}`, hidden: true },
-    amountField, discardField, ...buttons.values());
+    amountField, discardField, ...buttons.values(), ...throws);
   const el = h("div", { class: "tile", role: "group", "aria-label": `Seat ${n} at ${t.name}`, dataset: { seat: n } }, info, controls);
   let legal = [];
   return {
@@ -434,10 +472,12 @@ function seatTile(entry, n) {
       for (const [a, b] of buttons) b.hidden = !legal.includes(a);
       amountField.hidden = !legal.some((a) => WITH_AMOUNT.has(a));
       if (discardField) discardField.hidden = !legal.includes("draw");
+      const four = !entry.rules || entry.rules.ace_discard !== false;
+      throws.forEach((b, i) => { b.hidden = !legal.includes("draw") || (THROWS[i] === 4 && !four); });
       controls.hidden = !legal.length;
       const acting = Boolean(rd) && rd.to_act === n;
       el.classList.toggle("acting", acting);
-      const kind = seat.walk_in ? "walk-in" : seat.dealer_acts ? "dealer acts" : "own phone";
+      const kind = seat.bot ? "bot" : seat.walk_in ? "walk-in" : seat.dealer_acts ? "dealer acts" : "own phone";
       const stack = rs ? rs.stack : seat.stack;
       const bet = !rs ? 0 : t.game === "poker" ? rs.total : rs.hands.length ? rs.hands.reduce((a, x) => a + x.bet, 0) : rs.bet;
       const parts = [h("div", { class: "tile-head" }, h("strong", {}, `Seat ${n}: ${seat.player}`),
@@ -463,8 +503,13 @@ function seatTile(entry, n) {
         })));
         if (rs.left) parts.push(h("div", { class: "muted" }, "left the table"));
       } else if (rs) {
+        // At a real-cards table: what the seat threw and drew, and a hand the showdown flagged.
+        const flagged = Boolean(rs.flag) && !rs.dead;
+        const drew = rs.drew === undefined || rs.drew === null ? "" : rs.drew === 0 ? "stood pat"
+          : `drew ${rs.drew}${rs.drew === 4 && !flagged ? ", an Ace shown" : ""}`;
         parts.push(h("div", { class: "tile-hand" }, rs.cards && rs.cards.length ? cards(rs.cards, { small: true }) : null,
-          h("span", { class: "hand-text" }, h("span", { class: "total" }, rs.folded ? "folded" : rs.value || ""),
+          h("span", { class: "hand-text" }, h("span", { class: "total" }, rs.folded ? "folded" : rs.dead ? "dead hand" : rs.value || drew),
+            flagged ? h("span", { class: "flags flagged" }, ": no Ace in the hand") : null,
             rs.won ? h("span", { class: "flags" }, ` won ${money(rs.won)}`) : null)));
       }
       info.replaceChildren(...parts);
@@ -477,7 +522,7 @@ function liveLine(entry) {
   if (!s) return "connecting…";
   const rd = s.round;
   return `${s.seats.length} seated${s.seats.length ? ` (${s.seats.map((x) => x.player).join(", ")})` : ""}; ` +
-    (rd ? `hand ${s.hand}: ${rd.phase.replace(/_/g, " ")}` : "no round yet");
+    (rd ? `${handTitle(s).toLowerCase()}: ${rd.phase.replace(/_/g, " ")}` : "no round yet");
 }
 
 /** Auto-deal as the state says (`table.auto_deal`, once the server sends it), else as this
@@ -517,6 +562,21 @@ function cardPad(t, entry) {
   const awaited = h("p", { class: "awaited", id: `need-${t.id}`, "aria-live": "assertive", "aria-atomic": "true" });
   const refusal = h("p", { class: "error refusal", role: "alert" });
   const hint = h("p", { class: "hint", role: "status" });
+  // Draw: the deck and the muck as the room counts them (no card named), and the dealer's ruling
+  // on a hand the showdown flagged (a four-card draw shown down without an Ace).
+  const deck = bj ? null : h("p", { class: "deck", "aria-label": L("Deck") });
+  const rule = async (dead) => {
+    const rd = entry.state && entry.state.round;
+    refusal.textContent = "";
+    try {
+      await entry.sock.act("ruling", { seat: rd && rd.ruling_needed, dead });
+      entry.say(dead ? "the hand is dead" : "the hand stands");
+    } catch (e) { refusal.textContent = `${e.message} (${e.rule})`; }
+  };
+  const dead = bj ? null : h("button", { type: "button", class: "danger", onclick: () => rule(true) }, "Dead hand");
+  const stands = bj ? null : h("button", { type: "button", onclick: () => rule(false) }, "The hand stands");
+  const ruling = bj ? null : h("div", { class: "ruling", role: "group", "aria-label": L("Ruling"), hidden: true }, dead, stands);
+  const used = new Map(); // at draw: the cards entered in this hand, and whose hand holds each
   let suit = null;
   const suitButtons = bj ? SUITS.map(([code, sym, word]) => h("button", { type: "button", class: `suit suit-${code}`, "aria-pressed": "false", "aria-label": `Suit ${word} (optional)`,
     onclick: (ev) => { suit = suit === code ? null : code; for (const b of suitButtons) b.setAttribute("aria-pressed", String(b === ev.currentTarget && suit !== null)); } }, sym)) : [];
@@ -527,34 +587,67 @@ function cardPad(t, entry) {
       entry.say(""); // the card is on the felt and on the screen (never named here: the hole card)
     } catch (e) {
       // Only the dealer hears a refusal (it could tell the hole card): say it here, loudly.
-      refusal.textContent = `${card}: ${e.message} (${e.rule})`;
+      refusal.textContent = `${card}: ${inWords(e)}`;
+      refusal.dataset.rule = e.rule;
     }
   };
   const tap = (rank, s) => { const c = rank + (s || ""); suit = null; for (const b of suitButtons) b.setAttribute("aria-pressed", "false"); send(c); };
+  // Draw: a card already entered in this hand is dimmed and refused here, naming whose it is.
+  const tapCard = (r, code, sym) => {
+    const seat = used.get(`${r === "10" ? "T" : r}${code}`);
+    if (seat === undefined) { tap(r, code); return; }
+    refusal.textContent = `${r}${sym}: already entered in seat ${seat}'s hand: one deck holds one of each card`;
+  };
+  const cardButtons = new Map(); // "Ts" → its button
   const pad = bj
     ? h("div", { class: "rank-pad", role: "group", "aria-label": L("Rank pad") }, RANKS.map((r) => h("button", { type: "button", class: "rank", onclick: () => tap(r, suit) }, r)))
     : h("div", { class: "card-grid", role: "group", "aria-label": L("Card pad") }, SUITS.map(([code, sym, word]) =>
-      h("div", { class: `suit-row suit-${code}`, role: "group", "aria-label": word }, RANKS.map((r) => h("button", { type: "button", class: "rank", "aria-label": `${r}${sym}`, onclick: () => tap(r, code) }, `${r}${sym}`)))));
+      h("div", { class: `suit-row suit-${code}`, role: "group", "aria-label": word }, RANKS.map((r) => {
+        const b = h("button", { type: "button", class: "rank", "aria-label": `${r}${sym}`, onclick: () => tapCard(r, code, sym) }, `${r}${sym}`);
+        cardButtons.set(`${r === "10" ? "T" : r}${code}`, b);
+        return b;
+      }))));
   const typed = h("input", { autocomplete: "off", autocapitalize: "characters", spellcheck: "false", placeholder: bj ? "K, 10, As" : "Ah, 10h" });
   const form = h("form", { class: "inline typed", "aria-label": L("Type a card") }, h("label", { class: "field" }, "Type a card", typed), h("button", { type: "submit" }, "Enter card"));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); const c = typed.value.trim(); if (c) { typed.value = ""; send(c); } });
   // The prompt and the message under the pad keep their height whatever they say: the pad never
   // moves under the dealer's finger.
-  const el = h("section", { class: "card-entry", "aria-label": L("Cards") }, awaited,
+  const el = h("section", { class: "card-entry", "aria-label": L("Cards") }, awaited, ruling,
     bj ? h("div", { class: "suits", role: "group", "aria-label": L("Suit") }, suitButtons) : null, pad,
-    h("div", { class: "pad-message" }, refusal, hint));
+    h("div", { class: "pad-message" }, refusal, hint), deck);
   const update = () => {
     const s = entry.state;
     const rd = s && s.round;
     const need = rd && rd.card_needed_text;
-    el.classList.toggle("waiting", Boolean(need));
-    const text = need ? `Next card: ${need}` : !rd ? (s && s.table.voided ? `Hand ${s.table.voided} was voided (misdeal): start the next one` : "No hand in play")
-      : rd.to_act ? `No card needed: seat ${rd.to_act} to act` : rd.phase === "betting" ? "Bets are open: deal when they are in"
-        : OVER.has(rd.phase) ? `Hand ${s.hand} is over: pay out, then start the next` : "No card needed";
+    // What the dealer deals now at a real-cards draw table (face down: counted, never entered).
+    const dealing = rd && rd.deal_text ? rd.deal_text[0].toUpperCase() + rd.deal_text.slice(1) : null;
+    // The dealer's to do, highlighted: a card to enter, a ruling, the deck running out at a draw.
+    el.classList.toggle("waiting", Boolean(need || (rd && (rd.ruling_text || (rd.to_deal && rd.to_deal.from_muck)))));
+    const text = need ? `Next card: ${need}` : rd && rd.ruling_text ? `Ruling: ${rd.ruling_text}`
+      : !rd ? (s && s.table.voided ? `${s.table.voided_hand_id ? `Hand ${s.table.voided_hand_id}` : "The hand"} was voided (misdeal): start the next one` : "No hand in play")
+        : rd.to_act ? (dealing ? `${dealing}; then seat ${rd.to_act} to act` : `No card needed: seat ${rd.to_act} to act`)
+          : rd.phase === "betting" ? "Bets are open: deal when they are in"
+            : OVER.has(rd.phase) ? `${handTitle(s)} is over: pay out, then start the next` : "No card needed";
     if (awaited.textContent !== text) awaited.textContent = text; // a live region: say it once
     const empty = need && rd.shoe && rd.shoe.entered && rd.shoe.remaining <= 0;
     const say = empty ? "The shoe is empty: shuffle the discards in" : "";
     if (hint.textContent !== say) hint.textContent = say;
+    if (bj) return;
+    ruling.hidden = !(rd && rd.ruling_needed);
+    if (rd && rd.ruling_needed) {
+      dead.setAttribute("aria-label", `Seat ${rd.ruling_needed}'s hand is dead at ${t.name}`);
+      stands.setAttribute("aria-label", `Seat ${rd.ruling_needed}'s hand stands at ${t.name}`);
+    }
+    deck.textContent = rd && rd.deck && !OVER.has(rd.phase) ? `Deck: ${rd.deck.left} left, ${rd.deck.mucked} in the muck` : "";
+    used.clear();
+    for (const x of (rd && rd.seats) || []) for (const c of x.cards || []) if (c !== "??") used.set(c, x.seat);
+    for (const [c, b] of cardButtons) {
+      const on = used.has(c);
+      if (b.classList.contains("used") !== on) {
+        b.classList.toggle("used", on);
+        b.setAttribute("aria-disabled", String(on));
+      }
+    }
   };
   update();
   return { el, typed: form, update, say: (x) => { refusal.textContent = x; } };
@@ -566,7 +659,7 @@ function setupPanel(t, entry, id) {
   const L = (x) => `${x} at ${t.name}`;
   const act = (...a) => entry.act(...a);
   const status = async (s) => {
-    try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { entry.say(`${e.message} (${e.rule})`, true); }
+    try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { entry.say(inWords(e), true); }
   };
   const bots = h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": L("Bots to seat") });
   const ante = h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" });
@@ -584,13 +677,13 @@ function setupPanel(t, entry, id) {
       entry.auto = seconds;
       autoStatus.textContent = autoLine(entry);
       entry.say(`auto-deal ${seconds === null ? "stopped" : `every ${seconds} s`}`);
-    } catch (e) { entry.say(`${e.message} (${e.rule})`, true); }
+    } catch (e) { entry.say(inWords(e), true); }
   };
   const pause = h("button", { type: "button", onclick: () => status(entry.table.status === "open" ? "paused" : "open") });
   const walkIn = h("form", { class: "inline", "aria-label": `Seat a walk-in at ${t.name}` },
     h("label", { class: "field" }, "Seat", walkSeat), h("label", { class: "field" }, "Walk-in's name", walkName),
     h("label", { class: "field" }, "Chips bought ($)", walkChips),
-    h("button", { type: "submit", class: "primary" }, "Seat walk-in"));
+    h("button", { type: "submit", class: "primary" }, "Seat a walk-in"));
   walkIn.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const c = parseDollars(walkChips.value);

@@ -1,7 +1,7 @@
 // The lobby: open tables by game, the roster as the event notice lists it, the leaderboard, and
 // the lobby's QR code for the host's screen.
 // Public; refreshed every few seconds.
-import { api, eventId, h, headerBar, money, qrCode, signInForm, whoAmI } from "./common.js";
+import { api, eventId, eventNotice, h, headerBar, money, qrCode, signInForm, whoAmI } from "./common.js";
 
 const GAMES = { blackjack: "Blackjack", poker: "Five-card draw" };
 
@@ -19,7 +19,7 @@ async function main() {
     h("a", { href: "/qr.svg", class: "button" }, "The code alone, to fill a screen"));
   await Promise.all([refresh(me), code.load()]);
   document.getElementById("main").setAttribute("aria-busy", "false");
-  setInterval(() => refresh(me).catch(() => {}), 3000);
+  setInterval(() => { refresh(me).catch(() => {}); eventNotice(me); }, 3000);
 }
 
 async function refresh(me) {

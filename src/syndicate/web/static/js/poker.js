@@ -1,12 +1,21 @@
 // The five-card draw table: your five cards, the others' backs, the pot and the remainder
 // carried from the last pot, each player's bet this round, the betting actions with amounts
 // limited to the ranges the server gives, the discard (the Ace rule checked here as well as by
-// the server), the showdown, and ante-change proposals.
+// the server), the showdown, and ante-change proposals. At a real-cards table you hold real cards
+// the room never sees: your hand shows face down with what you threw and drew, and at the draw
+// you say how many you throw (docs/dealer.md).
 import { fieldValue, h, keptInput, money, parseDollars, toast } from "./common.js";
 import { card, cardName, cards } from "./cards.js";
 import { timer } from "./blackjack.js";
 
 const LABELS = { check: "Check", call: "Call", bet: "Bet", raise: "Raise", fold: "Fold", draw: "Draw", stand_pat: "Stand pat" };
+/** What a seat threw and drew at a real-cards table (``drew``: null before its draw). */
+function drewText(rs, mine) {
+  if (rs.drew === undefined || rs.drew === null) return null;
+  if (rs.drew === 0) return mine ? "You stood pat" : "stood pat";
+  const ace = rs.drew === 4 ? (mine ? ", keeping your Ace" : ", keeping an Ace") : "";
+  return `${mine ? "You threw" : "threw"} ${rs.drew} and drew ${rs.drew}${ace}`;
+}
 const KEYS = { check: "k", call: "c", bet: "b", raise: "r", fold: "f", draw: "d", stand_pat: "s" };
 
 function name(ctx, seat) {
@@ -41,7 +50,10 @@ export function renderTable(ctx) {
       rd && rd.carry_out ? ` · carried to the next pot ${money(rd.carry_out)}` : "",
       rd && rd.current_bet ? ` · bet to match ${money(rd.current_bet)}` : ""),
     rd ? h("div", { class: "label" }, `Phase: ${rd.phase.replace(/_/g, " ")}`,
-      rd.card_needed_text ? h("span", { "data-testid": "awaited" }, ` · the dealer deals ${rd.card_needed_text}`) : "",
+      rd.card_needed_text ? h("span", { "data-testid": "awaited" },
+        ` · the dealer ${rd.card_needed && rd.card_needed.why === "show" ? "enters the hands shown down:" : "deals"} ${rd.card_needed_text}`) : "",
+      rd.deal_text ? h("span", { "data-testid": "dealing" }, ` · the dealer: ${rd.deal_text}`) : "",
+      rd.ruling_text ? h("span", { "data-testid": "ruling" }, ` · the dealer rules: ${rd.ruling_text}`) : "",
       rd.to_act ? ` · to act: ${name(ctx, rd.to_act)} ` : "", rd.to_act ? timer(ctx) || "" : "") : h("div", { class: "label" }, "Waiting for the dealer to deal")));
   const seats = h("div", { class: "seats" });
   const bySeat = new Map((rd ? rd.seats : []).map((x) => [x.seat, x]));
@@ -52,14 +64,18 @@ export function renderTable(ctx) {
     const me = s.you && s.you.seat === i;
     const acting = rd && rd.to_act === i && rd.phase !== "complete";
     const box = h("section", { class: `seat${me ? " me" : ""}${acting ? " acting" : ""}${occ ? "" : " empty"}`, "aria-label": `Seat ${i}`, dataset: { seat: i } },
-      h("h3", {}, h("span", {}, `${i}. ${occ ? occ.player : "free"}${me ? " (you)" : ""}${rd && rd.button === i ? " · button" : ""}`),
+      h("h3", {}, h("span", {}, `${i}. ${occ ? occ.player : "free"}${me ? " (you)" : ""}${rd && rd.button === i ? " · button" : ""}`,
+        occ && occ.bot ? h("span", { class: "tag" }, "bot") : null),
         occ ? h("span", { class: "chips" }, money(rs ? rs.stack : occ.stack)) : null));
     if (rs) {
-      if (me && !rs.folded && rd.phase === "draw" && rd.legal_actions.includes("draw")) box.append(pickable(ctx, rs.cards));
+      if (me && !rs.folded && !rd.shown_only && rd.phase === "draw" && rd.legal_actions.includes("draw")) box.append(pickable(ctx, rs.cards));
       else if (rs.cards) box.append(cards(rs.cards));
-      else box.append(h("div", { class: "meta" }, "folded"));
+      else box.append(h("div", { class: "meta" }, rs.dead ? "dead hand" : "folded"));
       box.append(h("div", { class: "meta" }, `Bet this round ${money(rs.bet)} · in the pot ${money(rs.total)}`,
         rs.all_in ? " · all in" : "", rs.folded && rs.cards ? " · folded" : ""));
+      const drew = drewText(rs, me);
+      if (drew) box.append(h("div", { class: "meta", "data-testid": me ? "my-draw" : null }, drew));
+      if (rs.flag && !rs.dead) box.append(h("div", { class: "meta error" }, `Flagged: ${rs.flag}`));
       if (rs.value) box.append(h("div", { class: "meta" }, rs.value));
       if (rs.won) box.append(h("div", { class: "meta outcome win" }, `Won ${money(rs.won)}`));
     }
@@ -110,6 +126,18 @@ export function renderActions(ctx) {
   for (const a of rd.legal_actions) {
     if (a === "bet" && rd.bet_range) { out.push(amountControl(ctx, "bet", rd.bet_range)); continue; }
     if (a === "raise" && rd.raise_range) { out.push(amountControl(ctx, "raise", rd.raise_range)); continue; }
+    if (a === "draw" && rd.shown_only) {
+      // Real cards: the room never sees them. Say how many you throw; four keeps an Ace, which
+      // you show the dealer (the showdown checks it).
+      const r = rules(ctx);
+      const most = r.ace_discard === false ? r.max_discard : Math.max(r.max_discard, 4);
+      for (let k = 1; k <= most; k++) {
+        const label = k === 4 && r.max_discard < 4 ? "Throw 4 (show your Ace)" : `Throw ${k}`;
+        out.push(h("button", { type: "button", "data-key": String(k), "aria-keyshortcuts": String(k), "data-action": "draw",
+          onclick: () => ctx.act("draw", { count: k }) }, label, " ", h("kbd", { "aria-hidden": "true" }, String(k))));
+      }
+      continue;
+    }
     if (a === "draw") {
       const picked = [...ctx.picked].filter((c) => mine && mine.cards.includes(c));
       const problem = picked.length ? discardProblem(ctx, mine.cards, new Set(picked)) : null;

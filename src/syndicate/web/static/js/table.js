@@ -1,6 +1,6 @@
 // A live table, either game. Renders only what the server sends (docs/protocol.md): the state
 // snapshot with the highest version; every decision goes to the server, which enforces the rules.
-import { api, eventId, fieldValue, forget, h, headerBar, keptInput, money, parseDollars, redraw, signInForm, suggest, toast, whoAmI } from "./common.js";
+import { api, eventId, eventNotice, fieldValue, forget, h, handTitle, headerBar, keptInput, money, parseDollars, redraw, refused, signInForm, suggest, toast, whoAmI } from "./common.js";
 import { TableSocket } from "./socket.js";
 import * as blackjack from "./blackjack.js";
 import * as poker from "./poker.js";
@@ -22,7 +22,7 @@ async function act(action, fields = {}) {
     if (["sit", "leave_seat"].includes(action)) { const el = document.getElementById("buyin"); if (el) forget(el); refreshBankroll(); }
     return true;
   } catch (e) {
-    toast(`${e.message || "refused"}${e.rule ? ` (${e.rule})` : ""}`, true);
+    refused(e);
     return false;
   }
 }
@@ -92,7 +92,7 @@ function renderTop() {
   redraw(top, ...[
     h("strong", {}, t.name), h("span", { class: "muted" }, `${t.game === "poker" ? "Five-card draw" : "Blackjack"}, ${money(t.min_bet)}–${money(t.max_bet)}`),
     h("span", {}, `Status: ${t.status}`),
-    s.hand ? h("span", {}, `Hand ${s.hand}`) : null,
+    s.round ? h("span", { "data-testid": "hand-number" }, handTitle(s)) : null,
     ctx.bankroll !== null ? h("span", { "data-testid": "bankroll" }, `Bankroll: ${money(ctx.bankroll)}`) : null,
     seat ? h("span", { "data-testid": "stack" }, `At this table: ${money(seat.stack)}`) : null,
     h("a", { href: `/tables/${tableId}/rules` }, "Rules and odds"),
@@ -174,11 +174,13 @@ function onMessage(msg) {
     const wasFinished = before && before.round && (before.round.phase === "settled" || before.round.phase === "complete");
     if (finished && !wasFinished) refreshBankroll();
     if (before && before.hand !== msg.hand) ctx.picked = new Set();
+    // A table closes when the event ends: the page then says so, and what to do.
+    if (msg.table.status === "closed" && (!before || before.table.status !== "closed")) eventNotice(ctx.me);
     render();
   } else if (msg.type === "timed_out") {
     toast(msg.text, true); // "Time ran out: you stood": the clock's move, not theirs
   } else if (msg.type === "error" && !msg.id) {
-    toast(`${msg.message} (${msg.rule})`, true);
+    refused(msg);
   }
 }
 
@@ -201,7 +203,8 @@ document.addEventListener("keydown", (ev) => {
   if (ev.shiftKey && ev.key === "N") target = [...document.querySelectorAll("#controls button")].find((b) => /^(Start round|Deal a hand)$/.test(b.textContent));
   else if (ev.shiftKey && ev.key === "D") target = [...document.querySelectorAll("#controls button")].find((b) => b.textContent === "Deal");
   else if (ev.key === "?") { ctx.showHint = !ctx.showHint; render(); ev.preventDefault(); return; }
-  else target = document.querySelector(`#controls [data-key="${ev.key.toLowerCase()}"]`);
+  // (the cards to discard, keys 1 to 5, are on the felt)
+  else target = document.querySelector(`#controls [data-key="${ev.key.toLowerCase()}"], #table [data-key="${ev.key.toLowerCase()}"]`);
   if (target && !target.disabled) { ev.preventDefault(); target.click(); }
 });
 
