@@ -15,6 +15,7 @@ import re
 import uuid
 from collections import deque
 from collections.abc import Callable
+from types import EllipsisType
 from typing import Any
 
 import httpx
@@ -114,9 +115,15 @@ class RoomClient:
         return self.request("GET", f"/api/accounts/{account_id}/ledger")
 
     def open_table(self, name: str, game: str = "blackjack", preset: str | None = None,
-                   overrides: dict[str, Any] | None = None, cards: str = "shuffled") -> dict[str, Any]:
-        return self.request("POST", "/api/tables", {"name": name, "game": game, "preset": preset,
-                                                    "overrides": overrides or {}, "cards": cards})
+                   overrides: dict[str, Any] | None = None, cards: str = "shuffled",
+                   turn_clock: int | None | EllipsisType = ...) -> dict[str, Any]:
+        """``turn_clock``: seconds, or None for no clock; left out, the event's default
+        (docs/dealer.md)."""
+        body: dict[str, Any] = {"name": name, "game": game, "preset": preset, "overrides": overrides or {},
+                                "cards": cards}
+        if turn_clock is not ...:
+            body["turn_clock"] = turn_clock
+        return self.request("POST", "/api/tables", body)
 
     def lobby(self, event_id: int) -> list[dict[str, Any]]:
         return self.request("GET", f"/api/events/{event_id}/tables")

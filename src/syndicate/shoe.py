@@ -413,6 +413,9 @@ class EnteredShoe:
     def refusal(self, c: Card) -> str | None:
         """Why the shoe cannot hold ``c`` now (``None``: it can)."""
         d = self.decks
+        if self.position >= 52 * d:
+            return (f"the shoe is empty: all {52 * d} cards of the {d}-deck shoe are out since it was filled "
+                    "(shuffle the discards back in)")
         if c.index < 52 and self._suited[c.index] >= d:
             if d == 1:
                 return f"{c.pretty} has already been dealt from this deck (one of each card)"
@@ -439,6 +442,17 @@ class EnteredShoe:
 
     def begin_round(self) -> None:
         self._round_start = self.position
+
+    def reshuffle(self, on_table: Iterable[Card]) -> int:
+        """The dealer shuffled the discard tray back into the shoe: only ``on_table`` (the cards
+        of the round in play) stay counted as out. Returns how many cards went back."""
+        before = self.position
+        self.position = 0
+        self._suited = [0] * 52
+        self._ranks = [0] * 13
+        for c in on_table:
+            self.take(c)
+        return before - self.position
 
     def state(self) -> tuple[int, list[int], list[int]]:
         """The counts as they are, for :meth:`restore` (a take-back replays a round from its start)."""

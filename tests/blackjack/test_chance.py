@@ -552,3 +552,51 @@ def test_syndicate_verify_and_replay_an_entered_history(tmp_path):
     said = " ".join(ver.stdout.split())  # the console wraps long lines
     assert "nothing to verify" in said and "there is no shuffle to verify" in said
     assert "verified" not in said
+
+
+def test_the_discards_shuffled_back_in_mid_round():
+    """A one-deck shoe runs out during a round: every card is refused ("the shoe is empty"),
+    until the dealer shuffles the discards back in. The cards of the round in play stay counted
+    as out, the rest come back; the round's log records it, and the history replays exactly
+    (the rounds of one shoe share its count, shuffle included)."""
+    rules = Rules(decks=1)
+    sess = Session(rules, {1: 100_000}, new_shoe=lambda r: EnteredShoe(r.decks))
+    deck = [c.text for c in decks(1)]
+    random.Random(3).shuffle(deck)
+    it = iter(deck)
+    shuffled = None
+    while shuffled is None:
+        rd = sess.new_round()
+        rd.bet(1, 500)
+        rd.deal()
+        while not rd.is_terminal:
+            if rd.card_needed is None:
+                rd.stand(1) if "stand" in rd.legal_actions() else getattr(rd, rd.legal_actions()[-1])(1)
+                continue
+            c = next(it, None)
+            if c is not None:
+                rd.deal_card(c)
+                continue
+            on_table = [r.card for r in rd.log if r.type == "card"]
+            assert rd.shoe.remaining == 0
+            with pytest.raises(IllegalAction) as e:
+                rd.deal_card("2")
+            assert e.value.rule == "shoe_count" and e.value.message.startswith("the shoe is empty")
+            shuffled = rd.shuffle_discards()
+            assert (shuffled.returned, shuffled.on_table) == (52 - len(on_table), len(on_table))
+            assert rd.shoe.remaining == 52 - len(on_table)
+            with pytest.raises(IllegalAction) as e:
+                rd.take_back()  # the shuffle came after the last card
+            assert e.value.rule == "take_back"
+            back = next(x.text for x in decks(1) if x not in on_table)
+            rd.deal_card(back)
+            it = iter([x.text for x in decks(1) if x not in on_table and x.text != back])
+        sess.finish_round()
+    doc = json.loads(json.dumps(sess.history()))
+    assert any(r["type"] == "shuffle" for rnd in doc["rounds"] for r in rnd["log"])
+    out = history.replay(doc)
+    assert out.matches, out.problems
+    assert any("shuffles the discards back into the shoe" in s for s in out.steps)
+    with pytest.raises(IllegalAction) as e:
+        rd.shuffle_discards()  # the round is over: between rounds a new shoe starts the count again
+    assert e.value.rule == "shuffle_discards"

@@ -240,18 +240,19 @@ def bets_in(world: Any, table_id: int, count: int) -> None:
 
 
 def enter_all(con: Console, payouts: str, tap: Any) -> int:
-    """Tap the awaited card (``tap``) until the hand is settled; how many cards it took."""
+    """Tap the awaited card (``tap``) until the hand is settled (the payouts may show before: a
+    bust or a natural is settled, and told, as it happens); how many cards it took."""
     region = con.page.get_by_role("region", name=payouts)
     expect(region).to_be_hidden()
     cards = 0
-    while not region.is_visible():
-        text = con.awaited.text_content() or ""
+    while "is over" not in (text := con.awaited.text_content() or ""):
         if text.startswith("Next card:"):
             tap()
             cards += 1
             expect(con.awaited).not_to_have_text(text)
         else:
             con.page.wait_for_timeout(50)
+    expect(region).to_be_visible()
     return cards
 
 

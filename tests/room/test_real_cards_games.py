@@ -205,13 +205,93 @@ def test_a_ruling_at_a_shuffled_table_is_refused() -> None:
     assert "deal_text" not in game.round_view("dealer", None)
 
 
-def test_the_card_that_settles_a_hand_stands() -> None:
+def test_the_card_that_settles_a_hand_can_be_taken_back() -> None:
+    """A peek game: a hole card mistyped as an Ace under a ten ends the round at the peek. The
+    card that settled it can be taken back (the room says until when): the round is in play
+    again at that card, nothing of the settlement left in its stacks or payouts."""
+    game = blackjack()
+    bets(game)
+    deal(game, "10", "9", "8", "10", "7", "7", "7")  # seats 17, 16, 15; the dealer's 10 up
+    before = game.hand_stacks()
+    deal(game, "A")  # the hole card, mistyped: blackjack at the peek
+    assert not game.in_play and game.round.hole_revealed and game.can_take_back()
+    assert {p["seat"]: p["net"] for p in game.payouts()} == {1: -1_000, 2: -1_000, 3: -1_000}
+    assert game.dealer_action("take_back", {}) is True
+    assert game.in_play and game.hand_stacks() == before and game.payouts() is None
+    assert game.card_needed is not None and game.card_needed.why == "hole"
+    deal(game, "6")  # the card that was dealt: 16, no blackjack
+    assert game.in_play and game.to_act == 1
+
+
+def test_a_card_is_not_taken_back_past_a_decision_even_once_settled() -> None:
     game = blackjack()
     bets(game)
     deal(game, "10", "10", "10", "10", "10", "10", "10", "7")  # everyone 20, the dealer 17
     for seat in STACKS:
         game.seat_action(seat, "stand", {})
-    assert not game.in_play
+    assert not game.in_play and not game.can_take_back()  # the last input was a stand
+    with pytest.raises(RuleError) as e:
+        game.dealer_action("take_back", {})
+    assert e.value.rule == "take_back" and "'stand' came after it" in e.value.message
+
+
+def test_a_misdeal_once_the_hole_card_is_turned_is_refused() -> None:
+    """The dealer's turn: the hole card is turned and the round's outcome is seen, though no bet
+    is settled yet; a misdeal then would let the house (or a friend of the dealer's) void a
+    round it saw going wrong (docs/dealer.md, "Misdeal: the rule")."""
+    game = blackjack()
+    bets(game)
+    deal(game, "10", "10", "10", "9", "8", "7", "6", "5")  # the dealer 6 up, 5 in the hole: 11
+    for seat in STACKS:
+        assert game.misdeal_refusal() is None
+        game.seat_action(seat, "stand", {})
+    assert game.card_needed is not None and game.card_needed.why == "dealer"
+    with pytest.raises(RoomError) as e:
+        game.void_hand()
+    assert e.value.rule == "misdeal" and "the hole card is turned" in e.value.message
+    assert game.in_play and game.round.hole_revealed  # nothing changed
+
+
+def test_a_draw_hand_settled_by_a_card_can_be_taken_back_until_the_next() -> None:
+    """The last card entered at the showdown settles a draw hand. It can be taken back until the
+    next hand starts (the table takes the hand's result in then, or at an ante proposal), and
+    the showdown then ends with the right card."""
+    stacks = {1: 1_000, 2: 1_000}
+    game = draw_game(stacks)
+    order = game.round.order  # type: ignore[union-attr]
+    for action in ("check", "stand_pat", "check"):
+        for seat in order:
+            game.seat_action(seat, action, {})
+    first, second = order
+    deal(game, *"Ac Ad 4h 5s 9s Kc Kd 7h 8d".split())  # the first shows a pair of Aces, the second two Kings so far
+    deal(game, "2s")  # the showdown's last card, mistyped: the Aces win, the hand is settled
+    assert [p["seat"] for p in game.payouts() if p["amount"] > 0] == [first]
+    game.hand_over()  # the hand's last card can still go back: the table waits
+    assert not game.in_play and game.can_take_back() and game.draw_table.hand is game.round
+    game.dealer_action("take_back", {})
+    assert game.in_play and game.card_needed is not None and game.card_needed.why == "show"
+    assert game.payouts() is None and sum(game.hand_stacks().values()) == 2_000 - 2 * DrawRules().ante
+    deal(game, "Kh")  # the card shown: three Kings
+    assert not game.in_play and [p["seat"] for p in game.payouts() if p["amount"] > 0] == [second]
+    game.hand_over()
+    assert game.can_take_back()  # settled by a card again
+    stacks.update(game.hand_stacks())  # the table's seats, as the actor keeps them
+    game.dealer_action("propose_ante", {"amount": 2 * DrawRules().ante})  # between hands: the result taken in
+    assert game.draw_table.hand is None and not game.can_take_back()
     with pytest.raises(RoomError) as e:
         game.dealer_action("take_back", {})
-    assert e.value.rule == "take_back" and "its last card stands" in e.value.message
+    assert e.value.rule == "take_back" and "the table has taken its result in" in e.value.message
+
+
+def test_no_misdeal_before_the_first_card() -> None:
+    """Nothing is dealt yet: there is nothing to void (the tablet's Misdeal is disabled then)."""
+    game = blackjack()
+    for seat in STACKS:
+        game.seat_action(seat, "bet", {"amount": 1_000})
+    assert game.misdeal_refusal() == "no card has been dealt yet: there is nothing to void"  # bets open
+    game.dealer_action("deal", {})
+    with pytest.raises(RoomError) as e:
+        game.void_hand()
+    assert e.value.rule == "misdeal" and "no card has been dealt yet" in e.value.message
+    deal(game, "9")
+    assert game.misdeal_refusal() is None

@@ -254,18 +254,27 @@ def test_blackjack_round_with_real_cards_equals_the_stacked_shoe(servers, room, 
     assert results(got) == results(want) == {1: 1_500, 2: 2_000 + 1_000, 3: -1_000, 4: 1_000, 5: 1_000}
     assert [s["stack"] for s in got["seats"]] == [s["stack"] for s in want["seats"]]
 
-    # The dealer is told what to pay and take, and the ledger moved exactly that.
+    # The dealer is told each payment when it is due, once: seat 1's natural is paid at once
+    # (the dealer's 6 cannot make a blackjack: 001 5.1.2) as soon as the hole card is in, and
+    # withdrawn when that (wrong) hole card is taken back, then told again with the right one;
+    # seat 3's bust is collected at once (5.5.3); the list at the end marks them paid and asks
+    # only for the rest. The ledger moved exactly what was told.
+    told = [(m["when"], [p["text"] for p in m["payouts"]]) for m in t.dealer.messages if m["type"] == "payouts"]
+    natural = ["seat 1: pay $15.00 (blackjack 3:2)"]
+    assert told[:4] == [("now", natural), ("withdrawn", natural), ("now", natural),
+                        ("now", ["seat 3: take $10.00 (bust)"])]
+    assert [when for when, _ in told] == ["now", "withdrawn", "now", "now", "end"]
     payouts = got["round"]["payouts"]
+    assert [m for m in t.dealer.messages if m["type"] == "payouts"][-1]["payouts"] == payouts
     texts = [p["text"] for p in payouts]
-    assert texts[0] == "seat 1: pay $15.00 (blackjack 3:2)"
+    assert texts[0] == "seat 1: done: paid $15.00 during the round (blackjack 3:2)"
     assert texts[1] == "seat 2: pay $30.00 (hand 1: pay $20.00 (win 1:1); hand 2: pay $10.00 (win 1:1))"
-    assert texts[2] == "seat 3: take $10.00 (bust)"
-    told = [m for m in t.dealer.messages if m["type"] == "payouts"]
-    assert len(told) == 1 and told[0]["payouts"] == payouts
+    assert texts[2] == "seat 3: done: took $10.00 during the round (bust)"
+    assert [(p["amount"], p["paid"]) for p in payouts[:3]] == [(0, 1_500), (3_000, 0), (0, -1_000)]
     (hand,) = hands_of(room, ev, real["id"])
     moved = seat_nets(room, ev, hand.id, stack_keys(real["id"], got))
-    assert {p["seat"]: p["amount"] for p in payouts} == moved
-    assert sum(p["amount"] for p in payouts) == sum(moved.values())
+    assert {p["seat"]: p["net"] for p in payouts} == moved
+    assert all(p["amount"] + p["paid"] == p["net"] for p in payouts)
 
     # The hole card (and the wrong one taken back) reached no player or spectator before the
     # reveal; no refusal or payouts message reached them at all.

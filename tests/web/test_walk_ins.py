@@ -115,8 +115,9 @@ async def _blackjack_evening(url: str, table_id: int, tokens: dict[str, str]) ->
     await dealer.act("start_round")
     await refused(alice, everyone, "bet", "own_seat", seat=1, amount=100)  # another player
     await refused(bob, everyone, "bet", "own_seat", seat=3, amount=100)
-    await refused(watcher, everyone, "bet", "play", seat=1, amount=100)  # a spectator
-    await refused(boss, everyone, "bet", "play", seat=1, amount=100)  # a pit boss passing by
+    # Only the table's dealer acts for a seat (docs/walk-ins.md): not a watcher, not a pit boss passing by.
+    await refused(watcher, everyone, "bet", "table_dealer", seat=1, amount=100)
+    await refused(boss, everyone, "bet", "table_dealer", seat=1, amount=100)
     await refused(dealer, everyone, "bet", "dealer_acts", seat=3, amount=100)  # Alice did not allow it
     await refused(dealer, everyone, "bet", "seat", amount=100)  # the dealer names the seat
     await refused(dealer, everyone, "bet", "seat", seat=6, amount=100)  # an empty seat
@@ -274,7 +275,7 @@ async def _draw_evening(url: str, table_id: int, tokens: dict[str, str]) -> dict
     everyone = (dealer, watcher)
     await dealer.act("seat_walk_in", seat=1, name="Hana", amount=1_000)
     await dealer.act("seat_walk_in", seat=2, name="Taro", amount=1_000)
-    await refused(watcher, everyone, "check", "play", seat=1)
+    await refused(watcher, everyone, "check", "table_dealer", seat=1)
     for number in range(3):
         await dealer.act("start_round")
         while True:

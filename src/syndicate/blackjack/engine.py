@@ -309,6 +309,8 @@ class Round:
         r = self.rules
         if s.left:
             raise OutOfTurn("seat", f"seat {seat} has left the table")
+        if amount is None:
+            raise BadAmount("amount", "type an amount to bet")
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise BadAmount("amount", f"a bet is a whole number of cents, got {amount!r}")
         if not r.min_bet <= amount <= r.max_bet:
@@ -472,6 +474,12 @@ class Round:
         else:
             self._after_deal()
 
+    @property
+    def last_input(self) -> int:
+        """Index in the log of the last thing anyone did (a decision or an entered card), or -1:
+        every record after it is what that input set off (a bust paid, the peek, the settlement)."""
+        return self._last_input()
+
     def _last_input(self) -> int:
         """Index in the log of the last thing anyone did (a decision or an entered card), or -1."""
         log = self.log
@@ -514,6 +522,27 @@ class Round:
             self.apply_record(r)
         return self._record(rec.TakenBack(taken.seat, taken.hand, taken.card, taken.face_up))
 
+    def verify_shuffle_discards(self) -> None:
+        if self._entered is None:
+            raise IllegalAction("card_source", "this round deals from a shuffled shoe: the engine shuffles its own")
+        if self.phase == SETTLED:
+            raise IllegalAction("shuffle_discards", "the round is over: between rounds a new shoe starts the count "
+                                                    "again")
+
+    def can_shuffle_discards(self) -> bool:
+        return _ok(self.verify_shuffle_discards)
+
+    def shuffle_discards(self) -> rec.Shuffled:
+        """The shoe ran low during the round and the dealer shuffled the discard tray back into it,
+        as a real dealer does: every card dealt from the shoe goes back to the count but the
+        cards of this round, which are on the table."""
+        self.verify_shuffle_discards()
+        entered = self._entered
+        assert entered is not None
+        on_table = [r.card for r in self.log if r.type == "card"]
+        returned = entered.reshuffle(on_table)
+        return self._record(rec.Shuffled(returned, len(on_table)))
+
     def apply_record(self, r: Any) -> None:
         """Apply one input of a logged round again: a decision, or an entered card (with a
         shuffled shoe the engine deals its cards itself, so their records are skipped, like every
@@ -552,6 +581,8 @@ class Round:
             self.split(r.seat)
         elif t == "take_back":
             self.log.append(r)
+        elif t == "shuffle":
+            self.shuffle_discards()
 
     def _card_due(self) -> None:
         """No decision may jump the queue while a card is needed."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import money
-from ..replays import replay_json
+from ..replays import by_clock, clock_moves, replay_json
 from ..shoe import EnteredShoe, Shoe, commitment_of
 from . import records as rec
 from .engine import Round
@@ -93,8 +93,9 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             out.matches = False
             out.problems.append(f"{number}: the engine refused a recorded action: {e}")
         produced = [rec.to_json(r) for r in rd.log]
-        for r in rd.log:
-            out.steps.append(describe(r))
+        clock = clock_moves(rnd)
+        for i, r in enumerate(rd.log):
+            out.steps.append(by_clock(describe(r), clock[i]) if i in clock else describe(r))
         if produced != log:
             out.matches = False
             at = next((i for i, (a, b) in enumerate(zip(produced, log)) if a != b), min(len(produced), len(log)))
@@ -115,11 +116,14 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
     steps: list[str] = []
     for rnd in doc["rounds"]:
         steps.append(f"— {round_name(rnd)} —")
-        for r in rnd["log"]:
+        clock = clock_moves(rnd)
+        for i, r in enumerate(rnd["log"]):
             if r["type"] == "card" and r.get("card") is None:
                 steps.append("dealer gets the hole card, face down (never shown)")
             elif r["type"] == "take_back" and r.get("card") is None:
                 steps.append("card taken back (face down): the dealer's hole card, never shown, a correction")
+            elif i in clock:
+                steps.append(by_clock(describe(rec.from_json(r)), clock[i]))
             else:
                 steps.append(describe(rec.from_json(r)))
     return steps
@@ -280,6 +284,9 @@ def describe(r: Any) -> str:
         where = ("the dealer's hole card" if not r.face_up else "the dealer's card") if r.seat == rec.DEALER \
             else f"{who} hand {r.hand + 1}'s card"
         return f"card taken back ({r.card.pretty}): {where}, a correction"
+    if t == "shuffle":
+        return (f"dealer shuffles the discards back into the shoe: {r.returned} card(s) back in, the "
+                f"{r.on_table} on the table still out")
     if t == "payout":
         if r.hand == -1:
             return f"{who}: {OUTCOMES.get(r.outcome, r.outcome)}, {money.format(r.returned)} back (net {money.format(r.net)})"

@@ -180,6 +180,19 @@ class TakenBack(NamedTuple):
         return "take_back"
 
 
+class Shuffled(NamedTuple):
+    """Real cards: the dealer shuffled the discards back into the shoe during the round (it ran
+    low): ``returned`` cards went back to the count; the ``on_table`` cards of the round in play
+    stay counted as out."""
+
+    returned: int
+    on_table: int
+
+    @property
+    def type(self) -> str:
+        return "shuffle"
+
+
 class Paid(NamedTuple):
     """Settlement of one bet: ``returned`` chips go back to the seat (stake included); ``net``
     is the seat's gain (negative: the house's). ``hand`` -1 is the insurance bet."""
@@ -198,12 +211,12 @@ class Paid(NamedTuple):
 Record = (
     BetPlaced | BetWithdrawn | DealStarted | CardDealt | InsuranceTaken | InsuranceDeclined
     | EvenMoneyTaken | PlayedOn | Surrendered | Peeked | Hit | Stood | Doubled | Split | Left
-    | HoleRevealed | TakenBack | Paid
+    | HoleRevealed | TakenBack | Shuffled | Paid
 )
 _ALL: tuple[Any, ...] = (
     BetPlaced, BetWithdrawn, DealStarted, CardDealt, InsuranceTaken, InsuranceDeclined,
     EvenMoneyTaken, PlayedOn, Surrendered, Peeked, Hit, Stood, Doubled, Split, Left,
-    HoleRevealed, TakenBack, Paid,
+    HoleRevealed, TakenBack, Shuffled, Paid,
 )
 # Each record's type name, read from an instance of it (its fields filled with None).
 RECORD_TYPES: dict[str, Any] = {cls(*([None] * len(cls._fields))).type: cls for cls in _ALL}

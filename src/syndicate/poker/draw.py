@@ -518,6 +518,8 @@ class DrawHand:
 
     def _check_amount(self, amount: object, lo: int, hi: int, room: int, what: str) -> None:
         f = money.format
+        if amount is None:
+            raise BadAmount(f"{what}.amount", f"type an amount to {what}")
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise BadAmount(
                 f"{what}.amount", f"a {what} is a whole number of cents, got {amount!r}"

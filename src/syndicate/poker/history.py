@@ -18,7 +18,7 @@ from typing import Any
 from .. import money
 from ..cards import CardError, card, decks, text
 from ..errors import RuleError
-from ..replays import replay_json
+from ..replays import by_clock, clock_moves, replay_json
 from ..shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
 from . import records as rec
 from .draw import DrawHand, DrawRules
@@ -220,7 +220,9 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
             messages.append(
                 f"{hand_name(entry)}: the replay differs from the record at step {at}"
             )
-        steps.extend("  " + describe(r.to_json()) for r in hand.log)
+        clock = clock_moves(entry)
+        steps.extend("  " + (by_clock(describe(r.to_json()), clock[i]) if i in clock else describe(r.to_json()))
+                     for i, r in enumerate(hand.log))
         for s, n in hand.results().items():
             net[s] = net.get(s, 0) + n
     if reproduced:
@@ -234,7 +236,9 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
     steps: list[str] = []
     for entry in _check_doc(doc):
         steps.append(f"{hand_name(entry).capitalize()}: button seat {entry.get('button')}")
-        steps.extend("  " + describe(d) for d in entry["log"])
+        clock = clock_moves(entry)
+        steps.extend("  " + (by_clock(describe(d), clock[i]) if i in clock else describe(d))
+                     for i, d in enumerate(entry["log"]))
     return steps
 
 

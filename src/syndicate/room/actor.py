@@ -21,7 +21,8 @@ since, it is refused as stale. Seats and the ledger accounts behind them:
 This file is longer than the room's others (about 600 lines) on purpose. Everything in it reads
 and writes the one state of the table's one writer, in the order the queue gives. What needs
 none of that state is elsewhere: the clocks (``clock.py``), the seats' ledger work
-(``seating.py``) and the games (``game.py``, ``games/``).
+(``seating.py``), the real-cards corrections' decisions (``corrections.py``) and the games
+(``game.py``, ``games/``).
 """
 
 from __future__ import annotations
@@ -30,16 +31,17 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Container
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
 from ..errors import RuleError
 from .accounts import canonical_name
 from .cardroom import CardRoom
-from .clock import Clock, Timers, check_window
+from .clock import Clock, Timers, check_turn_clock, check_window, table_timers
+from .corrections import Told, corrections, misdeal_refusal, payout_messages, reopen_refusal
 from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
-from .game import Game
+from .game import Game, misdeal_allowed
 from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
 from .messages import UNAVAILABLE, error, protocol_of, refusal, running, sharing
@@ -47,14 +49,14 @@ from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
 from .seating import BOT_STAKE, Seat, seat_bots, seat_walk_in, sell_chips, sit_down, stand_up
-from .values import Account, Move, Table
+from .values import CLOCK_KEY, Account, Move, Table
 from .writer import Writer
 
 log = logging.getLogger(__name__)
 
 TABLE_ACTIONS = ("sit", "leave_seat", "sit_in", "let_dealer_act")
 #: The dealer's actions at any table; a game adds its own (:attr:`Game.dealer_actions`).
-DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots")
+DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots", "turn_clock")
 #: What only the table's own dealer does: walk-ins' seats and the cash taken for their chips.
 WALK_IN_ACTIONS = ("seat_walk_in", "sell_chips", "cash_out_walk_in")
 SEEN_IDS = 2048  # action ids remembered per table for retries
@@ -87,13 +89,17 @@ class TableActor:
         self._writer = writer
         self.seats: dict[int, Seat] = {}
         self.game = game(self._players)
-        self.clock = Clock(timers or Timers())
+        self.clock = Clock(table_timers(table, timers or Timers()))  # the table's own copy
         self.version = 0
         self.clients: dict[Connection, None] = {}  # insertion-ordered set
         self.hand_id: int | None = None  # the hand's evening-wide number: its row's id, once stored
         self._voided_id: int | None = None  # the hand a misdeal voided, until the next starts
         self.hand_number = 0
         self._start_stacks: dict[int, int] = {}
+        #: Who sat where when the hand in play (or the last) was dealt.
+        self._dealt: dict[int, Account] = {}
+        #: Real cards: the settlements the dealer has been told of in this hand, by key.
+        self._told: Told = {}
         #: Who entered each action of the hand in play (stored beside the engine's log).
         self._entered: list[dict[str, Any]] = []
         self._seen: OrderedDict[tuple[int, str], dict[str, Any]] = OrderedDict()
@@ -286,13 +292,24 @@ class TableActor:
                 return await self._add_bots(msg.get("count"))
             if action == "remove_bots":
                 return await self._remove_bots()
+            if action == "turn_clock":
+                return await self._set_turn_clock(msg.get("seconds"))
             if action == "misdeal":
                 return await self._misdeal(account)
             before = game.turn()
+            reopening = action == "take_back" and game.has_hand and not game.in_play
+            if reopening and game.can_take_back():  # the card that settled the hand: until the next hand
+                why = reopen_refusal(game, self.seats, self._dealt)
+                if why is not None:
+                    raise Conflict("take_back", why)
             if game.dealer_action(action, msg):
                 if game.cards == "real":
                     self._note_entry(account, before)
-                await self._after(action)
+                if reopening:
+                    await self._after(f"{account.name} took back the card that settled it: its settlement reversed",
+                                      by=account.id)
+                else:
+                    await self._after(action)
             else:
                 self.version += 1
             return True
@@ -326,6 +343,9 @@ class TableActor:
                                 "phone: the dealer acts for a walk-in, or for a player who let them "
                                 "(let_dealer_act)")
             return claimed
+        if "seat" in msg and not any(s.account.id == account.id for s in self.seats.values()):
+            raise Forbidden("table_dealer", "only this table's dealer enters an action for a seat (a walk-in's, or a "
+                                            "player's who lets them): a pit boss, the admin or a watcher does not")
         seat = self._seat_of(account)
         if "seat" in msg and claimed != seat:  # a seat of null is not yours either
             raise Forbidden("own_seat", f"you play seat {seat} only, not {claimed!r}")
@@ -471,6 +491,8 @@ class TableActor:
             raise Conflict("table_status", f"the table is {self.table.status}: no new {word}s")
         memo = self.game.start_hand(self.hand_number + 1)
         self._start_stacks = self.game.start_stacks()
+        self._dealt = {n: self.seats[n].account for n in self._start_stacks if n in self.seats}
+        self._told = {}
         self._entered = []
         self.hand_id = self._voided_id = None
         self.hand_number += 1
@@ -525,21 +547,25 @@ class TableActor:
             if n in self.seats:
                 self.seats[n].stack = stack
         self.version += 1
+        self._tell_payouts()
         if settled:
-            self._tell_payouts()
             await self._round_over()
         else:
             self._arm_turn_timer()
 
     def _tell_payouts(self) -> None:
-        """Real cards: the dealer moves the chips, so their screens get what to pay and take."""
-        payouts = self.game.payouts() if self.game.cards == "real" else None
-        if payouts is None:
+        """Real cards: the dealer moves the chips, so their screens are told what to pay and take
+        as each bet is settled, once (:func:`corrections.payout_messages`)."""
+        if self.game.cards != "real":
             return
-        message = {"type": "payouts", "hand": self.hand_id, "payouts": payouts}
+        assert self.hand_id is not None  # stored before anyone is told of it
+        self._told, messages = payout_messages(self.game, self._told, self.hand_id)
+        if not messages:
+            return
         for conn in list(self.clients):
             if self._viewer(conn.account)[0] == "dealer":
-                conn.send(message)
+                for m in messages:
+                    conn.send(m)
 
     def _note_entry(self, account: Account, before: int) -> None:
         """Real cards: note who entered a card (or dealt, or took a card back), beside the log
@@ -559,7 +585,11 @@ class TableActor:
         history = with_entries(game.history(self.table.id, self.hand_number, self._start_stacks),
                                self._entered) if game.in_play else {}
         at = game.turn()
-        game.void_hand()  # refused (card_source at a shuffled table, no_round with none in play): nothing changed
+        if game.cards == "real" and game.in_play:
+            misdeal_allowed(game, misdeal_refusal(game, self.seats))
+        # refused (card_source at a shuffled table, no_round with none in play, misdeal once something
+        # in the hand is settled): nothing changed
+        game.void_hand()
         history.update(voided=True, misdeal={"by": account.id, "name": account.name, "at": at})
         hand_id = self._voided_id = self.hand_id
         if hand_id is not None:  # stored: its bets are in the ledger
@@ -675,8 +705,10 @@ class TableActor:
 
     async def _timeout(self, turn: tuple[int, int]) -> None:
         """The player to act let the clock run out: the passive choice is made for them (stand,
-        no insurance, no surrender; check, stand pat, fold). After ``sit_out_after`` in a row
-        they sit out. A player who left has their move made the same way, at once."""
+        no insurance, no surrender; check, stand pat, fold), the history marks it as the clock's
+        (an ``entered_by`` entry with ``"clock"``: its length) and the player and the dealer are
+        told in words. After ``sit_out_after`` in a row they sit out. A player who left has their
+        move made the same way, at once."""
         seat = self.game.to_act if self.game.in_play else None
         if turn != self._turn() or seat is None:
             return
@@ -684,13 +716,44 @@ class TableActor:
         if s.leaving:
             await self._leaver_moves(seat)
         else:
+            at = self.game.turn()
             choice = self.game.timeout_move(seat)
             s.timeouts += 1
             if s.timeouts >= self.clock.timers.sit_out_after:
                 s.sitting_out = True
+            self._entered.append({"at": at, "by": None, "name": None, "for_seat": seat,
+                                  "clock": self.clock.timers.turn})
             await self._after(f"seat {seat} timed out: {choice}")
+            self._tell_timeout(seat, s, choice)
         self._broadcast()
         self._wake_bots()
+
+    def _tell_timeout(self, seat: int, s: Seat, move: str) -> None:
+        """The player whose clock ran out, and the dealer (who may act for them), are told in
+        words that the clock made the move, not them."""
+        did = self.game.passive.get(move, move)
+        out = f" ({s.timeouts} in a row: sitting out until sitting in again)" if s.sitting_out else ""
+        for conn in list(self.clients):
+            if conn.account.id == s.account.id:
+                text = f"Time ran out: you {did}{out}"
+            elif self._viewer(conn.account)[0] == "dealer":
+                text = f"Time ran out for seat {seat} ({s.account.name}): the clock {did} for them{out}"
+            else:
+                continue
+            conn.send({"type": "timed_out", "hand": self.hand_id, "seat": seat, "move": move, "text": text})
+
+    async def _set_turn_clock(self, seconds: Any) -> bool:
+        """The dealer sets the table's turn clock (seconds, or None for none), kept with the table;
+        the player to act, if any, gets the new clock at once."""
+        seconds = check_turn_clock(seconds)
+        rules = {**self.table.rules, CLOCK_KEY: seconds}
+        await self._db(lambda repo: repo.set_table_rules(self.table.id, rules))
+        self.table = replace(self.table, rules=rules)
+        self.clock.timers.turn = seconds
+        if self.game.in_play:
+            self._arm_turn_timer()
+        self.version += 1
+        return True
 
     def _set_auto(self, seconds: Any) -> bool:
         """The dealer lets rounds run themselves: a new round opens whenever the last one is
@@ -758,6 +821,9 @@ class TableActor:
             # seat's own view carries, no more (it names no card). A copy: the others share seats.
             seats = [{**e, "legal_actions": game.legal_actions(e["seat"])} if e["walk_in"] or e["dealer_acts"]
                      else e for e in seats]
+        round_ = game.round_view(viewer, self._memo) if shown else None
+        if round_ is not None and viewer == "dealer" and game.cards == "real":
+            round_ = {**round_, "corrections": corrections(game, self.seats, self._dealt)}
         return {
             "table": table,
             "seats": seats,
@@ -765,7 +831,7 @@ class TableActor:
             "hand": self.hand_number if shown else None,
             "hand_id": self.hand_id if shown else None,
             "clock": clock,
-            "round": game.round_view(viewer, self._memo) if shown else None,
+            "round": round_,
             "log": game.log_view(viewer, self._memo) if shown else [],
         }
 
@@ -785,7 +851,7 @@ class TableActor:
         table: dict[str, Any] = {
             "id": self.table.id, "name": self.table.name, "game": game.name, "status": self.table.status,
             "dealer_id": self.table.dealer_id, "min_bet": rules.min_bet, "max_bet": rules.max_bet,
-            "seats": game.seat_count, "auto_deal": self.clock.auto_seconds}
+            "seats": game.seat_count, "auto_deal": self.clock.auto_seconds, "turn_clock": self.clock.timers.turn}
         if welcome:
             table["rules"] = rules.to_dict()
         table.update(game.table_view())

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import BadRequest
+from .values import Table
 
 MAX_AUTO_SECONDS = 600
+#: The turn clock a dealer or an admin may set, in whole seconds (or none).
+MIN_TURN, MAX_TURN = 5, 600
 #: a timer may come due this much before its time (the event loop's clock resolution): the
 #: turn's end, not a turn started since
 DUE_EARLY = 0.001
@@ -21,11 +24,33 @@ DUE_EARLY = 0.001
 
 @dataclass
 class Timers:
-    """Seconds; ``None`` switches a timer off."""
+    """Seconds; ``None`` switches a timer off. The server's defaults: a table's own turn clock
+    (its dealer's, or its event's default: :meth:`syndicate.room.values.Table.turn_clock`)
+    comes first."""
 
+    #: The turn clock of a table with shuffled cards.
     turn: float | None = 30.0
     #: After this many timeouts in a row a player sits out (their seat is left out of rounds).
     sit_out_after: int = 3
+    #: The turn clock of a real-cards table: none (the dealer enters decisions for walk-ins;
+    #: a clock would decide for them).
+    real_turn: float | None = None
+
+
+def table_timers(table: Table, timers: Timers) -> Timers:
+    """The timers of one table: the server's, with the table's own turn clock if it has one (a
+    copy: a table may change its clock without touching another's)."""
+    default = timers.real_turn if table.cards == "real" else timers.turn
+    return replace(timers, turn=table.turn_clock(default))
+
+
+def check_turn_clock(seconds: Any) -> int | None:
+    """A turn clock as a dealer or an admin sets it: whole seconds, or None for no clock."""
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int)
+                                or not MIN_TURN <= seconds <= MAX_TURN):
+        raise BadRequest("turn_clock", f"the turn clock is a number of seconds from {MIN_TURN} to {MAX_TURN}, "
+                                       f"or null for no clock; got {seconds!r}")
+    return seconds
 
 
 def check_window(seconds: Any) -> float | None:

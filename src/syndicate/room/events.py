@@ -9,11 +9,15 @@ event has dealt a hand: a player who saw hands dealt under one promise keeps it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from .clock import check_turn_clock
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .ledger import now
 from .ports import Store
 from .roles import require
-from .values import Account, Event
+from .values import CARD_SOURCES, Account, Event
 
 SEED_REVEALS = ("table_close", "event_end")
 
@@ -58,6 +62,25 @@ class Events:
             ended = repo.event(event_id)
         assert ended is not None
         return ended, [t.id for t in tables]
+
+    def set_turn_clock(self, actor: Account, event_id: int, defaults: Mapping[str, Any]) -> Event:
+        """Set the event's default turn clock of the tables opened from now on, per card source
+        (``{"real": seconds or None, "shuffled": ...}``, either or both); open tables keep theirs."""
+        self._own(actor, event_id, "event_settings")
+        for cards, seconds in defaults.items():
+            if cards not in CARD_SOURCES:
+                raise BadRequest("turn_clock", f"a turn clock default is for {' or '.join(CARD_SOURCES)} cards, "
+                                               f"got {cards!r}")
+            check_turn_clock(seconds)
+        with self.store.transaction() as repo:
+            ev = repo.event(event_id, lock=True)
+            if ev is None:
+                raise NotFound("event", f"no event {event_id}")
+            refuse_if_ended(ev)
+            repo.set_turn_clock(event_id, {**ev.turn_clock, **defaults})
+            changed = repo.event(event_id)
+        assert changed is not None
+        return changed
 
     def set_seed_reveal(self, actor: Account, event_id: int, value: object) -> Event:
         """Change when the event's seeds are revealed; refused once a table has dealt (409, rule

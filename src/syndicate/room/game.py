@@ -46,6 +46,9 @@ class Game(Protocol):
     dealer_actions: tuple[str, ...]  # the game's own dealer actions (besides the table's)
     rules: Any  # the rules in force: ``min_bet``, ``max_bet``, ``to_dict()``
     cards: str  # where the cards come from: "shuffled" (a committed shoe) or "real" (entered)
+    #: The passive choices for a player whose clock ran out, in order, each with how a notice
+    #: says the clock made it ("stood").
+    passive: dict[str, str]
 
     @property
     def seat_count(self) -> int: ...
@@ -121,16 +124,36 @@ class Game(Protocol):
     def close(self) -> None:
         """The table is closed: no more cards from its shoe."""
 
+    def can_take_back(self) -> bool:
+        """Whether the last card entered can be taken back now (real cards), the card that
+        settled the hand included (the actor says until when: the next hand)."""
+
+    def misdeal_refusal(self) -> str | None:
+        """Why a misdeal may no longer be declared in the hand in play, in words (something in
+        it is settled or seen: docs/dealer.md, "Misdeal: the rule"); None while it may."""
+
     def void_hand(self) -> None:
         """A misdeal: drop the hand in play as if it had not been dealt (the button and the
         carry stay where they were). Refused (``card_source``) at a shuffled table, where the
-        server deals and there is no misdeal to declare. The actor returns every bet."""
+        server deals and there is no misdeal to declare, and (``misdeal``) once something in
+        the hand is settled (:meth:`misdeal_refusal`). The actor returns every bet."""
 
-    def payouts(self) -> list[dict[str, Any]] | None:
-        """Once the hand is settled, what the dealer moves at the table, seat by seat: each
-        ``{"seat", "amount", "net", "text", "items"}`` (``amount``: chips to the seat, negative
-        when the dealer takes them; ``net``: the seat's result in the hand, as the ledger moved
-        it). None while the hand is in play."""
+    def settlements(self) -> list[dict[str, Any]]:
+        """Every bet of the hand settled so far, in order: each a dict with ``at`` (the index
+        in the log of the record that settled it), ``seat``, ``amount`` (chips to the seat,
+        negative when the dealer takes them) and ``why``; the same bet has the same dict from
+        change to change, until a take-back removes it."""
+
+    def payouts(self, items: list[dict[str, Any]] | None = None) -> list[dict[str, Any]] | None:
+        """What the dealer moves at the table, seat by seat: each ``{"seat", "amount", "paid",
+        "net", "text", "items"}`` (``amount``: chips to move now, to the seat or, negative,
+        from it; ``paid``: what was settled, told and moved during the hand already; ``net``:
+        the seat's result in the hand, as the ledger moved it). Of ``items`` (of
+        :meth:`settlements`), all due now; by default of everything settled so far (None
+        while nothing is)."""
+
+    def dealt_in(self) -> frozenset[int]:
+        """The seats with chips in the hand (dealt into it)."""
 
     # -- storage ------------------------------------------------------------------------------
     def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:
@@ -206,6 +229,25 @@ def hand_in_play(game: Game) -> None:
         raise Conflict("no_round", "no round in play: the dealer starts the next one")
 
 
+def card_awaited(game: Game) -> None:
+    """Refuse a card entered while no hand is in play, by the engine's rule within a hand
+    (``card_not_needed``): no card is needed."""
+    if not game.in_play:
+        why = (f"the {game.hand_word} is over: the dealer starts the next one" if game.has_hand
+               else f"no {game.hand_word} is in play: the dealer starts one first")
+        raise Conflict("card_not_needed", f"no card is needed now: {why}")
+
+
+def misdeal_allowed(game: Game, why: str | None = None) -> None:
+    """Refuse a misdeal once something in the hand is settled (``why``, else the game's
+    :meth:`Game.misdeal_refusal`): a misdeal must not undo it."""
+    why = why or game.misdeal_refusal()
+    if why is not None:
+        raise Conflict("misdeal", f"a misdeal can no longer be declared: {why}. A misdeal voids a "
+                                  f"{game.hand_word} only while nothing in it is settled; take back the last card "
+                                  f"if it is wrong, or play the {game.hand_word} out")
+
+
 def real_only(game: Game, what: str) -> None:
     """Refuse a dealer's correction (``what``) at a table whose server deals the cards."""
     if game.cards != "real":
@@ -223,14 +265,6 @@ def move_text(amount: int) -> str:
     if amount > 0:
         return f"pay {money.format(amount)}"
     return f"take {money.format(-amount)}" if amount < 0 else "push"
-
-
-def settled_is_final(game: Game, action: str) -> None:
-    """Refuse a take-back once the hand is settled: the card that ended it moved the chips and
-    the dealer was told what to pay, so it stands (docs/dealer.md)."""
-    if action == "take_back" and game.has_hand and not game.in_play:
-        raise Conflict("take_back", f"the {game.hand_word} is settled: its last card stands (the chips have "
-                                    "moved and the payouts are told)")
 
 
 class RecordDocs:

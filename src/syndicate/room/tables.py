@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from types import EllipsisType
 from typing import Any
 
 from .. import money
@@ -16,17 +17,15 @@ from ..blackjack.rules import PRESETS, Rules, preset
 from ..errors import ConfigError
 from ..poker.draw import DrawRules
 from .accounts import check_name
+from .clock import check_turn_clock
 from .errors import BadRequest, Forbidden, NotFound
 from .events import refuse_if_ended
 from .ledger import check_amount, now, table_account
 from .ports import Store
 from .roles import DEALER, require
-from .values import CARDS_KEY, Account, Table
+from .values import CARD_SOURCES, CARDS_KEY, CLOCK_KEY, Account, Table
 
 GAMES = ("blackjack", "poker")
-#: Where a table's cards come from: the server's shuffled, committed shoe, or real cards the
-#: dealer deals and enters (docs/dealer.md).
-CARD_SOURCES = ("shuffled", "real")
 STATUSES = ("open", "paused", "closed")
 MAX_OVERRIDES = 40
 MONEY_KEYS = ("min_bet", "max_bet")
@@ -111,18 +110,29 @@ class Tables:
     def open(
         self, actor: Account, name: str, game: str = "blackjack", preset_name: str | None = None,
         overrides: Mapping[str, Any] | None = None, cards: str = "shuffled",
+        turn_clock: int | None | EllipsisType = ...,
     ) -> Table:
+        """``turn_clock``: the table's turn clock in seconds, or None for none; left out, the
+        event's default for tables of its ``cards`` if its admin set one, else the server's
+        (none at a real-cards table: docs/dealer.md)."""
         require(actor.role, "open_table")
         check_name(name, "table name")
         if game not in GAMES:
             raise BadRequest("game", f"game is one of {', '.join(GAMES)}, got {game!r}")
         if cards not in CARD_SOURCES:
             raise BadRequest("cards", f"cards is one of {', '.join(CARD_SOURCES)}, got {cards!r}")
+        if turn_clock is not ...:
+            turn_clock = check_turn_clock(turn_clock)
         rules, seats = table_rules(game, preset_name, overrides or {})
         if cards == "real":  # only then: a shuffled table's rules stay exactly the engine's
             rules[CARDS_KEY] = cards
         with self.store.transaction() as repo:
-            refuse_if_ended(repo.event(actor.event_id, lock=True))
+            ev = repo.event(actor.event_id, lock=True)
+            refuse_if_ended(ev)
+            if turn_clock is ... and ev is not None and cards in ev.turn_clock:
+                turn_clock = ev.turn_clock[cards]
+            if turn_clock is not ...:
+                rules[CLOCK_KEY] = turn_clock
             lo, hi = repo.event_limits(actor.event_id).get(game, DEFAULT_BOUNDS[game])
             for key in STAKE_KEYS[game]:
                 if not lo <= rules[key] <= hi:

@@ -3,12 +3,19 @@ store's back, and free of SQLAlchemy so the room does not depend on it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 #: The key of a real-cards table's card source in its rules' JSON (see :attr:`Table.cards`).
 CARDS_KEY = "cards"
+#: The key of a table's own turn clock in its rules' JSON (see :meth:`Table.turn_clock`).
+CLOCK_KEY = "turn_clock"
+#: What the rules' JSON of a table holds beside its game's rules.
+TABLE_KEYS = (CARDS_KEY, CLOCK_KEY)
+#: Where a table's cards come from: the server's shuffled, committed shoe, or real cards the
+#: dealer deals and enters (docs/dealer.md).
+CARD_SOURCES = ("shuffled", "real")
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,10 +26,14 @@ class Event:
     seed_reveal: str = "table_close"  # or "event_end" (docs/fairness.md)
     ended_at: datetime | None = None
     ended_by: int | None = None  # the admin who ended it
+    #: The turn clock of the tables opened in the event, by card source ("real", "shuffled"):
+    #: seconds, or None for none; only what its admin set (docs/server.md).
+    turn_clock: dict[str, int | None] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "seed_reveal": self.seed_reveal,
-                "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by}
+                "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by,
+                "turn_clock": dict(self.turn_clock)}
 
 
 #: A walk-in's account (a player a dealer seats by name) is marked by this password hash: no
@@ -84,10 +95,16 @@ class Table:
         rules' JSON, and only when real, so every table opened before it reads as shuffled."""
         return str(self.rules.get(CARDS_KEY, "shuffled"))
 
+    def turn_clock(self, default: float | None) -> float | None:
+        """The table's turn clock in seconds (None: no clock), as its dealer opened it (or as the
+        event's default then was), else ``default`` (the server's, for its card source). Kept in
+        the rules' JSON, and only when set (docs/dealer.md)."""
+        return self.rules[CLOCK_KEY] if CLOCK_KEY in self.rules else default  # type: ignore[no-any-return]
+
     @property
     def game_rules(self) -> dict[str, Any]:
-        """The rules the game's engine takes: the rules' JSON without the card source."""
-        return {k: v for k, v in self.rules.items() if k != CARDS_KEY}
+        """The rules the game's engine takes: the rules' JSON without the card source and clock."""
+        return {k: v for k, v in self.rules.items() if k not in TABLE_KEYS}
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -50,6 +50,9 @@ class EventRow(Base):
     seed_reveal: Mapped[str] = mapped_column(String(20), default="table_close", server_default="table_close")
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     ended_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The turn clock of the tables opened in the event, per card source, where its admin set one
+    # (JSON: {"real": seconds or null for none, "shuffled": ...}): docs/server.md.
+    turn_clock: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class AccountRow(Base):

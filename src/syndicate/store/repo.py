@@ -56,7 +56,8 @@ from .models import (
 
 def _event(r: EventRow) -> Event:
     return Event(r.id, r.name, _utc(r.created_at), r.seed_reveal,
-                 _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by)
+                 _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by,
+                 json.loads(r.turn_clock) if r.turn_clock else {})
 
 
 def _utc(dt: datetime) -> datetime:
@@ -262,6 +263,12 @@ class SqlRepo:
         r.seed_reveal = seed_reveal
         self.s.flush()
 
+    def set_turn_clock(self, event_id: int, defaults: dict[str, int | None]) -> None:
+        r = self.s.get(EventRow, event_id)
+        assert r is not None
+        r.turn_clock = json.dumps(defaults) if defaults else None
+        self.s.flush()
+
     def event_has_hands(self, event_id: int) -> bool:
         q = select(HandRow.id).join(TableRow, HandRow.table_id == TableRow.id).where(TableRow.event_id == event_id)
         return self.s.scalar(q.limit(1)) is not None
@@ -390,6 +397,9 @@ class SqlRepo:
 
     def set_table_status(self, table_id: int, status: str) -> None:
         self.s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    def set_table_rules(self, table_id: int, rules: dict[str, Any]) -> None:
+        self.s.execute(update(TableRow).where(TableRow.id == table_id).values(rules=json.dumps(rules)))
 
     def set_table_dealer(self, table_id: int, dealer_id: int) -> None:
         self.s.execute(update(TableRow).where(TableRow.id == table_id).values(dealer_id=dealer_id))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ... import money
 from ...blackjack import basic
 from ...blackjack import records as rec
 from ...blackjack.engine import Round
@@ -21,19 +22,32 @@ from ..game import (
     Players,
     RecordDocs,
     RoundAccessors,
+    card_awaited,
     entered_key,
     hand_in_play,
+    misdeal_allowed,
     move_text,
     real_only,
-    settled_is_final,
 )
 
-#: What a player who lets the turn timer run out does: the passive choice.
-PASSIVE = ("stand", "no_insurance", "play_on")
+#: What a player who lets the turn clock run out does: the passive choice, and how a notice
+#: says the clock made it.
+PASSIVE = {"stand": "stood", "no_insurance": "declined insurance", "play_on": "played on (no surrender)"}
 #: Why the dealer pays or takes, by the engine's outcome of a bet (blackjack is the rules' ratio).
 OUTCOMES = {"win": "win 1:1", "push": "", "lose": "", "bust": "bust", "surrender": "surrender: half the bet back",
             "forfeit": "left the table", "even_money": "even money 1:1", "insurance_win": "insurance 2:1",
             "insurance_lose": "insurance lost", "insurance_forfeit": "insurance, left the table"}
+
+
+#: What a bet settled during the round says, in the refusal of a misdeal declared after it.
+SETTLED_WORDS = {
+    "bust": "seat {seat}'s bust is collected", "blackjack": "seat {seat}'s blackjack is paid",
+    "even_money": "seat {seat} is paid even money", "forfeit": "seat {seat} left once the dealing started and "
+    "forfeited the bet (\"a player who leaves at this stage will forfeit his bet\")",
+    "insurance_forfeit": "seat {seat} left once the dealing started and forfeited the bet",
+    "insurance_lose": "seat {seat}'s insurance is collected", "insurance_win": "seat {seat}'s insurance is paid",
+    "surrender": "seat {seat}'s surrender is settled",
+}
 
 
 def standard_shoe(rules: Rules) -> Shoe:
@@ -46,11 +60,12 @@ class BlackjackGame(RoundAccessors):
 
     name: str = "blackjack"
     hand_word: str = "round"
+    passive: dict[str, str] = PASSIVE
     seat_actions: tuple[str, ...] = ("bet", "hit", "stand", "double", "split", "surrender", "insurance", "no_insurance",
                     "even_money", "play_on")
-    #: card, take_back, new_shoe and misdeal are for a real-cards table (docs/dealer.md); the
-    #: actor completes a misdeal (void_hand here, every bet returned there).
-    dealer_actions: tuple[str, ...] = ("deal", "card", "take_back", "new_shoe", "misdeal")
+    #: card, take_back, new_shoe, shuffle_discards and misdeal are for a real-cards table
+    #: (docs/dealer.md); the actor completes a misdeal (void_hand here, every bet returned there).
+    dealer_actions: tuple[str, ...] = ("deal", "card", "take_back", "new_shoe", "shuffle_discards", "misdeal")
 
     def __init__(self, rules: Rules, players: Players, new_shoe: Callable[[Rules], Shoe] | None = None, *,
                  real: bool = False) -> None:
@@ -118,16 +133,28 @@ class BlackjackGame(RoundAccessors):
     def dealer_action(self, action: str, message: dict[str, Any]) -> bool:
         if action == "new_shoe":
             return self._change_shoe()
+        if action == "shuffle_discards":
+            real_only(self, "shuffling the discards in")
+            if not self.in_play:
+                raise Conflict("no_round", "no round is in play: between rounds, a new shoe starts the count again")
+            assert self.round is not None
+            self.round.shuffle_discards()  # the cards of the round in play stay counted
+            return True
         if action != "deal":
             real_only(self, "entering a card")
-            settled_is_final(self, action)
+        if action == "card":
+            card_awaited(self)
+        elif action == "take_back":
+            # Also the card that settled the round: the room says until when (docs/dealer.md).
+            if self.round is None:
+                raise Conflict("take_back", "there is no card to take back: no round has been dealt since")
+            self.round.take_back()  # the engine refuses (rule take_back) past a decision
+            return True
         hand_in_play(self)
         rd = self.round
         assert rd is not None
         if action == "card":  # the engine refuses a card it cannot take
             rd.deal_card(message.get("card"))
-        elif action == "take_back":
-            rd.take_back()
         elif action == "deal":
             rd.deal()
         else:  # misdeal: the actor's to complete, through void_hand
@@ -144,9 +171,29 @@ class BlackjackGame(RoundAccessors):
         self._shoe = None
         return False
 
+    def can_take_back(self) -> bool:
+        return self.cards == "real" and self.round is not None and self.round.can_take_back()
+
+    def misdeal_refusal(self) -> str | None:
+        """Why a misdeal may no longer void the round in play: a bet of it is settled (a bust
+        collected, a natural paid, even money, insurance at the peek, a leaver's forfeit) or the
+        hole card is turned. None while it may (docs/dealer.md, "Misdeal: the rule")."""
+        rd = self.round
+        if rd is None or rd.is_terminal:
+            return None
+        if not any(r.type == "card" for r in rd.log):
+            return "no card has been dealt yet: there is nothing to void"
+        for r in rd.log:
+            if r.type == "payout":
+                return SETTLED_WORDS.get(r.outcome, "seat {seat}'s bet is settled").format(seat=r.seat)
+        if rd.hole_revealed:
+            return "the hole card is turned: the round's outcome is seen"
+        return None
+
     def void_hand(self) -> None:
         real_only(self, "a misdeal")
         hand_in_play(self)
+        misdeal_allowed(self)
         # The cards of the voided round stay counted: they are out of the shoe, in the discard tray.
         self.round, self._voided = None, self._number
 
@@ -244,34 +291,47 @@ class BlackjackGame(RoundAccessors):
         assert self._shoe is not None
         return self._shoe.commitment if isinstance(self._shoe, Shoe) else self._entered_key
 
-    def payouts(self) -> list[dict[str, Any]] | None:
-        """From the round's ``payout`` records: each bet's result, the seat's sum being what the
-        ledger moved (a bet was taken from the stack when made; ``net`` is what comes back less
-        it)."""
+    def settlements(self) -> list[dict[str, Any]]:
+        """Every bet of the round settled so far, in the order of its ``payout`` record: ``at``
+        (the record's index in the log), the seat, the hand (-1: insurance), the outcome,
+        ``amount`` (the bet's net: what the dealer pays, or takes when negative) and ``why``."""
         rd = self.round
-        if rd is None or not rd.is_terminal:
-            return None
-        items: dict[int, list[dict[str, Any]]] = {}
-        for r in rd.log:
-            if r.type != "payout":
-                continue
-            why = f"blackjack {self.rules.blackjack_pays}" if r.outcome == "blackjack" else OUTCOMES.get(
-                r.outcome, r.outcome)
-            items.setdefault(r.seat, []).append({"hand": r.hand, "outcome": r.outcome, "amount": r.net, "why": why})
+        if rd is None:
+            return []
         out = []
-        for seat in sorted(items):
-            bets = items[seat]
-            net = sum(i["amount"] for i in bets)
-            for i in bets:
-                i["text"] = _said(i["amount"], i["why"])
-            if len(bets) == 1:
-                text = bets[0]["text"]
-            else:
-                said = "; ".join(f"{'insurance' if i['hand'] < 0 else 'hand ' + str(i['hand'] + 1)}: {i['text']}"
-                                 for i in bets)
-                text = f"{move_text(net)} ({said})"
-            out.append({"seat": seat, "amount": net, "net": net, "text": f"seat {seat}: {text}", "items": bets})
+        for i, r in enumerate(rd.log):
+            if r.type == "payout":
+                why = f"blackjack {self.rules.blackjack_pays}" if r.outcome == "blackjack" else OUTCOMES.get(
+                    r.outcome, r.outcome)
+                out.append({"at": i, "seat": r.seat, "hand": r.hand, "outcome": r.outcome, "amount": r.net,
+                            "why": why})
         return out
+
+    def payouts(self, items: list[dict[str, Any]] | None = None) -> list[dict[str, Any]] | None:
+        """Seat by seat, what the dealer moves: of ``items`` (:meth:`settlements`), all due
+        now; by default of every bet settled so far, where those settled before the round's
+        last step (a bust collected, a natural paid at once, even money, insurance at the peek,
+        a leaver's forfeit) were told, and moved, when they were settled: they are ``paid``,
+        not due again. A bet was taken from the stack when made, so ``net`` (the seat's result,
+        what the ledger moved) is ``amount`` (due) plus ``paid``."""
+        rd = self.round
+        if rd is None:
+            return None
+        if items is None:
+            items = self.settlements()
+            end = rd.last_input if rd.is_terminal else len(rd.log)
+            for i in items:
+                i["during"] = i["at"] < end
+        if not items:
+            return None
+        by_seat: dict[int, list[dict[str, Any]]] = {}
+        for i in items:
+            by_seat.setdefault(i["seat"], []).append(i)
+        return [_entry(seat, by_seat[seat]) for seat in sorted(by_seat)]
+
+    def dealt_in(self) -> frozenset[int]:
+        rd = self.round
+        return frozenset(n for n, s in rd.seats.items() if s.hands) if rd is not None else frozenset()
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
@@ -325,3 +385,36 @@ class BlackjackGame(RoundAccessors):
 def _said(amount: int, why: str) -> str:
     """"pay $15.00 (blackjack 3:2)", "take $10.00", "push"."""
     return move_text(amount) + (f" ({why})" if why and amount else "")
+
+
+def _done(amount: int) -> str:
+    """What the dealer did with ``amount`` cents during the round: "paid $15.00", "took $10.00"."""
+    if amount > 0:
+        return f"paid {money.format(amount)}"
+    return f"took {money.format(-amount)}" if amount < 0 else "nothing moved"
+
+
+def _label(item: dict[str, Any]) -> str:
+    return "insurance" if item["hand"] < 0 else f"hand {item['hand'] + 1}"
+
+
+def _entry(seat: int, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """One seat's line: what is due now, then what was settled (and moved) during the round."""
+    due = [i for i in items if not i.get("during")]
+    done = [i for i in items if i.get("during")]
+    amount, paid = sum(i["amount"] for i in due), sum(i["amount"] for i in done)
+    parts = []
+    if due:
+        if len(due) == 1:
+            parts.append(_said(amount, due[0]["why"]))
+        else:
+            parts.append(f"{move_text(amount)} ({'; '.join(_label(i) + ': ' + _said(i['amount'], i['why']) for i in due)})")
+    if done:
+        if len(done) == 1:
+            said = done[0]["why"] or done[0]["outcome"]
+        else:
+            said = "; ".join(f"{_label(i)}: {_done(i['amount'])} ({i['why'] or i['outcome']})" for i in done)
+        parts.append(f"{_done(paid)} during the round ({said})")
+    text = f"seat {seat}: {'; '.join(parts)}" if due else f"seat {seat}: done: {parts[0]}"
+    shown = [{**i, "text": _said(i["amount"], i["why"])} for i in items]
+    return {"seat": seat, "amount": amount, "paid": paid, "net": amount + paid, "text": text, "items": shown}

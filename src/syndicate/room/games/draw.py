@@ -34,15 +34,17 @@ from ..game import (
     Players,
     RecordDocs,
     RoundAccessors,
+    card_awaited,
     entered_key,
     hand_in_play,
+    misdeal_allowed,
     real_only,
-    settled_is_final,
 )
 
 MAX_DISCARDS = 5
-#: The passive choices, in order: for a player whose clock ran out.
-PASSIVE = ("check", "stand_pat", "fold")
+#: The passive choices, in order: for a player whose clock ran out; and how a notice says the
+#: clock made each.
+PASSIVE = {"check": "checked", "stand_pat": "stood pat", "fold": "folded"}
 
 
 class DrawGame(RoundAccessors):
@@ -50,6 +52,7 @@ class DrawGame(RoundAccessors):
 
     name: str = "poker"
     hand_word: str = "hand"
+    passive: dict[str, str] = PASSIVE
     seat_actions: tuple[str, ...] = ("check", "bet", "call", "raise", "fold", "draw", "stand_pat", "accept_ante", "refuse_ante")
     #: card, take_back, ruling and misdeal are for a real-cards table (docs/dealer.md); the actor
     #: completes a misdeal (void_hand here, every bet returned there).
@@ -162,10 +165,18 @@ class DrawGame(RoundAccessors):
             return True
         if action in ("card", "take_back"):
             real_only(self, "entering a card")
-            settled_is_final(self, action)
-            hand_in_play(self)
-            assert self.round is not None  # the engine refuses a card it cannot take
-            self.round.deal_card(message.get("card")) if action == "card" else self.round.take_back()
+            hand = self.round
+            if action == "card":
+                card_awaited(self)
+                assert hand is not None  # the engine refuses a card it cannot take
+                hand.deal_card(message.get("card"))
+                return True
+            # Also the card that settled the hand, while the table has not taken its result in
+            # (hand_over leaves it to the next hand then): the room says until when (docs/dealer.md).
+            if hand is None or (hand.is_terminal and (self.draw_table is None or self.draw_table.hand is not hand)):
+                raise Conflict("take_back", "there is no card to take back: the last hand is over and "
+                                            "the table has taken its result in")
+            hand.take_back()  # the engine refuses (rule take_back) past a decision
             return True
         # propose_ante: it applies once every seated player has accepted.
         table = self._sync_seats()
@@ -232,15 +243,35 @@ class DrawGame(RoundAccessors):
         return False
 
     def hand_over(self) -> None:
-        if self.draw_table is not None:
+        hand = self.round
+        if self.draw_table is not None and not (hand is not None and hand.can_take_back()):
             self.draw_table.finish()  # the carry and the button move on
+        # A hand settled by a card leaves it to the next hand's start (_sync_seats): until then
+        # that card can be taken back.
 
     def close(self) -> None:
         pass  # each hand's shoe was finished with its hand
 
+    def can_take_back(self) -> bool:
+        hand = self.round
+        if self.cards != "real" or hand is None:
+            return False
+        taken_in = hand.is_terminal and (self.draw_table is None or self.draw_table.hand is not hand)
+        return not taken_in and hand.can_take_back()
+
+    def misdeal_refusal(self) -> str | None:
+        """Why a misdeal may no longer void the hand in play: someone folded (their ante and
+        bets are lost to the pot). None while it may (docs/dealer.md, "Misdeal: the rule")."""
+        hand = self.round
+        if hand is None or hand.is_terminal:
+            return None
+        folded = next((r.seat for r in hand.log if r.type == "fold"), None)
+        return None if folded is None else f"seat {folded} has folded: their chips in the pot are lost"
+
     def void_hand(self) -> None:
         real_only(self, "a misdeal")
         hand_in_play(self)
+        misdeal_allowed(self)
         hand, table = self.round, self.draw_table
         assert hand is not None and table is not None
         # As if it had not been dealt: the carry goes back in the middle for the next hand, and
@@ -248,36 +279,53 @@ class DrawGame(RoundAccessors):
         table.hand, table.carry = None, hand.carry_in
         self.round, self._voided = None, hand.number
 
-    def payouts(self) -> list[dict[str, Any]] | None:
-        """The pots pushed and the uncalled bets returned, seat by seat, from the hand's log;
-        ``net`` is the seat's result in the hand (what the ledger moved)."""
+    def settlements(self) -> list[dict[str, Any]]:
+        """What the hand has paid so far: each pot pushed and each uncalled bet returned (only
+        at its end), with ``at`` (its record's index in the log), the seat, ``amount`` and
+        ``why``."""
         hand = self.round
-        if hand is None or not hand.is_terminal:
-            return None
+        if hand is None:
+            return []
         shown = {r.seat: spoken(r.name) for r in hand.log if r.type == "show"}
-        items: dict[int, list[dict[str, Any]]] = {}
-        carried = 0
-        for r in hand.log:
+        out = []
+        for i, r in enumerate(hand.log):
             if r.type == "award":
                 pot = "the pot" if r.pot == 0 else f"side pot {r.pot}"
                 how = f"{shown[r.seat]}" if r.seat in shown else "everyone else folded"
-                items.setdefault(r.seat, []).append({"amount": r.amount, "why": f"{pot}, {how}"})
+                out.append({"at": i, "seat": r.seat, "amount": r.amount, "why": f"{pot}, {how}"})
             elif r.type == "uncalled":
-                items.setdefault(r.seat, []).append({"amount": r.amount, "why": "uncalled bet back"})
-            elif r.type == "carry":
-                carried += r.amount
+                out.append({"at": i, "seat": r.seat, "amount": r.amount, "why": "uncalled bet back"})
+        return out
+
+    def payouts(self, items: list[dict[str, Any]] | None = None) -> list[dict[str, Any]] | None:
+        """The pots pushed and the uncalled bets returned, seat by seat: of ``items``
+        (:meth:`settlements`), or, once the hand is over, all of them, every seat of the hand
+        and any odd chips carried; ``net`` is the seat's result in the hand (what the ledger
+        moved). Nothing is paid before the showdown, so nothing is ever ``paid`` early."""
+        hand = self.round
+        if hand is None or (items is None and not hand.is_terminal):
+            return None
+        everything = items is None
+        got_by: dict[int, list[dict[str, Any]]] = {}
+        for i in self.settlements() if items is None else items:
+            got_by.setdefault(i["seat"], []).append(i)
         out = []
-        for seat in hand.order:
-            got = items.get(seat, [])
+        for seat in hand.order if everything else sorted(got_by):
+            got = got_by.get(seat, [])
             amount = sum(i["amount"] for i in got)
             net = hand.stacks[seat] - hand.start_stacks[seat]
             said = "; ".join(f"{money.format(i['amount'])}: {i['why']}" for i in got)
             text = f"seat {seat}: push {money.format(amount)} ({said})" if got else f"seat {seat}: nothing"
-            out.append({"seat": seat, "amount": amount, "net": net, "text": text, "items": got})
+            out.append({"seat": seat, "amount": amount, "paid": 0, "net": net, "text": text,
+                        "items": [{**i, "text": f"push {money.format(i['amount'])} ({i['why']})"} for i in got]})
+        carried = sum(r.amount for r in hand.log if r.type == "carry") if everything else 0
         if carried:
-            out.append({"seat": None, "amount": 0, "net": 0, "items": [],
+            out.append({"seat": None, "amount": 0, "paid": 0, "net": 0, "items": [],
                         "text": f"leave {money.format(carried)} in the middle for the next pot (odd chips)"})
         return out
+
+    def dealt_in(self) -> frozenset[int]:
+        return frozenset(self.round.stacks) if self.round is not None else frozenset()
 
     # -- storage ------------------------------------------------------------------------------
     def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:

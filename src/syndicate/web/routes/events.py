@@ -7,9 +7,10 @@ import logging
 from typing import Any, Literal
 
 from fastapi import APIRouter
-from pydantic import Field
+from pydantic import Field, StrictInt
 
-from ...room.errors import Forbidden
+from ...room.clock import MAX_TURN, MIN_TURN
+from ...room.errors import BadRequest, Forbidden
 from ...room.roles import require
 from ..auth import Me
 from ..schemas import Body, Id, Name, NewPassword
@@ -35,8 +36,19 @@ class NewEvent(Body):
                     "only when the event ends")
 
 
+class TurnClockDefaults(Body):
+    real: StrictInt | None = Field(default=None, description=f"whole seconds ({MIN_TURN} to {MAX_TURN}), or null "
+                                   "for none (the room's default)")
+    shuffled: StrictInt | None = Field(default=None, description=f"whole seconds ({MIN_TURN} to {MAX_TURN}), or "
+                                       "null for none (the room's default: 30 s)")
+
+
 class EventSettings(Body):
-    seed_reveal: SeedReveal = Field(description="fixed once a table of the event has dealt a hand")
+    seed_reveal: SeedReveal | None = Field(default=None, description="fixed once a table of the event has dealt "
+                                           "a hand")
+    turn_clock: TurnClockDefaults | None = Field(
+        default=None, description="the turn clock of the tables opened from now on, by their cards: whichever is "
+        "given (docs/server.md)")
 
 
 @router.get("/api/events", tags=["sign-in"])
@@ -72,10 +84,18 @@ def create_event(account: Me, body: NewEvent, room: Room, settings: Deployment) 
 
 @router.patch("/api/events/{event_id}", tags=["sign-in"])
 def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -> dict[str, Any]:
-    """Change when the event's seeds are revealed (its admin only). Refused once a table of
-    the event has dealt a hand (409, rule ``seed_reveal_fixed``) or the event ended
-    (``event_ended``)."""
-    return room.events.set_seed_reveal(account, event_id, body.seed_reveal).to_json()
+    """Change the event's settings (its admin only): when its seeds are revealed, refused once
+    a table of the event has dealt a hand (409, rule ``seed_reveal_fixed``); the turn clock of
+    the tables opened from now on. Refused once the event ended (``event_ended``)."""
+    ev = None
+    if body.seed_reveal is not None:
+        ev = room.events.set_seed_reveal(account, event_id, body.seed_reveal)
+    if body.turn_clock is not None:
+        defaults = body.turn_clock.model_dump(include=body.turn_clock.model_fields_set)
+        ev = room.events.set_turn_clock(account, event_id, defaults)
+    if ev is None:
+        raise BadRequest("settings", "say what to change: seed_reveal, turn_clock or both")
+    return ev.to_json()
 
 
 @router.post("/api/events/{event_id}/end", tags=["sign-in"])

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, WebSocket
 from pydantic import Field, StrictInt, StrictStr
 
+from ...room.clock import MAX_TURN, MIN_TURN
 from ..auth import Me
 from ..live import table_socket
 from ..schemas import Body, Id, Name
@@ -26,6 +27,10 @@ class NewTable(Body):
     cards: Literal["shuffled", "real"] = Field(
         default="shuffled", description="where the cards come from: the server's shuffled, committed shoe, or "
         "real cards the dealer deals and enters as they land (docs/dealer.md)")
+    turn_clock: StrictInt | None = Field(
+        default=None, description=f"the turn clock in whole seconds ({MIN_TURN} to {MAX_TURN}), or null for none; "
+        "left out, the event's default for tables of these cards, else none at real cards and the server's (30 s) "
+        "at shuffled ones")
 
 
 class TableStatus(Body):
@@ -40,7 +45,9 @@ def lobby(event_id: Id, room: Room) -> list[dict[str, Any]]:
 @router.post("/api/tables", tags=["tables"], status_code=201)
 def open_table(account: Me, body: NewTable, room: Room) -> dict[str, Any]:
     """Open a table: authorized dealers only ("Unauthorized games are prohibited")."""
-    return room.tables.open(account, body.name, body.game, body.preset, body.overrides, body.cards).to_json()
+    clock = body.turn_clock if "turn_clock" in body.model_fields_set else ...
+    return room.tables.open(account, body.name, body.game, body.preset, body.overrides, body.cards,
+                            clock).to_json()
 
 
 @router.get("/api/tables/{table_id}", tags=["tables"])

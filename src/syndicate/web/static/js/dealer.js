@@ -58,6 +58,9 @@ function doneText(t, action, fields) {
 const OUTCOME = { win: "wins", lose: "loses", push: "push", blackjack: "blackjack", bust: "bust",
   surrender: "surrendered", even_money: "even money" };
 const OVER = new Set(["settled", "complete"]);
+/** The turn clocks a dealer picks from (the server takes 5 to 600 whole seconds, or none). */
+const CLOCKS = [15, 20, 30, 45, 60, 90, 120];
+const clockWords = (s) => (s === null || s === undefined ? "off" : s >= 120 && s % 60 === 0 ? `${s / 60} min` : `${s} s`);
 const TABLET = location.pathname.match(/^\/dealer\/tables\/(\d+)$/);
 const tabletId = TABLET ? Number(TABLET[1]) : null;
 const views = new Map(); // table id → its box, built once
@@ -94,6 +97,10 @@ function openForm(presets) {
   const extra = h("input", { name: "overrides", placeholder: "key=value, key=value" });
   const cards = h("select", { name: "cards" }, h("option", { value: "shuffled" }, "Shuffled by the server"),
     h("option", { value: "real" }, "Real cards (I deal and enter them)"));
+  // The turn clock decides for a player who takes too long: none at a real-cards table unless the
+  // event's admin or the dealer sets one (docs/dealer.md, "The turn clock").
+  const clock = h("select", { name: "turn_clock" }, h("option", { value: "default" }, "The event's default"),
+    h("option", { value: "off" }, "Off"), CLOCKS.map((c) => h("option", { value: String(c) }, clockWords(c))));
   const msg = h("p", { role: "alert", class: "error" });
   const bjOnly = h("span", { class: "field-group" }, h("label", { class: "field" }, "Preset", preset), h("label", { class: "field" }, "Decks", decks));
   const pkOnly = h("label", { class: "field", hidden: true }, "Ante ($)", ante);
@@ -116,7 +123,7 @@ function openForm(presets) {
   applyPreset();
   const form = h("form", { class: "inline card-box", "aria-label": "Open a table" },
     h("label", { class: "field" }, "Table name", name), h("label", { class: "field" }, "Game", game),
-    h("label", { class: "field" }, "Cards", cards), bjOnly, pkOnly,
+    h("label", { class: "field" }, "Cards", cards), h("label", { class: "field" }, "Turn clock", clock), bjOnly, pkOnly,
     h("label", { class: "field" }, "Minimum bet ($)", minBet), h("label", { class: "field" }, "Maximum bet ($)", maxBet),
     h("label", { class: "field" }, "Other rules (key=value)", extra),
     h("button", { type: "submit", class: "primary" }, "Open table"), msg);
@@ -137,9 +144,11 @@ function openForm(presets) {
       if (!k || v === undefined) { msg.textContent = `"${part}" is not key=value`; return; }
       overrides[k] = /^-?\d+$/.test(v) ? Number(v) : v === "true" ? true : v === "false" ? false : v;
     }
+    const body = { name: name.value, game: game.value, preset: game.value === "blackjack" ? preset.value : null,
+      overrides, cards: cards.value };
+    if (clock.value !== "default") body.turn_clock = clock.value === "off" ? null : Number(clock.value);
     try {
-      const t = await api("POST", "/api/tables", { name: name.value, game: game.value,
-        preset: game.value === "blackjack" ? preset.value : null, overrides, cards: cards.value });
+      const t = await api("POST", "/api/tables", body);
       toast(`Table ${t.name} is open`);
       named = false;
       name.value = suggested(game.value);
@@ -185,7 +194,7 @@ function tableView(t) {
   const note = h("p", { class: "tv-note", role: "status" });
   const alarm = h("p", { class: "tv-note error", role: "alert" });
   entry.say = (text, bad = false) => {
-    if (!tablet) { toast(bad ? text : `${t.name}: ${text}`, bad); return; }
+    if (!tablet) { if (text) toast(bad ? text : `${t.name}: ${text}`, bad); return; } // nothing to say: no toast
     note.textContent = bad ? "" : text;
     alarm.textContent = bad ? text : "";
   };
@@ -196,10 +205,41 @@ function tableView(t) {
       return true;
     } catch (e) { entry.say(inWords(e), true); return false; }
   };
+  entry.clock = null; // the turn clock as the last state made it, counted down from its arrival
+  entry.payNow = null; // the bets just settled during the round, told to pay or take now (until the next change)
+  entry.withdrawn = null; // payouts a take-back undid (until the next hand)
   entry.sock = new TableSocket(t.id, { onMessage: (m) => {
     if (m.type === "welcome" && m.table.rules) entry.rules = m.table.rules;
-    if (m.type === "welcome" || m.type === "state") { entry.state = m; update(); }
+    if (m.type === "welcome" || m.type === "state") {
+      if (entry.state && entry.state.hand !== m.hand) entry.payNow = entry.withdrawn = null;
+      // A payment told comes just before the state of the change that settled it; the next
+      // change puts it with what was settled during the round.
+      if (entry.payNow && entry.payNow.at === undefined) entry.payNow.at = m.version;
+      else if (entry.payNow && m.version > entry.payNow.at) entry.payNow = null;
+      entry.state = m;
+      entry.clock = m.clock ? { ...m.clock, at: performance.now() } : null;
+      update();
+    } else if (m.type === "timed_out") {
+      entry.say(m.text); // "Time ran out for seat 1 (Kenji): the clock stood for them"
+    } else if (m.type === "payouts") {
+      // Each payment is told once, when due (docs/dealer.md, "Paying out"); the end's list is the state's.
+      if (m.when === "withdrawn") entry.withdrawn = m;
+      entry.payNow = m.when === "now" ? { ...m } : null;
+      update();
+    }
   } });
+  /** The seconds left on the turn clock of seat ``n``, or null: it is not that seat's clock. */
+  entry.clockLeft = (n) => {
+    const c = entry.clock;
+    if (!c || (n !== undefined && c.seat !== n)) return null;
+    return Math.max(0, c.left - (performance.now() - c.at) / 1000);
+  };
+  entry.timer = (n) => {
+    const left = entry.clockLeft(n);
+    if (left === null) return null;
+    return h("span", { class: left < 6 ? "tag clock low" : "tag clock", role: "timer", dataset: { clock: n },
+      "aria-label": `Seat ${n}'s turn clock, ${entry.clock.seconds} s a decision` }, `${Math.ceil(left)} s`);
+  };
 
   const title = h("h3", {});
   const live = h("p", { id: `live-${t.id}`, class: "live" });
@@ -207,7 +247,8 @@ function tableView(t) {
   const setupId = `setup-${t.id}`;
   const toggle = tablet ? h("button", { type: "button", class: "setup-toggle", "aria-expanded": "false", "aria-controls": setupId,
     onclick: () => showSetup(setup.hidden) }, "Setup") : null;
-  const head = h("div", { class: "tv-head" }, h("div", { class: "tv-title" }, title, live, note, alarm),
+  // One line, always there: a message never moves what is under it (the pad under the thumb).
+  const head = h("div", { class: "tv-head" }, h("div", { class: "tv-title" }, title, live, h("div", { class: "tv-status" }, note, alarm)),
     h("div", { class: "tv-links" }, join.button, toggle,
       h("a", { class: "button", href: `/tables/${t.id}` }, "Go to the table"),
       tablet ? h("a", { class: "button", href: "/dealer" }, "All tables")
@@ -232,13 +273,21 @@ function tableView(t) {
     if (pad) pad.say("");
     try { await entry.sock.act(action); entry.say(done); } catch (e) { if (pad) pad.say(inWords(e)); else entry.say(inWords(e), true); }
   };
+
+  // Between rounds the shoe is refilled (New shoe); during one, when it runs out, the discards are
+  // shuffled back in: one place for both, so the round's row never changes its shape.
+  let shoeAction = "new_shoe";
   const corrections = pad ? [
     button("Take back the last card", "Take back", () => fix("take_back", "card taken back")),
     button("Declare a misdeal", "Misdeal", () => {
       if (confirm(`Declare a misdeal at ${t.name}? The hand is void and every bet goes back.`)) fix("misdeal", "misdeal: the hand is void");
     }, "danger"),
     t.game === "blackjack" ? button("New shoe", "New shoe", () => {
-      if (confirm(`A new shoe at ${t.name}? The card count starts again.`)) fix("new_shoe", "new shoe");
+      if (shoeAction === "new_shoe") {
+        if (confirm(`A new shoe at ${t.name}? The card count starts again.`)) fix("new_shoe", "new shoe");
+      } else if (confirm(`Shuffle the discards back into the shoe at ${t.name}? The cards on the table stay counted.`)) {
+        fix("shuffle_discards", "the discards are shuffled back in");
+      }
     }) : null] : [];
   const round = h("div", { class: "tv-round", role: "group", "aria-label": L("Round") }, start, deal, ...corrections);
   const body = h("div", { class: `tv-body ${t.game}${pad ? " real" : ""}` },
@@ -265,9 +314,22 @@ function tableView(t) {
     start.disabled = inPlay;
     if (deal) deal.disabled = !(rd && rd.phase === "betting");
     if (pad) {
-      corrections[0].disabled = !inPlay;
-      corrections[1].disabled = !inPlay;
-      if (corrections[2]) corrections[2].disabled = inPlay;
+      // Only what the server would accept now (the table's dealer's view lists it); a pit boss's
+      // view does not: in play, then.
+      const can = rd && rd.corrections;
+      corrections[0].disabled = can ? !can.includes("take_back") : !inPlay;
+      corrections[1].disabled = can ? !can.includes("misdeal") : !inPlay;
+      const shoeButton = corrections[2];
+      if (shoeButton) { // at any time between cards; called for once the shoe is empty
+        const empty = inPlay && rd.shoe && rd.shoe.entered && rd.shoe.remaining <= 0;
+        shoeAction = inPlay ? "shuffle_discards" : "new_shoe";
+        const label = inPlay ? "Shuffle in" : "New shoe";
+        if (shoeButton.textContent !== label) {
+          shoeButton.textContent = label;
+          shoeButton.setAttribute("aria-label", L(inPlay ? "Shuffle in the discards" : label));
+        }
+        shoeButton.classList.toggle("primary", Boolean(empty));
+      }
     }
     // The seats in place: a tile per seated player, made once, told the new state.
     const seen = new Set();
@@ -291,26 +353,57 @@ function tableView(t) {
       if (tile.controls.parentNode !== here) here.append(tile.controls);
     }
     bar.hidden = !inBar;
-    barLabel.textContent = inBar ? `Seat ${inBar.seat}: ${inBar.player} to act` : "";
+    barLabel.replaceChildren(...(inBar ? [`Seat ${inBar.seat}: ${inBar.player} to act `, entry.timer(inBar.seat)] : []).filter(Boolean));
     if (!s.seats.length) order.push(h("p", { class: "muted empty-note" }, tablet ? "No one is seated: Setup seats a walk-in; a player with a phone scans the join code." : "No one is seated."));
     const now = [...seatsBox.children];
     if (now.length !== order.length || now.some((x, i) => x !== order[i])) seatsBox.replaceChildren(...order);
-    const list = rd && rd.payouts;
-    payouts.hidden = !list;
-    if (list) {
-      // Each line names the player too: the dealer pays people, not seat numbers.
-      const who = new Map(s.seats.map((x) => [x.seat, x.player]));
-      const named = (p) => (p.seat !== null && who.has(p.seat) ? p.text.replace(`seat ${p.seat}:`, `seat ${p.seat} (${who.get(p.seat)}):`) : p.text);
-      // What the dealer must do first (each payment, in the list's order, and a carry to leave in
-      // the middle), then the seats with nothing to pay or take: a crowded table's box may scroll.
-      const idle = (p) => p.amount === 0 && p.seat !== null;
-      const moves = [...list.filter((p) => !idle(p)), ...list.filter(idle)];
-      payouts.replaceChildren(h("h4", {}, `Pay out ${handTitle(s).toLowerCase()}`), h("ul", {}, moves.map((p) => h("li", { class: p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "" }, named(p)))));
+    payouts.replaceChildren(...payoutBlocks(s, rd, inPlay));
+    payouts.hidden = !payouts.childElementCount;
+  }
+
+  /** What to pay and take, each told once when due (docs/dealer.md, "Paying out"): what a
+   * take-back withdrew; during a round, the bets just settled (pay or take now) and those settled
+   * before; once it is over, what is left to move, then what was moved during it. */
+  function payoutBlocks(s, rd, inPlay) {
+    // Each line names the player too: the dealer pays people, not seat numbers.
+    const who = new Map(s.seats.map((x) => [x.seat, x.player]));
+    const named = (p) => (p.seat !== null && who.has(p.seat) ? p.text.replace(`seat ${p.seat}:`, `seat ${p.seat} (${who.get(p.seat)}):`) : p.text);
+    const kind = (p) => (p.amount > 0 ? "pay" : p.amount < 0 ? "take" : "");
+    const blocks = [];
+    const withdrawn = entry.withdrawn && entry.withdrawn.hand === s.hand_id ? entry.withdrawn.payouts : null;
+    if (withdrawn) {
+      const undo = (p) => (p.amount > 0 ? `take the ${money(p.amount)} back if you paid it` : p.amount < 0 ? `give the ${money(-p.amount)} back if you took it` : "nothing to undo");
+      blocks.push(h("h4", { class: "withdrawn" }, `Withdrawn: the card that settled ${withdrawn.length > 1 ? "these" : "this"} was taken back`),
+        h("ul", { class: "withdrawn" }, withdrawn.map((p) => h("li", {}, `${named(p)}: withdrawn, ${undo(p)}`))));
     }
+    const list = rd && rd.payouts;
+    if (inPlay) {
+      const now = entry.payNow && entry.payNow.hand === s.hand_id ? entry.payNow.payouts : null;
+      if (now) blocks.push(h("h4", {}, "Pay now"), h("ul", { class: "now" }, now.map((p) => h("li", { class: kind(p) }, named(p)))));
+      const before = list ? list.filter((p) => !now || !now.some((x) => x.seat === p.seat)) : [];
+      if (before.length) blocks.push(h("h4", {}, "Settled during the round"), h("ul", {}, before.map((p) => h("li", { class: "done" }, named(p)))));
+    } else if (list) {
+      // What the dealer must do first (each payment, in the list's order, and a carry to leave in
+      // the middle), then what was moved during the round, then the seats with nothing to pay or
+      // take: a crowded table's box may scroll.
+      const idle = (p) => p.amount === 0 && p.seat !== null;
+      const moves = [...list.filter((p) => !idle(p)), ...list.filter((p) => idle(p) && p.paid), ...list.filter((p) => idle(p) && !p.paid)];
+      blocks.push(h("h4", {}, `Pay out ${handTitle(s).toLowerCase()}`),
+        h("ul", {}, moves.map((p) => h("li", { class: idle(p) && p.paid ? "done" : kind(p) }, named(p)))));
+    }
+    return blocks;
   }
 
   entry.sock.connect();
   update();
+  setInterval(() => { // the turn clock, counted down where it shows
+    for (const el of body.querySelectorAll("[data-clock]")) {
+      const left = entry.clockLeft(Number(el.dataset.clock));
+      if (left === null) continue;
+      el.textContent = `${Math.ceil(left)} s`;
+      el.classList.toggle("low", left < 6);
+    }
+  }, 250);
   return {
     el,
     setRow(row) {
@@ -351,6 +444,7 @@ function seatTile(entry, n) {
   throwLabel(k))) : [];
   const send = (a) => {
     const fields = { seat: n };
+    if ((a === "bet" || a === "raise") && !amount.value.trim()) { entry.say(`Type an amount to ${a}`, true); amount.focus(); return; }
     if (WITH_AMOUNT.has(a) && amount.value.trim()) {
       const c = parseDollars(amount.value);
       if (c === null) { entry.say("An amount in dollars, like 5 or 5.00", true); return; }
@@ -388,6 +482,7 @@ function seatTile(entry, n) {
       const bet = !rs ? 0 : t.game === "poker" ? rs.total : rs.hands.length ? rs.hands.reduce((a, x) => a + x.bet, 0) : rs.bet;
       const parts = [h("div", { class: "tile-head" }, h("strong", {}, `Seat ${n}: ${seat.player}`),
         h("span", { class: `tag kind${seat.walk_in ? " walk-in" : ""}` }, kind), acting ? h("span", { class: "tag to-act" }, "to act") : null,
+        acting ? entry.timer(n) : null,
         seat.sitting_out ? h("span", { class: "tag" }, "sitting out") : null),
       h("div", { class: "tile-money" }, h("span", {}, `Chips ${money(stack)}`), bet ? h("span", { class: "bet" }, `Bet ${money(bet)}`) : null,
         rs && rs.insurance ? h("span", {}, `Insurance ${money(rs.insurance)}`) : null)];
@@ -466,6 +561,7 @@ function cardPad(t, entry) {
   const bj = t.game === "blackjack";
   const awaited = h("p", { class: "awaited", id: `need-${t.id}`, "aria-live": "assertive", "aria-atomic": "true" });
   const refusal = h("p", { class: "error refusal", role: "alert" });
+  const hint = h("p", { class: "hint", role: "status" });
   // Draw: the deck and the muck as the room counts them (no card named), and the dealer's ruling
   // on a hand the showdown flagged (a four-card draw shown down without an Ace).
   const deck = bj ? null : h("p", { class: "deck", "aria-label": L("Deck") });
@@ -514,8 +610,11 @@ function cardPad(t, entry) {
   const typed = h("input", { autocomplete: "off", autocapitalize: "characters", spellcheck: "false", placeholder: bj ? "K, 10, As" : "Ah, 10h" });
   const form = h("form", { class: "inline typed", "aria-label": L("Type a card") }, h("label", { class: "field" }, "Type a card", typed), h("button", { type: "submit" }, "Enter card"));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); const c = typed.value.trim(); if (c) { typed.value = ""; send(c); } });
+  // The prompt and the message under the pad keep their height whatever they say: the pad never
+  // moves under the dealer's finger.
   const el = h("section", { class: "card-entry", "aria-label": L("Cards") }, awaited, ruling,
-    bj ? h("div", { class: "suits", role: "group", "aria-label": L("Suit") }, suitButtons) : null, pad, refusal, deck);
+    bj ? h("div", { class: "suits", role: "group", "aria-label": L("Suit") }, suitButtons) : null, pad,
+    h("div", { class: "pad-message" }, refusal, hint), deck);
   const update = () => {
     const s = entry.state;
     const rd = s && s.round;
@@ -530,6 +629,9 @@ function cardPad(t, entry) {
           : rd.phase === "betting" ? "Bets are open: deal when they are in"
             : OVER.has(rd.phase) ? `${handTitle(s)} is over: pay out, then start the next` : "No card needed";
     if (awaited.textContent !== text) awaited.textContent = text; // a live region: say it once
+    const empty = need && rd.shoe && rd.shoe.entered && rd.shoe.remaining <= 0;
+    const say = empty ? "The shoe is empty: shuffle the discards in" : "";
+    if (hint.textContent !== say) hint.textContent = say;
     if (bj) return;
     ruling.hidden = !(rd && rd.ruling_needed);
     if (rd && rd.ruling_needed) {
@@ -566,6 +668,9 @@ function setupPanel(t, entry, id) {
   const walkName = h("input", { autocomplete: "off" });
   const walkChips = h("input", { inputmode: "decimal", placeholder: "20.00" });
   const autoStatus = h("p", { id: `auto-${t.id}`, role: "status", "aria-label": L("Auto-deal") });
+  const clockPick = h("select", { "aria-label": `Turn clock at ${t.name}` }, h("option", { value: "off" }, "Off"),
+    CLOCKS.map((c) => h("option", { value: String(c) }, clockWords(c))));
+  const clockStatus = h("p", { id: `clock-${t.id}`, role: "status", "aria-label": L("Turn clock") });
   const setAuto = async (seconds) => {
     try {
       await entry.sock.act("auto_deal", { seconds });
@@ -612,6 +717,8 @@ function setupPanel(t, entry, id) {
       setAuto(n);
     } }, "Auto-deal on"),
     h("button", { type: "button", "aria-label": L("Turn auto-deal off"), onclick: () => setAuto(null) }, "Auto-deal off"),
+    h("label", { class: "field" }, "Turn clock", clockPick),
+    h("button", { type: "button", "aria-label": L("Set the turn clock"), onclick: () => act("turn_clock", { seconds: clockPick.value === "off" ? null : Number(clockPick.value) }) }, "Set the clock"),
     h("label", { class: "field" }, "Bots to seat", bots), h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
     h("button", { type: "button", "aria-label": L("Remove bots"), onclick: () => act("remove_bots") }, "Remove bots"),
     t.game === "poker" ? [h("label", { class: "field" }, "New ante ($)", ante), h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
@@ -619,10 +726,20 @@ function setupPanel(t, entry, id) {
       if (c === null) { entry.say("An ante in dollars, like 1.00", true); return; }
       act("propose_ante", { amount: c });
     } }, "Propose ante")] : null);
-  const el = h("div", { class: "tv-setup", id, role: "group", "aria-label": L("Setup") }, controls, autoStatus, walkIn, walkIns);
+  const el = h("div", { class: "tv-setup", id, role: "group", "aria-label": L("Setup") }, controls, autoStatus, clockStatus, walkIn, walkIns);
   el.update = () => {
     autoStatus.textContent = autoLine(entry);
     const s = entry.state;
+    const clock = s ? s.table.turn_clock : undefined;
+    if (clock !== undefined && !clockPick.dataset.shown) { // the clock in force, once: then what the dealer picks
+      const v = clock === null ? "off" : String(clock);
+      if (![...clockPick.options].some((o) => o.value === v)) clockPick.append(h("option", { value: v }, clockWords(clock)));
+      clockPick.value = v;
+      clockPick.dataset.shown = "1";
+    }
+    clockStatus.textContent = clock === undefined ? "" : clock === null
+      ? "Turn clock: off (no one is hurried: the table never decides for a player)"
+      : `Turn clock: ${clockWords(clock)} a decision, then the table decides (stand, no insurance; check, fold)`;
     const list = s ? s.seats.filter((x) => x.walk_in) : [];
     const order = list.map((seat) => {
       if (!rows.has(seat.seat)) rows.set(seat.seat, walkInRow(seat.seat));

@@ -13,6 +13,17 @@ export function ownRound(doc, hand) {
     || list[list.length - 1];
 }
 
+/** The moves the turn clock made for a player who let it run out, by their index in the log
+ * (the round's `entered_by`, docs/hand-history.md), with the clock's length. */
+function clockMoves(rd) {
+  return new Map((rd.entered_by || []).filter((e) => e && "clock" in e).map((e) => [e.at, e.clock]));
+}
+
+/** A step the clock made, said as the clock's, not the player's. */
+function byClock(text, seconds) {
+  return `${text} — time ran out${typeof seconds === "number" ? ` after ${seconds} s` : ""}: the clock's move, not the player's choice`;
+}
+
 function namer(hand) {
   const names = Object.fromEntries((hand.players || []).map((p) => [p.seat, p.name]));
   return (seat) => names[seat] || `Seat ${seat}`;
@@ -45,7 +56,8 @@ function blackjackFrames(rd, hand) {
   const seat = (n) => (st.seats[n] ||= { name: name(n), hands: [{ cards: [], bet: 0 }], notes: [] });
   for (const n of Object.keys(rd.stacks || {})) seat(Number(n));
   const frames = [{ text: `${Object.keys(st.seats).map((n) => `${name(n)} (${money(rd.stacks[n])})`).join(", ")} at the table`, st: clone(st) }];
-  for (const r of rd.log || []) {
+  const clock = clockMoves(rd);
+  for (const [i, r] of (rd.log || []).entries()) {
     let text;
     const who = r.seat !== undefined && r.seat >= 0 ? name(r.seat) : "The dealer";
     const hd = (s) => (s.hands[r.hand || 0] ||= { cards: [], bet: 0 });
@@ -80,6 +92,7 @@ function blackjackFrames(rd, hand) {
       case "play_on": text = `${who} plays on`; break;
       case "surrender": text = `${who} surrenders`; break;
       case "leave": text = `${who} leaves the table, forfeiting the bets on it`; break;
+      case "shuffle": text = `The dealer shuffles the discards back into the shoe (${r.returned} cards back in; the ${r.on_table} on the table stay out)`; break;
       case "peek": text = `The dealer checks the hole card: ${r.blackjack ? "blackjack" : "no blackjack"}`; break;
       case "reveal": {
         const hole = st.dealer[1];
@@ -105,6 +118,7 @@ function blackjackFrames(rd, hand) {
       }
       default: text = `${who}: ${r.type.replace(/_/g, " ")}`;
     }
+    if (clock.has(i)) text = byClock(text, clock.get(i));
     frames.push({ text, st: clone(st) });
   }
   return frames;
@@ -120,7 +134,8 @@ function drawFrames(rd, hand) {
   for (const [n] of rd.stacks || []) seat(n);
   const frames = [{ text: `${(rd.stacks || []).map(([n, c]) => `${name(n)} (${money(c)})`).join(", ")} at the table`, st: clone(st) }];
   const list = (cs) => (cs || []).map(cardText).join(" ");
-  for (const r of rd.log || []) {
+  const clock = clockMoves(rd);
+  for (const [i, r] of (rd.log || []).entries()) {
     const who = r.seat !== undefined ? name(r.seat) : "";
     const s = r.seat !== undefined ? seat(r.seat) : null;
     const shown = (cs) => (cs || []).map((c) => ({ card: c && c !== "??" ? c : null, down: !c || c === "??" }));
@@ -168,6 +183,7 @@ function drawFrames(rd, hand) {
       case "carry": text = `${money(r.amount)} carried to the next pot`; break;
       default: text = `${who ? who + ": " : ""}${r.type.replace(/_/g, " ")}`;
     }
+    if (clock.has(i)) text = byClock(text, clock.get(i));
     frames.push({ text, st: clone(st) });
   }
   return frames;

@@ -177,6 +177,8 @@ function onMessage(msg) {
     // A table closes when the event ends: the page then says so, and what to do.
     if (msg.table.status === "closed" && (!before || before.table.status !== "closed")) eventNotice(ctx.me);
     render();
+  } else if (msg.type === "timed_out") {
+    toast(msg.text, true); // "Time ran out: you stood": the clock's move, not theirs
   } else if (msg.type === "error" && !msg.id) {
     refused(msg);
   }
