@@ -175,7 +175,7 @@ class Round:
             if not isinstance(number, int) or not 1 <= number <= rules.seats:
                 raise BadAmount("seats", f"seat {number!r} does not exist: seats are 1..{rules.seats}")
             if type(stack) is not int or stack < 0:
-                money.check(stack)  # raises, naming the problem
+                money.check_held(stack)  # raises, naming the problem
             seats[number] = Seat(number, stack)
         self.seats: dict[int, Seat] = seats
         self.log: list[Any] = []

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
+from .. import money
 from ..errors import RuleError
 from .accounts import canonical_name
 from .cardroom import CardRoom
@@ -46,7 +47,7 @@ from .messages import UNAVAILABLE, error, protocol_of, refusal, running, sharing
 from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
-from .seating import BOT_STAKE, Seat, seat_bots, seat_walk_in, sell_chips, sit_down, stand_up
+from .seating import BOT_STAKE, STACK_LIMIT, Seat, seat_bots, seat_walk_in, sell_chips, sit_down, stand_up
 from .values import Account, Move, Table
 from .writer import Writer
 
@@ -404,6 +405,9 @@ class TableActor:
             raise Conflict("round_in_play", f"seat {seat} is in the {self.game.hand_word} in play: chips are sold "
                                             "between rounds")
         s = self.seats[seat]
+        if s.stack + amount > STACK_LIMIT:
+            raise Conflict("stack_limit", f"seat {seat} has {money.format(s.stack)}: a stack is sold chips up to "
+                                          f"{money.format(STACK_LIMIT)}, so {money.format(amount)} more is too much")
         await self._db(partial(sell_chips, table=self.table, dealer=dealer, walk_in=s.account, seat=seat,
                                amount=amount))
         s.stack += amount
@@ -457,9 +461,24 @@ class TableActor:
         await self._after(f"seat {seat} left the table: {move}")
 
     async def _cash_out_seat(self, seat: int) -> None:
-        s = self.seats.pop(seat)
+        """The seat's stack back where it came from (:func:`stand_up`), then the seat is free.
+        The seat and its chips stay until the write has committed: a write the ledger refuses
+        leaves the seat as it was (the refusal goes to whoever asked); any other failure stops
+        the table with the seat still in the database's stack, where a restart returns it."""
+        s = self.seats[seat]
         if s.stack > 0:
             await self._db(partial(stand_up, table=self.table, seat=s))
+        del self.seats[seat]
+
+    async def _cash_out_each(self, seats: list[int], why: str) -> None:
+        """:meth:`_cash_out_seat` for each of ``seats``; one the ledger refuses stays seated
+        (logged) and the others go: one seat's trouble does not stop the table."""
+        for n in seats:
+            try:
+                await self._cash_out_seat(n)
+            except RoomError as e:
+                log.error("table %s: seat %s could not be cashed out (%s): %s; it stays seated with its chips",
+                          self.table.id, n, why, e)
 
     # -- hands -------------------------------------------------------------------------------
     async def _start_round(self) -> bool:
@@ -517,7 +536,12 @@ class TableActor:
                 repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
             return hand_id
 
-        self.hand_id = await self._db(write)
+        try:
+            self.hand_id = await self._db(write)
+        except RoomError as e:
+            # The engine has moved on and the ledger refused to follow: they no longer agree, so
+            # the table stops (the database is the truth: the next start voids the hand).
+            raise RuntimeError(f"table {self.table.id}: the ledger refused the hand's write: {e}") from e
         self._kept_commitment = commitment
         for n, stack in engine.items():
             if n in self.seats:
@@ -575,8 +599,7 @@ class TableActor:
         self.game.hand_over()
         self.clock.stop_turn()
         self._arm_auto()
-        for n in [n for n, s in self.seats.items() if s.leaving]:
-            await self._cash_out_seat(n)
+        await self._cash_out_each([n for n, s in self.seats.items() if s.leaving], "leaving")
         if self.table.status == "closed":  # a status change reaches the table as a "refresh"
             await self._close_out()
 
@@ -596,9 +619,10 @@ class TableActor:
             self._broadcast()
 
     async def _close_out(self) -> None:
-        """The table is closed: every stack goes back to its bankroll, the shoe is finished."""
-        for n in list(self.seats):
-            await self._cash_out_seat(n)
+        """The table is closed: every stack goes back to its bankroll, the shoe is finished. A
+        stack the ledger refuses to move stays in its seat and its ledger account, where
+        ``syndicate admin check`` reports it and the next start returns it."""
+        await self._cash_out_each(list(self.seats), "the table closed")
         self.game.close()
         # The documented moment of the reveal: every seed of this table is published, and the
         # whole of each shuffle can be checked.

@@ -38,6 +38,10 @@ from .ports import Repo
 from .values import Account, Move, Table
 
 BOT_STAKE = 100  # a bot sits down with this many maximum bets (Blackjack) or antes (poker)
+#: The most chips a walk-in's stack may reach by buying them at the table (the typo guard's
+#: $10,000,000): a sale past it is refused (rule ``stack_limit``). Chips won may take a stack
+#: beyond it, and the ledger moves them all the same.
+STACK_LIMIT = money.MAX_CENTS
 
 
 @dataclass

@@ -76,6 +76,9 @@ class Table:
     seats: int
     dealer_id: int
     status: str
+    #: Why the server could not restore the table at its last start (None: it could): such a
+    #: table is served to no one until a start restores it (docs/server.md, "Crash safety").
+    fault: str | None = None
 
     @property
     def cards(self) -> str:

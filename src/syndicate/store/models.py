@@ -129,6 +129,9 @@ class TableRow(Base):
     dealer_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     status: Mapped[str] = mapped_column(String(10))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Why the server could not restore the table at its start (migration 0009): served to no one
+    # until a start restores it; `syndicate admin check` reports it.
+    fault: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class LedgerAccountRow(Base):

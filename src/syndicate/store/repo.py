@@ -69,7 +69,7 @@ def _account(r: AccountRow) -> Account:
 
 
 def _table(r: TableRow) -> Table:
-    return Table(r.id, r.event_id, r.name, r.game, json.loads(r.rules), r.seats, r.dealer_id, r.status)
+    return Table(r.id, r.event_id, r.name, r.game, json.loads(r.rules), r.seats, r.dealer_id, r.status, r.fault)
 
 
 _ACCOUNTS = cast(SqlTable, LedgerAccountRow.__table__)
@@ -390,6 +390,9 @@ class SqlRepo:
 
     def set_table_status(self, table_id: int, status: str) -> None:
         self.s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    def set_table_fault(self, table_id: int, fault: str | None) -> None:
+        self.s.execute(update(TableRow).where(TableRow.id == table_id).values(fault=fault))
 
     def set_table_dealer(self, table_id: int, dealer_id: int) -> None:
         self.s.execute(update(TableRow).where(TableRow.id == table_id).values(dealer_id=dealer_id))
