@@ -16,7 +16,7 @@ import pytest
 
 from syndicate import money
 from syndicate.cards import parse
-from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.client import ActionRefused, ApiError, RoomClient, TableClient
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.clock import Timers
 from syndicate.room.ledger import cash_key, cashier_account, table_account, transfer
@@ -301,3 +301,74 @@ def test_a_cash_out_the_ledger_refuses_keeps_the_seat(server, room, cast, db_url
     assert void_unfinished(room).faults.get(tid) is None
     assert room.ledger.balance(ev, f"player:{cast.alice.id}") == 5_000
     assert not any(stack_key(tid, cast.alice.id) in p for p in ledger_check(db_url)[cast.event.name])
+
+
+def test_the_cashier_cashes_out_a_whole_bankroll(server, room, cast) -> None:
+    """`POST /api/cashier/cash-out-all`: the player's whole bankroll in one move, whatever it
+    holds (two buy-ins of the most anyone types: past the guard); refused while their chips
+    are at a table (rule ``at_table``, naming it: a seat, even one whose stack is all in the
+    hand in play), for an empty bankroll (``empty_bankroll``), for a walk-in (``walk_in``) and
+    for a dealer (``cash_out``). A refusal moves nothing."""
+    ev = cast.event.id
+    boss = sign_in(server.url, ev, "Jean-Marc")
+    boss.buy_in(cast.alice.id, TOP)
+    boss.buy_in(cast.alice.id, TOP)
+    c = {n: sign_in(server.url, ev, n) for n in ("Bokuden", "Alice")}
+    tid = c["Bokuden"].open_table("Cashier's", overrides={"min_bet": 100, "max_bet": 1_000})["id"]
+
+    def everything(who: RoomClient, player: int) -> Any:
+        return who.request("POST", "/api/cashier/cash-out-all", {"player": player})
+
+    def refused(who: RoomClient, player: int, rule: str) -> str:
+        before = {a.key: a.balance for a in room.ledger.accounts(ev)}
+        with pytest.raises(ApiError) as e:
+            everything(who, player)
+        assert e.value.rule == rule, e.value
+        assert {a.key: a.balance for a in room.ledger.accounts(ev)} == before
+        return e.value.message
+
+    async def at_the_table() -> None:
+        dealer = await TableClient.connect(server.url, tid, c["Bokuden"].token)
+        alice = await TableClient.connect(server.url, tid, c["Alice"].token)
+        await alice.act("sit", seat=1, amount=1_000)
+        assert f"table {tid}" in refused(boss, cast.alice.id, "at_table")
+        await dealer.act("start_round")
+        await alice.act("bet", amount=1_000)  # her whole stack in the round: zero behind, still seated
+        refused(boss, cast.alice.id, "at_table")
+        await dealer.act("deal")
+        await win_a_round_finish(dealer, alice)
+        await alice.act("leave_seat")
+        for x in (dealer, alice):
+            await x.close()
+
+    asyncio.run(at_the_table())
+    held = room.ledger.balance(ev, f"player:{cast.alice.id}")
+    assert held == 2 * TOP + 1_000  # she won her $10 bet
+    refused(c["Bokuden"], cast.alice.id, "cash_out")
+    paid = everything(boss, cast.alice.id)
+    assert paid == {"player": cast.alice.id, "amount": held, "balance": 0}
+    assert room.ledger.balance(ev, f"player:{cast.alice.id}") == 0
+    (line,) = [x.line for x in room.ledger.explain(ev, f"player:{cast.alice.id}") if x.line.amount == -held]
+    assert line.kind == "cash_out" and "whole bankroll" in line.memo
+    refused(boss, cast.alice.id, "empty_bankroll")
+    table = room.tables.get(ev, tid)
+    with room.store.transaction() as repo:
+        kenji, _ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, 500)
+    refused(boss, kenji.id, "walk_in")
+    assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
+    for x in (boss, *c.values()):
+        x.close()
+
+
+async def win_a_round_finish(dealer: TableClient, player: TableClient) -> None:
+    """The player stands until the dealt round of the winning shoe is settled."""
+    while True:
+        st = await dealer.wait(lambda s: True)
+        if st["round"]["phase"] == "settled":
+            return
+        mine = await player.wait(lambda s, v=st["version"]: s["version"] >= v)
+        legal = mine["round"]["legal_actions"]
+        if not legal:
+            await dealer.wait(lambda s, v=st["version"]: s["version"] > v)
+            continue
+        await player.act(next(a for a in ("stand", "no_insurance", "play_on") if a in legal))

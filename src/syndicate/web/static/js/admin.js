@@ -149,10 +149,21 @@ function cashier() {
       loadAccounts();
     } catch (err) { toast(`${err.message} (${err.rule})`, true); }
   };
+  // The whole bankroll in one move, whatever it holds: refused while their chips are at a table.
+  const everything = async () => {
+    const name = who.selectedOptions[0] ? who.selectedOptions[0].textContent : "";
+    if (!name || !confirm(`Cash out all of ${name}'s bankroll? Pay them every chip it holds.`)) return;
+    try {
+      const out = await api("POST", "/api/cashier/cash-out-all", { player: Number(who.value) });
+      toast(`Cashed out everything for ${name}: ${money(out.amount)}`);
+      loadAccounts();
+    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+  };
   document.getElementById("cashier").replaceChildren(h("div", { class: "inline", style: "display:flex;gap:.5rem;flex-wrap:wrap;align-items:end" },
     h("label", { class: "field" }, "Player", who), h("label", { class: "field" }, "Amount ($)", amount),
     h("button", { type: "button", class: "primary", onclick: go("buy-in") }, "Buy in"),
-    h("button", { type: "button", onclick: go("cash-out") }, "Cash out")));
+    h("button", { type: "button", onclick: go("cash-out") }, "Cash out"),
+    h("button", { type: "button", onclick: everything }, "Cash out everything")));
 }
 
 function ledgerPicker() {
