@@ -402,3 +402,53 @@ def test_a_seated_walk_in_is_not_linked(server, room, cast) -> None:
     assert [w["name"] for w in boss.request("GET", "/api/walk-ins")] == ["Yuki"]
     dealer.close()
     boss.close()
+
+
+def test_a_walk_in_sits_at_one_table_at_a_time(server, room, cast) -> None:
+    """One name, one person, one table: a walk-in's name seated at another table of the event
+    is refused (rule ``seated_elsewhere``, naming that table), whatever its stack holds (all of
+    it in the round in play there, or nothing left but the seat). Once cashed out there, the
+    same walk-in sits down here. A refusal changes nothing."""
+    ev = cast.event.id
+    dealer = sign_in(server, ev, "Bokuden")
+    boss = sign_in(server, ev, "Jean-Marc")  # a pit boss who deals: another table, another dealer
+    first = dealer.open_table("First", overrides={"min_bet": 100, "max_bet": 1_000})
+    second = boss.open_table("Second", overrides={"min_bet": 100, "max_bet": 1_000})
+
+    async def go() -> None:
+        here = await TableClient.connect(server.url, first["id"], dealer.token)
+        there = await TableClient.connect(server.url, second["id"], boss.token)
+        await here.act("seat_walk_in", seat=1, name="Kenji", amount=1_000)
+        for name in ("Kenji", " KENJI "):
+            before = {a.key: a.balance for a in room.ledger.accounts(ev)}
+            await refused(there, (there,), "seat_walk_in", "seated_elsewhere", seat=2, name=name, amount=500)
+            err = there.messages[-1]
+            assert err["rule"] == "seated_elsewhere" and f"table {first['id']} (First)" in err["message"]
+            assert {a.key: a.balance for a in room.ledger.accounts(ev)} == before
+        # Every chip of his in the round in play at the first table: still seated there.
+        await here.act("start_round")
+        await here.act("bet", seat=1, amount=1_000)
+        await refused(there, (there,), "seat_walk_in", "seated_elsewhere", seat=2, name="Kenji", amount=500)
+        await here.act("deal")
+        st = await here.wait(lambda s: True)
+        while st["round"]["phase"] != "settled":
+            await dealer_decides(here, st["round"]["to_act"], ["no_insurance", "play_on", "stand"])
+            st = await here.wait(lambda s: True)
+        await here.act("cash_out_walk_in", seat=1)
+        await there.act("seat_walk_in", seat=2, name="Kenji", amount=500)  # the same walk-in, come over
+        st = await there.wait(lambda s: len(s["seats"]) == 1)
+        assert st["seats"][0]["player"] == "Kenji"
+        await refused(here, (here,), "seat_walk_in", "seated_elsewhere", seat=1, name="kenji", amount=500)
+        for x in (here, there):
+            await x.close()
+
+    asyncio.run(go())
+    with room.store.transaction() as repo:
+        kenji = repo.account_by_name(ev, "Kenji")
+    assert kenji is not None
+    assert [a.name for a in room.accounts.all(ev) if a.name.lower() == "kenji"] == ["Kenji"]  # one account
+    assert room.ledger.balance(ev, stack_key(second["id"], kenji.id)) == 500
+    assert room.ledger.balance(ev, stack_key(first["id"], kenji.id)) == 0
+    assert room.ledger.audit(ev) == []
+    dealer.close()
+    boss.close()

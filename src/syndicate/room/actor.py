@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Container
+from collections.abc import Callable, Collection, Container
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
@@ -109,6 +109,8 @@ class TableActor:
         self.fence: Callable[[Repo], None] | None = None
         self.on_fenced: Callable[[TableActor], None] | None = None
         self.fenced = False
+        #: The live tables where an account sits (the live room's): a walk-in sits at one table.
+        self.seated: Callable[[int], Collection[int]] = lambda _: ()
 
     def _players(self) -> dict[int, int]:
         """Who a new hand is dealt to: every seat not sitting out or leaving, with its chips."""
@@ -392,7 +394,7 @@ class TableActor:
             raise Conflict("seated", f"{name.strip()!r} already sits at seat {here} of this table")
         check_amount(amount)
         walk_in, ledger_id = await self._db(partial(seat_walk_in, table=self.table, dealer=dealer, name=name,
-                                                    seat=seat, amount=amount))
+                                                    seat=seat, amount=amount, seated=self.seated))
         self.seats[seat] = Seat(walk_in, ledger_id, amount, walk_in=True)
         self.version += 1
         return True

@@ -38,8 +38,10 @@ class LiveRoom:
         self.writer = writer_for(room.store)
 
     def _runner(self, table: Table) -> TableActor:
-        return TableActor(self.room, table, partial(game_for, table, new_shoe=self.new_shoe), timers=self.timers,
-                          writer=self.writer)
+        runner = TableActor(self.room, table, partial(game_for, table, new_shoe=self.new_shoe), timers=self.timers,
+                            writer=self.writer)
+        runner.seated = self.seated
+        return runner
 
     async def table(self, table: Table) -> Any:
         """The table's runner (started if need be); raises Conflict if it stopped on an error,

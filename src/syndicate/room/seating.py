@@ -18,6 +18,7 @@ the cash the dealer should hold.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from .. import money
@@ -32,6 +33,7 @@ from .ledger import (
     is_walk_in,
     now,
     player_account,
+    stacks_of,
     transfer,
 )
 from .ports import Repo
@@ -120,11 +122,23 @@ def sell_chips(repo: Repo, table: Table, dealer: Account, walk_in: Account, seat
     return stack.id
 
 
-def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int,
-                 amount: int) -> tuple[Account, int]:
+def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int, amount: int,
+                 seated: Callable[[int], Collection[int]] = lambda _: ()) -> tuple[Account, int]:
     """A walk-in (:func:`walk_in_account`) sits at ``seat`` with ``amount`` bought for cash:
-    the walk-in and their stack's ledger id."""
+    the walk-in and their stack's ledger id. A walk-in sits at one table at a time: a name
+    seated at another table of the event is refused (rule ``seated_elsewhere``, naming it), or
+    two people would share one history. ``seated`` gives the live tables where an account sits
+    (this process's); the ledger adds the tables where their stack holds chips or a hand of
+    theirs is in play."""
     walk_in = walk_in_account(repo, table.event_id, name)
+    ev = table.event_id
+    elsewhere = {*seated(walk_in.id), *(t for t, _ in stacks_of(repo.ledger_accounts(ev), walk_in.id)),
+                 *(h.table_id for h in repo.hands(ev, status="playing", player=walk_in.id))} - {table.id}
+    if elsewhere:
+        there = repo.table(min(elsewhere))
+        where = f"table {there.id} ({there.name})" if there is not None else f"table {min(elsewhere)}"
+        raise Conflict("seated_elsewhere", f"{walk_in.name!r} is seated at {where}: a walk-in sits at one table at a "
+                       "time. Cash them out there first, or seat this player under another name (\"Kenji T.\")")
     return walk_in, sell_chips(repo, table, dealer, walk_in, seat, amount)
 
 
