@@ -285,7 +285,7 @@ class TableActor:
             if action == "auto_deal":
                 return self._set_auto(msg.get("seconds"))
             if action == "add_bots":
-                return await self._add_bots(msg.get("count"))
+                return await self._add_bots(msg.get("count"), msg.get("amount"))
             if action == "remove_bots":
                 return await self._remove_bots()
             if action == "misdeal":
@@ -632,13 +632,22 @@ class TableActor:
         self.version += 1
 
     # -- bots ----------------------------------------------------------------------------
-    async def _add_bots(self, count: Any) -> bool:
-        """Fill free seats with bots. Their chips come from the event's house float (through a
-        bot's bankroll, a ledger account of its own) and go back to the float when they leave."""
+    async def _add_bots(self, count: Any, amount: Any = None) -> bool:
+        """Fill free seats with bots, each sitting down with ``amount`` (the dealer's choice
+        within the table's stakes: one minimum bet to ``BOT_STAKE`` maximum bets, the default).
+        Their chips come from the event's house float (through a bot's bankroll, a ledger
+        account of its own) and go back to the float when they leave."""
         free = [n for n in range(1, self.game.seat_count + 1) if n not in self.seats and not self._held_in_hand(n)]
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(free):
             raise BadRequest("count", f"count is a number of bots from 1 to {len(free)} (the free seats)")
-        stake = BOT_STAKE * self.game.bot_unit
+        most = BOT_STAKE * self.game.bot_unit
+        least = int(self.game.rules.min_bet)
+        if amount is not None:
+            check_amount(amount)
+            if not least <= amount <= most:
+                raise BadRequest("amount", f"a bot sits down here with {money.format(least)} (one minimum bet) to "
+                                           f"{money.format(most)} ({BOT_STAKE} maximum bets), not {money.format(amount)}")
+        stake = most if amount is None else amount
         for n, bot, ledger_id in await self._db(partial(seat_bots, table=self.table, seats=free[:count],
                                                         stake=stake)):
             self.seats[n] = Seat(bot, ledger_id, stake, bot=True)

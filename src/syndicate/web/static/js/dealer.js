@@ -467,6 +467,15 @@ function setupPanel(t, entry, id) {
     try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { entry.say(`${e.message} (${e.rule})`, true); }
   };
   const bots = h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": L("Bots to seat") });
+  // Each bot's chips, from the house float: blank is the default, 100 maximum bets (the
+  // placeholder says how much once the table's state has come).
+  const botChips = h("input", { inputmode: "decimal", "aria-label": `Chips per bot at ${t.name}, dollars` });
+  const seatBots = () => {
+    const typed = botChips.value.trim();
+    const c = typed ? parseDollars(typed) : null;
+    if (typed && c === null) { entry.say("Chips per bot: an amount in dollars, like 50 or 50.00 (blank: 100 maximum bets)", true); return; }
+    act("add_bots", c === null ? { count: Number(bots.value) } : { count: Number(bots.value), amount: c });
+  };
   const ante = h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" });
   const auto = h("input", { type: "number", min: "1", max: "600", step: "1", value: "15", "aria-label": `Auto-deal betting window at ${t.name}, seconds` });
   const walkSeat = h("input", { type: "number", min: "1", max: String(t.seats), value: "1" });
@@ -519,7 +528,8 @@ function setupPanel(t, entry, id) {
       setAuto(n);
     } }, "Auto-deal on"),
     h("button", { type: "button", "aria-label": L("Turn auto-deal off"), onclick: () => setAuto(null) }, "Auto-deal off"),
-    h("label", { class: "field" }, "Bots to seat", bots), h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
+    h("label", { class: "field" }, "Bots to seat", bots), h("label", { class: "field" }, "Chips per bot ($)", botChips),
+    h("button", { type: "button", "aria-label": L("Seat bots"), onclick: seatBots }, "Seat bots"),
     h("button", { type: "button", "aria-label": L("Remove bots"), onclick: () => act("remove_bots") }, "Remove bots"),
     t.game === "poker" ? [h("label", { class: "field" }, "New ante ($)", ante), h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
       const c = parseDollars(ante.value);
@@ -530,6 +540,7 @@ function setupPanel(t, entry, id) {
   el.update = () => {
     autoStatus.textContent = autoLine(entry);
     const s = entry.state;
+    if (s) botChips.placeholder = (100 * s.table.max_bet / 100).toFixed(2);
     const list = s ? s.seats.filter((x) => x.walk_in) : [];
     const order = list.map((seat) => {
       if (!rows.has(seat.seat)) rows.set(seat.seat, walkInRow(seat.seat));
