@@ -123,11 +123,13 @@ async def _blackjack_evening(url: str, table_id: int, tokens: dict[str, str]) ->
     await refused(alice, everyone, "let_dealer_act", "allow", allow="yes")
     await refused(bob, everyone, "bet", "own_seat", seat=1, amount=100)
     await dealer.act("bet", seat=1, amount=100)
-    await refused(dealer, everyone, "sell_chips", "round_in_play", seat=1, amount=1_000)  # chips in the round
+    await dealer.act("sell_chips", seat=1, amount=1_000)  # bets open, no card out: sold, in the round too
     # Bob sits this evening out: he leaves before the deal (his seat would need someone to act).
     await bob.act("leave_seat")
     await dealer.act("deal")
     st = await dealer.wait(lambda s: True)
+    if st["round"]["phase"] != "settled":  # a card is out: no more chips in this round
+        await refused(dealer, everyone, "sell_chips", "cards_out", seat=1, amount=1_000)
     while st["round"]["phase"] != "settled":  # finish this round: the walk-in stands
         await dealer_decides(dealer, st["round"]["to_act"], ["no_insurance", "play_on", "stand"])
         st = await dealer.wait(lambda s: True)
@@ -190,9 +192,9 @@ def test_walk_ins_at_blackjack_keep_the_ledger_exact(server, room, cast, db_url)
     for w in (kenji, mariko):
         assert room.ledger.balance(ev, player_key(w.id)) == 0
         assert room.ledger.balance(ev, stack_key(tid, w.id)) == 0
-    # The table's cash is exactly what was sold less what was paid back: 5,000 + 3,000 + 2,000
-    # sold; paid back what their stacks held when they cashed out.
-    expected = 10_000 - out["stacks"][1] - out["stacks"][2]
+    # The table's cash is exactly what was sold less what was paid back: 5,000 + 1,000 (while
+    # bets were open) + 3,000 + 2,000 sold; paid back what their stacks held when they cashed out.
+    expected = 11_000 - out["stacks"][1] - out["stacks"][2]
     assert room.ledger.balance(ev, cash_key(tid)) == -expected
     # Each walk-in's net is their stack's game lines (every bet and pay-out): the ledger is exact.
     net = {1: 0, 2: 0, 3: 0}
@@ -201,7 +203,7 @@ def test_walk_ins_at_blackjack_keep_the_ledger_exact(server, room, cast, db_url)
         for seat, n in h.history["rounds"][0]["results"].items():
             if int(seat) in net:
                 net[int(seat)] += n
-    assert out["stacks"][1] == 5_000 + net[1] and out["stacks"][2] == 5_000 + net[2]
+    assert out["stacks"][1] == 6_000 + net[1] and out["stacks"][2] == 5_000 + net[2]
     assert room.ledger.balance(ev, player_key(cast.alice.id)) == 20_000 + net[3]
     assert room.ledger.audit(ev) == []
 
@@ -223,7 +225,7 @@ def test_walk_ins_at_blackjack_keep_the_ledger_exact(server, room, cast, db_url)
     report = clients["admin"].request("GET", "/api/report")
     assert report["agrees"] and report["cash_problems"] == []
     lines = {p["name"]: p for p in report["players"]}
-    assert lines["Kenji"]["buy_ins"] == 5_000 and lines["Kenji"]["cash_outs"] == out["stacks"][1]
+    assert lines["Kenji"]["buy_ins"] == 6_000 and lines["Kenji"]["cash_outs"] == out["stacks"][1]
     assert lines["Mariko"]["buy_ins"] == 5_000 and lines["Kenji"]["walk_in"] is True
     assert report["totals"]["table_cash"] == -expected
     (tl,) = [t for t in report["tables"] if t["table"] == tid]
@@ -277,6 +279,8 @@ async def _draw_evening(url: str, table_id: int, tokens: dict[str, str]) -> dict
     await refused(watcher, everyone, "check", "play", seat=1)
     for number in range(3):
         await dealer.act("start_round")
+        if number == 0:  # the antes are in and the cards out as the hand starts: no chips mid-hand
+            await refused(dealer, everyone, "sell_chips", "cards_out", seat=1, amount=100)
         while True:
             st = await dealer.wait(lambda s: True)
             rd = st["round"]
@@ -452,3 +456,105 @@ def test_a_walk_in_sits_at_one_table_at_a_time(server, room, cast) -> None:
     assert room.ledger.audit(ev) == []
     dealer.close()
     boss.close()
+
+
+#: One seat's Blackjack round, over and over: Ts Kd (20) against the dealer's Th up and 8s in
+#: the hole (18): the seat stands and wins even money.
+WIN = "Ts Th Kd 8s"
+
+
+@pytest.fixture
+def stacked_server(database):  # noqa: ANN001, ANN201
+    from syndicate.cards import parse
+    from syndicate.room.clock import Timers
+    from syndicate.shoe import Shoe
+    from syndicate.web import create_app
+    from syndicate.web.security import Limits
+    from tests.room.kit import FAST_HASHER, LiveServer
+
+    def shoe(rules: Any) -> Shoe:
+        return Shoe.stacked(parse(" ".join([WIN] * 300), distinct=False), decks=rules.decks)
+
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
+                     limits=Limits(actions_per_second=10_000, action_burst=10_000), new_shoe=shoe)
+    srv = LiveServer(app)
+    yield srv
+    srv.stop()
+
+
+def test_chips_sold_while_bets_are_open(stacked_server, room, cast) -> None:
+    """"Start round" pressed, no card out: the walk-in buys chips, and the engine's stack for
+    the seat changes with the ledger's (equal at every moment the table answers); the round
+    is then played, stored and replayed with them. Once a card is out a sale is refused (rule
+    ``cards_out``) and changes nothing. At a real-cards table a misdeal after such a sale gives
+    the seat its stack at the deal: what it had plus what it bought."""
+    server = stacked_server
+    ev = cast.event.id
+    dealer = sign_in(server, ev, "Bokuden")
+    shuffled = dealer.open_table("Bets open", overrides={"min_bet": 100, "max_bet": 10_000})["id"]
+    real = dealer.open_table("Bets open real cards", overrides={"min_bet": 100, "max_bet": 5_000},
+                             cards="real")["id"]
+
+    def ledger_stack(tid: int, who: int) -> int:
+        return room.ledger.balance(ev, stack_key(tid, who))
+
+    def engine_stack(st: dict[str, Any], seat: int) -> int:
+        return int(next(s["stack"] for s in st["round"]["seats"] if s["seat"] == seat))
+
+    async def go() -> int:
+        d = await TableClient.connect(server.url, shuffled, dealer.token or "")
+        await d.act("seat_walk_in", seat=1, name="Kenji", amount=5_000)
+        kenji = next(s["account"] for s in d.state["seats"])
+        await d.act("start_round")
+        await d.act("bet", seat=1, amount=5_000)  # all he has: nothing behind
+        await d.act("sell_chips", seat=1, amount=2_000)
+        st = d.state
+        assert ledger_stack(shuffled, kenji) == 2_000 == engine_stack(st, 1) == stack_of(st, 1)
+        await d.act("bet", seat=1, amount=7_000)  # he bets what he bought too
+        st = d.state
+        assert ledger_stack(shuffled, kenji) == 0 == engine_stack(st, 1) == stack_of(st, 1)
+        ack = await d.act("deal")
+        st = await d.wait(lambda s, v=ack["version"]: s["version"] >= v)
+        assert st["round"]["phase"] != "settled"
+        before = d.version
+        with pytest.raises(ActionRefused) as e:
+            await d.act("sell_chips", seat=1, amount=2_000)
+        assert e.value.rule == "cards_out" and e.value.version == before
+        assert ledger_stack(shuffled, kenji) == 0 and room.ledger.balance(ev, cash_key(shuffled)) == -7_000
+        while st["round"]["phase"] != "settled":
+            await dealer_decides(d, st["round"]["to_act"], ["no_insurance", "play_on", "stand"])
+            st = await d.wait(lambda s: True)
+        assert stack_of(st, 1) == 14_000 == ledger_stack(shuffled, kenji)  # 7,000 won on 7,000
+
+        r = await TableClient.connect(server.url, real, dealer.token or "")
+        await r.act("seat_walk_in", seat=1, name="Mariko", amount=1_000)
+        mariko = next(s["account"] for s in r.state["seats"])
+        await r.act("start_round")
+        await r.act("bet", seat=1, amount=500)
+        await r.act("sell_chips", seat=1, amount=300)
+        await r.act("deal")
+        await r.act("card", card="Ts")
+        with pytest.raises(ActionRefused) as e:
+            await r.act("sell_chips", seat=1, amount=300)
+        assert e.value.rule == "cards_out"
+        await r.act("misdeal")
+        st = r.state
+        assert stack_of(st, 1) == 1_300 == ledger_stack(real, mariko)  # her bet back, her purchase kept
+        for x in (d, r):
+            await x.close()
+        return kenji
+
+    kenji = asyncio.run(go())
+    with room.store.transaction() as repo:
+        (hand,) = repo.hands(ev, shuffled, limit=10)
+    assert hand.history["rounds"][0]["stacks"] == {"1": 7_000}  # he started the round with what he bought
+    check = dealer.request("GET", f"/api/hands/{hand.id}/check")
+    assert check["replay"]["matches"] is True, check
+    buys = [x.line.amount for x in room.ledger.explain(ev, player_key(kenji)) if x.line.kind == "walk_in_buy_in"]
+    assert buys == [5_000, -5_000, 2_000, -2_000]  # through his bankroll to his stack, twice
+    assert room.ledger.audit(ev) == []
+    dealer.close()
+
+
+def stack_of(state: dict[str, Any], seat: int) -> int:
+    return int(next(s["stack"] for s in state["seats"] if s["seat"] == seat))

@@ -400,12 +400,13 @@ class TableActor:
         return True
 
     async def _sell_chips(self, dealer: Account, seat: int, amount: Any) -> bool:
-        """More chips for a walk-in, for cash. Not while their chips are in the hand in play: the
-        engine dealt it with the stack they had, and the two must stay equal."""
+        """More chips for a walk-in, for cash: between rounds, or in the round in play while bets
+        are open and no card is out (then the engine's stack for the seat grows with the
+        ledger's, after the write; rule ``cards_out`` once a card is out)."""
         check_amount(amount)
-        if self._held_in_hand(seat):
-            raise Conflict("round_in_play", f"seat {seat} is in the {self.game.hand_word} in play: chips are sold "
-                                            "between rounds")
+        in_hand = self._held_in_hand(seat)
+        if in_hand:
+            self.game.verify_add_chips(seat, amount)
         s = self.seats[seat]
         if s.stack + amount > STACK_LIMIT:
             raise Conflict("stack_limit", f"seat {seat} has {money.format(s.stack)}: a stack is sold chips up to "
@@ -413,6 +414,9 @@ class TableActor:
         await self._db(partial(sell_chips, table=self.table, dealer=dealer, walk_in=s.account, seat=seat,
                                amount=amount))
         s.stack += amount
+        if in_hand:  # the same moment for the engine, its starting stacks and the ledger
+            self.game.add_chips(seat, amount)
+            self._start_stacks[seat] = self._start_stacks.get(seat, 0) + amount
         self.version += 1
         return True
 
