@@ -166,7 +166,7 @@ def test_a_server_starts_on_a_database_with_stacks_past_the_guard(db_url, tmp_pa
     closed = room.tables.open(cast.dealer, "Closed by the old server", "blackjack")
     damaged = room.tables.open(cast.dealer, "Damaged", "blackjack")
     with room.store.transaction() as repo:
-        kenji, _ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, TOP)
+        kenji, _, _ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, TOP)
         sell_chips(repo, table, cast.dealer, kenji, 2, TOP)  # what the older server allowed
         sit_down(repo, table, cast.alice, 1, TOP)
         house = table_account(repo, ev, table.id, table.name)
@@ -259,10 +259,10 @@ def test_a_cash_out_the_ledger_refuses_keeps_the_seat(server, room, cast, db_url
     tid = c["Bokuden"].open_table("Refusing ledger")["id"]
     real = actor_module.stand_up
 
-    def refusing(repo, table, seat):  # noqa: ANN001, ANN202
+    def refusing(repo, table, seat, **more):  # noqa: ANN001, ANN003, ANN202
         if seat.account.id == cast.alice.id:
             raise Conflict("ledger_test", "the ledger refuses this one")
-        return real(repo, table, seat)
+        return real(repo, table, seat, **more)
 
     monkeypatch.setattr(actor_module, "stand_up", refusing)
 
@@ -353,7 +353,7 @@ def test_the_cashier_cashes_out_a_whole_bankroll(server, room, cast) -> None:
     refused(boss, cast.alice.id, "empty_bankroll")
     table = room.tables.get(ev, tid)
     with room.store.transaction() as repo:
-        kenji, _ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, 500)
+        kenji, _, _ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, 500)
     refused(boss, kenji.id, "walk_in")
     assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
     for x in (boss, *c.values()):

@@ -207,15 +207,22 @@ def test_walk_ins_at_blackjack_keep_the_ledger_exact(server, room, cast, db_url)
     assert room.ledger.balance(ev, player_key(cast.alice.id)) == 20_000 + net[3]
     assert room.ledger.audit(ev) == []
 
-    # The cash count: the dealer counts; a short count is a problem for `syndicate admin check`,
-    # the right one clears it.
-    r = clients["dealer"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected - 500})
-    assert r["expected"] == expected and r["difference"] == -500
+    # The cash count: someone other than the dealer counts (two people); the dealer's own count
+    # is refused and changes nothing. Uncounted, `syndicate admin check` warns (the table is
+    # open); a short count is a problem, the right one clears it.
+    with pytest.raises(ApiError) as e:
+        clients["dealer"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
+    assert e.value.status == 403 and e.value.rule == "count_cash"
+    warnings: dict[str, list[str]] = {}
+    assert ledger_check(db_url, warnings)[cast.event.name] == []
+    assert any("never counted by anyone but its dealer" in w for w in warnings[cast.event.name])
+    r = clients["boss"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected - 500})
+    assert r["expected"] == expected and r["difference"] == -500 and r["by"] == cast.boss.id
     problems = ledger_check(db_url)[cast.event.name]
     assert len(problems) == 1 and "short by $5.00" in problems[0], problems
-    r = clients["dealer"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
+    r = clients["boss"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
     assert r["difference"] == 0
-    warnings: dict[str, list[str]] = {}
+    warnings = {}
     assert ledger_check(db_url, warnings)[cast.event.name] == []
     assert warnings[cast.event.name] == []
     cash = clients["boss"].request("GET", "/api/cash")
@@ -373,12 +380,12 @@ def test_walk_ins_at_draw_and_linking_their_history(server, room, cast, db_url) 
     assert bob_line["buy_ins"] == 1_000 and bob_line["hands"] == 3 and report["agrees"]
     assert "Hana" not in {p["name"] for p in report["players"]}
 
-    # The table is closed uncounted: `syndicate admin check` says so (a problem), until counted.
+    # The table is closed uncounted: `syndicate admin check` says so (a problem: walk-ins bought
+    # chips here, whatever the box should hold now), until someone other than its dealer counts.
     clients["dealer"].request("POST", f"/api/tables/{tid}/status", {"status": "closed"})
     problems = ledger_check(db_url)[cast.event.name]
-    if expected:
-        assert len(problems) == 1 and "never counted" in problems[0], problems
-    clients["dealer"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
+    assert len(problems) == 1 and "never counted by anyone but its dealer" in problems[0], problems
+    clients["boss"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
     assert ledger_check(db_url)[cast.event.name] == []
     for c in clients.values():
         c.close()

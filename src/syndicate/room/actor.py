@@ -47,7 +47,17 @@ from .messages import UNAVAILABLE, error, protocol_of, refusal, running, sharing
 from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
-from .seating import BOT_STAKE, STACK_LIMIT, Seat, seat_bots, seat_walk_in, sell_chips, sit_down, stand_up
+from .seating import (
+    BOT_STAKE,
+    STACK_LIMIT,
+    Seat,
+    carry_out,
+    seat_bots,
+    seat_walk_in,
+    sell_or_ask,
+    sit_down,
+    stand_up,
+)
 from .values import Account, Move, Table
 from .writer import Writer
 
@@ -393,9 +403,11 @@ class TableActor:
         if here is not None:
             raise Conflict("seated", f"{name.strip()!r} already sits at seat {here} of this table")
         check_amount(amount)
-        walk_in, ledger_id = await self._db(partial(seat_walk_in, table=self.table, dealer=dealer, name=name,
-                                                    seat=seat, amount=amount, seated=self.seated))
-        self.seats[seat] = Seat(walk_in, ledger_id, amount, walk_in=True)
+        walk_in, ledger_id, sale = await self._db(partial(seat_walk_in, table=self.table, dealer=dealer, name=name,
+                                                          seat=seat, amount=amount, seated=self.seated))
+        # Above the event's limit the sale waits for approval: they sit with nothing until then.
+        self.seats[seat] = Seat(walk_in, ledger_id, 0 if sale else amount, walk_in=True, sale=sale,
+                                seller=dealer if sale else None)
         self.version += 1
         return True
 
@@ -408,11 +420,18 @@ class TableActor:
         if in_hand:
             self.game.verify_add_chips(seat, amount)
         s = self.seats[seat]
+        if s.sale is not None:
+            raise Conflict("sale_pending", f"seat {seat} has a sale of {money.format(s.sale.amount)} waiting for a pit "
+                                           "boss's or the admin's approval: one at a time")
         if s.stack + amount > STACK_LIMIT:
             raise Conflict("stack_limit", f"seat {seat} has {money.format(s.stack)}: a stack is sold chips up to "
                                           f"{money.format(STACK_LIMIT)}, so {money.format(amount)} more is too much")
-        await self._db(partial(sell_chips, table=self.table, dealer=dealer, walk_in=s.account, seat=seat,
-                               amount=amount))
+        _, sale = await self._db(partial(sell_or_ask, table=self.table, dealer=dealer, walk_in=s.account, seat=seat,
+                                         amount=amount))
+        if sale is not None:  # above the event's limit: it waits for approval, no chip moved
+            s.sale, s.seller = sale, dealer
+            self.version += 1
+            return True
         s.stack += amount
         if in_hand:  # the same moment for the engine, its starting stacks and the ledger
             self.game.add_chips(seat, amount)
@@ -472,8 +491,8 @@ class TableActor:
         leaves the seat as it was (the refusal goes to whoever asked); any other failure stops
         the table with the seat still in the database's stack, where a restart returns it."""
         s = self.seats[seat]
-        if s.stack > 0:
-            await self._db(partial(stand_up, table=self.table, seat=s))
+        if s.stack > 0 or s.sale is not None:
+            await self._db(partial(stand_up, table=self.table, seat=s, number=seat))
         del self.seats[seat]
 
     async def _cash_out_each(self, seats: list[int], why: str) -> None:
@@ -606,6 +625,7 @@ class TableActor:
         self.clock.stop_turn()
         self._arm_auto()
         await self._cash_out_each([n for n, s in self.seats.items() if s.leaving], "leaving")
+        await self._carry_out_sales()  # approved while the cards were out
         if self.table.status == "closed":  # a status change reaches the table as a "refresh"
             await self._close_out()
 
@@ -617,12 +637,42 @@ class TableActor:
         table = await self._db(lambda repo: repo.table(self.table.id))
         if table is not None:
             self.table = table
+        sold = await self._carry_out_sales()  # a sale approved or refused through the API
         if self.table.status == "closed" and not self.game.in_play:
             await self._close_out()
             self._broadcast()
-        elif self.table != before:  # paused, resumed, or handed over to another dealer
+        elif self.table != before or sold:  # paused, resumed, handed over; a sale decided
             self.version += 1
             self._broadcast()
+
+    async def _carry_out_sales(self) -> bool:
+        """The chip sales waiting at this table's seats, as a pit boss or the admin decided them:
+        an approved one moves its chips now if the seat may have them (between rounds, or while
+        bets are open and no card is out: else once the round is over), a refused or cancelled
+        one is dropped. Whether a seat changed."""
+        changed = False
+        for n, s in list(self.seats.items()):
+            if s.sale is None:
+                continue
+            may = True
+            if self._held_in_hand(n):
+                try:
+                    self.game.verify_add_chips(n, s.sale.amount)
+                except (RoomError, RuleError):
+                    may = False  # the cards are out: once the round is over
+            sale = await self._db(partial(carry_out, table=self.table, seat=s, number=n, may=may))
+            if sale is not None and sale.status == "done":
+                s.stack += sale.amount
+                if self._held_in_hand(n):
+                    self.game.add_chips(n, sale.amount)
+                    self._start_stacks[n] = self._start_stacks.get(n, 0) + sale.amount
+            if sale is None or sale.status in ("done", "refused", "cancelled"):
+                s.sale = s.seller = None
+                changed = True
+            elif sale.status != s.sale.status:  # approved: its chips come when the round is over
+                s.sale = sale
+                changed = True
+        return changed
 
     async def _close_out(self) -> None:
         """The table is closed: every stack goes back to its bankroll, the shoe is finished. A
@@ -826,7 +876,9 @@ class TableActor:
             table["rules"] = rules.to_dict()
         table.update(game.table_view())
         seats = [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
-                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts}
+                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts,
+                  "sale": {"id": s.sale.id, "amount": s.sale.amount, "status": s.sale.status}
+                  if s.sale is not None else None}
                  for n, s in sorted(self.seats.items())]
         clock = self.clock.view(game.to_act) if game.in_play else None
         return table, seats, clock

@@ -127,14 +127,16 @@ def void_hand(repo: Repo, table: Table, hand_id: int, history: dict[str, Any], m
 
 def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
     """:func:`void_unfinished` for one table, in the caller's transaction: its unfinished hand
-    is voided (every bet returned), its stacks go back to their bankrolls and (``shoes``), if the
-    table is closed, its unrevealed shoes are revealed. Returns the voided hands."""
+    is voided (every bet returned), its stacks go back to their bankrolls, a chip sale still
+    waiting for approval is cancelled (nothing of it moved) and (``shoes``), if the table is
+    closed, its unrevealed shoes are revealed. Returns the voided hands."""
     voided: list[int] = []
     ev = table.event_id
     for hand in repo.hands(ev, table.id, status="playing", limit=10_000):
         void_hand(repo, table, hand.id, {**hand.history, "voided": True},
                   f"hand {hand.number} at table {table.id} voided after a restart: every bet returned")
         voided.append(hand.id)
+    repo.cancel_chip_sales(table.id)  # sales still waiting for approval: their seats are gone, nothing moved
     prefix = f"stack:{table.id}:"
     for a in repo.ledger_accounts(ev):
         if a.key.startswith(prefix) and a.balance > 0:

@@ -37,7 +37,7 @@ from .ledger import (
     transfer,
 )
 from .ports import Repo
-from .values import Account, Move, Table
+from .values import Account, ChipSale, Move, Table
 
 BOT_STAKE = 100  # a bot sits down with this many maximum bets (Blackjack) or antes (poker)
 #: The most chips a walk-in's stack may reach by buying them at the table (the typo guard's
@@ -57,6 +57,10 @@ class Seat:
     bot: bool = False
     walk_in: bool = False  # seated by the dealer by name: the dealer enters their every action
     dealer_acts: bool = False  # a player with an account let the dealer act for them (let_dealer_act)
+    #: A walk-in's chip sale above the event's limit, waiting for approval (or approved and
+    #: waiting for the round's cards to be in), and the dealer who asked: no chip moved yet.
+    sale: ChipSale | None = None
+    seller: Account | None = None
 
 
 def stack_key(table_id: int, account_id: int) -> str:
@@ -74,10 +78,15 @@ def sit_down(repo: Repo, table: Table, account: Account, seat: int, amount: int)
     return stack.id
 
 
-def stand_up(repo: Repo, table: Table, seat: Seat) -> None:
+def stand_up(repo: Repo, table: Table, seat: Seat, number: int | None = None) -> None:
     """The seat's stack back to the bankroll (a bot's straight on to the float it came from, a
-    walk-in's to the table's cash: they cash out at the table)."""
+    walk-in's to the table's cash: they cash out at the table). A chip sale still waiting for
+    the seat (``number``) is cancelled: nothing of it moved, and nothing will."""
+    if seat.sale is not None and number is not None:
+        repo.cancel_chip_sales(table.id, number)
     amount = seat.stack
+    if amount <= 0:
+        return
     wallet = player_account(repo, table.event_id, seat.account.id, seat.account.name)
     moves = [Move(seat.ledger_id, wallet.id, amount)]
     if seat.bot:
@@ -108,24 +117,56 @@ def walk_in_account(repo: Repo, event_id: int, name: str) -> Account:
     return holder
 
 
-def sell_chips(repo: Repo, table: Table, dealer: Account, walk_in: Account, seat: int, amount: int) -> int:
+def sell_chips(repo: Repo, table: Table, dealer: Account, walk_in: Account, seat: int, amount: int,
+               approved_by: str | None = None) -> int:
     """The dealer sells ``amount`` of chips to a walk-in for cash: from the table's cash through
-    the walk-in's bankroll to their stack here. The stack's ledger id."""
+    the walk-in's bankroll to their stack here. The stack's ledger id. ``approved_by``: who
+    approved a sale above the event's limit (the memo names them)."""
     ev = table.event_id
     wallet = player_account(repo, ev, walk_in.id, walk_in.name)
     stack = repo.ledger_account(ev, stack_key(table.id, walk_in.id), "player",
                                 f"{walk_in.name}'s stack at table {table.id}")
     cash = cash_account(repo, ev, table.id)
+    approved = f", approved by {approved_by}" if approved_by else ""
     transfer(repo, ev, [Move(cash.id, wallet.id, amount), Move(wallet.id, stack.id, amount)], "walk_in_buy_in",
              f"dealer {dealer.name} sells {money.format(amount)} of chips for cash to walk-in {walk_in.name} "
-             f"at table {table.id} seat {seat}", by=dealer.id)
+             f"at table {table.id} seat {seat}{approved}", by=dealer.id)
     return stack.id
 
 
+def sell_or_ask(repo: Repo, table: Table, dealer: Account, walk_in: Account, seat: int,
+                amount: int) -> tuple[int, ChipSale | None]:
+    """:func:`sell_chips`, unless ``amount`` is above the event's limit on a chip sale: then the
+    sale is asked for (a pending :class:`ChipSale` a pit boss or the admin approves or refuses)
+    and no chip moves. The stack's ledger id, and the sale waiting if any."""
+    ev = repo.event(table.event_id)
+    if ev is not None and ev.sale_limit is not None and amount > ev.sale_limit:
+        stack = repo.ledger_account(table.event_id, stack_key(table.id, walk_in.id), "player",
+                                    f"{walk_in.name}'s stack at table {table.id}")
+        return stack.id, repo.add_chip_sale(table.id, seat, walk_in.id, amount, dealer.id, now())
+    return sell_chips(repo, table, dealer, walk_in, seat, amount), None
+
+
+def carry_out(repo: Repo, table: Table, seat: Seat, number: int, may: bool) -> ChipSale | None:
+    """The seat's chip sale as it stands (None if it is gone). An approved one moves its chips
+    now if the seat ``may`` have them, once: its status goes from ``approved`` to ``done`` in the
+    same transaction as the chips."""
+    assert seat.sale is not None and seat.seller is not None
+    sale = repo.chip_sale(seat.sale.id)
+    if sale is None or sale.status != "approved" or not may:
+        return sale
+    if repo.move_chip_sale(sale.id, ("approved",), "done", None, now()):
+        approver = repo.account(sale.decided_by) if sale.decided_by is not None else None
+        sell_chips(repo, table, seat.seller, seat.account, number, sale.amount, approver.name if approver else None)
+    return repo.chip_sale(sale.id)
+
+
 def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int, amount: int,
-                 seated: Callable[[int], Collection[int]] = lambda _: ()) -> tuple[Account, int]:
-    """A walk-in (:func:`walk_in_account`) sits at ``seat`` with ``amount`` bought for cash:
-    the walk-in and their stack's ledger id. A walk-in sits at one table at a time: a name
+                 seated: Callable[[int], Collection[int]] = lambda _: ()) -> tuple[Account, int, ChipSale | None]:
+    """A walk-in (:func:`walk_in_account`) sits at ``seat`` with ``amount`` bought for cash
+    (:func:`sell_or_ask`: above the event's limit the sale waits for approval and they sit with
+    nothing yet): the walk-in, their stack's ledger id and the sale waiting, if any. A walk-in
+    sits at one table at a time: a name
     seated at another table of the event is refused (rule ``seated_elsewhere``, naming it), or
     two people would share one history. ``seated`` gives the live tables where an account sits
     (this process's); the ledger adds the tables where their stack holds chips or a hand of
@@ -139,7 +180,8 @@ def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int
         where = f"table {there.id} ({there.name})" if there is not None else f"table {min(elsewhere)}"
         raise Conflict("seated_elsewhere", f"{walk_in.name!r} is seated at {where}: a walk-in sits at one table at a "
                        "time. Cash them out there first, or seat this player under another name (\"Kenji T.\")")
-    return walk_in, sell_chips(repo, table, dealer, walk_in, seat, amount)
+    stack, sale = sell_or_ask(repo, table, dealer, walk_in, seat, amount)
+    return walk_in, stack, sale
 
 
 def seat_bots(repo: Repo, table: Table, seats: list[int], stake: int) -> list[tuple[int, Account, int]]:

@@ -19,10 +19,14 @@ class Event:
     seed_reveal: str = "table_close"  # or "event_end" (docs/fairness.md)
     ended_at: datetime | None = None
     ended_by: int | None = None  # the admin who ended it
+    #: A walk-in's chip sale above this (cents) waits for a pit boss's or the admin's approval;
+    #: None: no limit (docs/walk-ins.md).
+    sale_limit: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "seed_reveal": self.seed_reveal,
-                "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by}
+                "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by,
+                "sale_limit": self.sale_limit}
 
 
 #: A walk-in's account (a player a dealer seats by name) is marked by this password hash: no
@@ -178,6 +182,30 @@ class CashCount:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "table": self.table_id, "counted": self.counted, "expected": self.expected,
                 "difference": self.counted - self.expected, "by": self.by, "at": self.at.isoformat()}
+
+
+@dataclass(frozen=True, slots=True)
+class ChipSale:
+    """A walk-in's chip sale above the event's limit: ``status`` is ``pending`` (waiting for a
+    pit boss or the admin), ``approved`` (the table carries it out when it may), ``done`` (the
+    chips moved), ``refused`` or ``cancelled`` (the seat left first): then nothing moved."""
+
+    id: int
+    table_id: int
+    seat: int
+    walk_in_id: int
+    amount: int
+    status: str
+    requested_by: int
+    requested_at: datetime
+    decided_by: int | None = None
+    decided_at: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "table": self.table_id, "seat": self.seat, "walk_in": self.walk_in_id,
+                "amount": self.amount, "status": self.status, "requested_by": self.requested_by,
+                "requested_at": self.requested_at.isoformat(), "decided_by": self.decided_by,
+                "decided_at": self.decided_at.isoformat() if self.decided_at else None}
 
 
 @dataclass(frozen=True, slots=True)

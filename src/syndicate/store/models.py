@@ -50,6 +50,9 @@ class EventRow(Base):
     seed_reveal: Mapped[str] = mapped_column(String(20), default="table_close", server_default="table_close")
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     ended_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # A walk-in's chip sale above this waits for a pit boss's or the admin's approval (migration
+    # 0009; None: no limit).
+    sale_limit: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class AccountRow(Base):
@@ -248,6 +251,28 @@ class CashCountRow(Base):
     expected: Mapped[int] = mapped_column(BigInteger)
     by_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChipSaleRow(Base):
+    """A walk-in's chip sale above the event's limit (migration 0009): requested by the table's
+    dealer, approved or refused by a pit boss or the admin; no chip moves until the table's
+    actor carries an approved one out (``done``). One whose seat left first is ``cancelled``."""
+
+    __tablename__ = "chip_sales"
+    __table_args__ = (
+        CheckConstraint("status IN ('pending','approved','refused','done','cancelled')", name="status"),
+        CheckConstraint("amount > 0", name="amount_positive"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    walk_in_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(10))
+    requested_by: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class EventLimitRow(Base):

@@ -23,6 +23,7 @@ from ..room.errors import Conflict, Fenced
 from ..room.values import (
     Account,
     CashCount,
+    ChipSale,
     Entry,
     Event,
     Hand,
@@ -38,6 +39,7 @@ from .database import Database
 from .models import (
     AccountRow,
     CashCountRow,
+    ChipSaleRow,
     EventLimitRow,
     EventRow,
     HandPlayerRow,
@@ -56,7 +58,12 @@ from .models import (
 
 def _event(r: EventRow) -> Event:
     return Event(r.id, r.name, _utc(r.created_at), r.seed_reveal,
-                 _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by)
+                 _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by, r.sale_limit)
+
+
+def _chip_sale(r: ChipSaleRow) -> ChipSale:
+    return ChipSale(r.id, r.table_id, r.seat, r.walk_in_id, r.amount, r.status, r.requested_by,
+                    _utc(r.requested_at), r.decided_by, _utc(r.decided_at) if r.decided_at is not None else None)
 
 
 def _utc(dt: datetime) -> datetime:
@@ -261,6 +268,9 @@ class SqlRepo:
         assert r is not None
         r.seed_reveal = seed_reveal
         self.s.flush()
+
+    def set_sale_limit(self, event_id: int, sale_limit: int | None) -> None:
+        self.s.execute(update(EventRow).where(EventRow.id == event_id).values(sale_limit=sale_limit))
 
     def event_has_hands(self, event_id: int) -> bool:
         q = select(HandRow.id).join(TableRow, HandRow.table_id == TableRow.id).where(TableRow.event_id == event_id)
@@ -591,6 +601,47 @@ class SqlRepo:
              .where(TableRow.event_id == event_id).order_by(CashCountRow.id))
         return [CashCount(r.id, r.table_id, r.counted, r.expected, r.by_account_id, _utc(r.at))
                 for r in self.s.scalars(q)]
+
+    # -- walk-ins' chip sales waiting for approval -----------------------------------------------
+    def add_chip_sale(self, table_id: int, seat: int, walk_in_id: int, amount: int, by: int,
+                      at: datetime) -> ChipSale:
+        row = ChipSaleRow(table_id=table_id, seat=seat, walk_in_id=walk_in_id, amount=amount, status="pending",
+                          requested_by=by, requested_at=at)
+        self.s.add(row)
+        self.s.flush()
+        return _chip_sale(row)
+
+    def chip_sale(self, sale_id: int) -> ChipSale | None:
+        r = self.s.get(ChipSaleRow, sale_id)
+        return _chip_sale(r) if r else None
+
+    def chip_sales(self, event_id: int, status: str | None = None, table_id: int | None = None) -> list[ChipSale]:
+        q = (select(ChipSaleRow).join(TableRow, TableRow.id == ChipSaleRow.table_id)
+             .where(TableRow.event_id == event_id).order_by(ChipSaleRow.id))
+        if status is not None:
+            q = q.where(ChipSaleRow.status == status)
+        if table_id is not None:
+            q = q.where(ChipSaleRow.table_id == table_id)
+        return [_chip_sale(r) for r in self.s.scalars(q)]
+
+    def move_chip_sale(self, sale_id: int, before: Sequence[str], status: str, by: int | None,
+                       at: datetime) -> bool:
+        """Set the sale's status if it is one of ``before`` now (one statement, so two writers
+        cannot both move it); whether it moved. ``by``: who decided (kept when None)."""
+        values: dict[str, Any] = {"status": status}
+        if by is not None:
+            values.update(decided_by=by, decided_at=at)
+        done = self.s.execute(update(ChipSaleRow).where(ChipSaleRow.id == sale_id, ChipSaleRow.status.in_(before))
+                              .values(**values))
+        return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def cancel_chip_sales(self, table_id: int, seat: int | None = None) -> None:
+        """Every sale of the table (of ``seat``) not yet carried out or refused: cancelled."""
+        q = update(ChipSaleRow).where(ChipSaleRow.table_id == table_id,
+                                      ChipSaleRow.status.in_(("pending", "approved")))
+        if seat is not None:
+            q = q.where(ChipSaleRow.seat == seat)
+        self.s.execute(q.values(status="cancelled"))
 
     # -- shoes -------------------------------------------------------------------------------
     def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None:

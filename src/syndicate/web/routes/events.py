@@ -4,12 +4,13 @@ settings, and its end (docs/server.md)."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from pydantic import Field
+from pydantic import Field, StrictInt
 
-from ...room.errors import Forbidden
+from ... import money
+from ...room.errors import BadRequest, Forbidden
 from ...room.roles import require
 from ..auth import Me
 from ..schemas import Body, Id, Name, NewPassword
@@ -36,7 +37,11 @@ class NewEvent(Body):
 
 
 class EventSettings(Body):
-    seed_reveal: SeedReveal = Field(description="fixed once a table of the event has dealt a hand")
+    seed_reveal: SeedReveal | None = Field(default=None, description="fixed once a table of the event has dealt "
+                                                                     "a hand")
+    sale_limit: Annotated[StrictInt, Field(ge=1, le=money.MAX_CENTS)] | None = Field(
+        default=None, description="cents: a walk-in's chip sale above it waits for a pit boss's or the admin's "
+                                  "approval; null: no limit (docs/walk-ins.md)")
 
 
 @router.get("/api/events", tags=["sign-in"])
@@ -71,10 +76,21 @@ def create_event(account: Me, body: NewEvent, room: Room, settings: Deployment) 
 
 @router.patch("/api/events/{event_id}", tags=["sign-in"])
 def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -> dict[str, Any]:
-    """Change when the event's seeds are revealed (its admin only). Refused once a table of
-    the event has dealt a hand (409, rule ``seed_reveal_fixed``) or the event ended
-    (``event_ended``)."""
-    return room.events.set_seed_reveal(account, event_id, body.seed_reveal).to_json()
+    """Change the event's settings (its admin only): when its seeds are revealed, refused once
+    a table of the event has dealt a hand (409, rule ``seed_reveal_fixed``); the limit on a
+    walk-in's chip sale (``null``: none). Refused once the event ended (``event_ended``)."""
+    given = body.model_fields_set
+    if not given & {"seed_reveal", "sale_limit"}:
+        raise BadRequest("settings", "send seed_reveal or sale_limit (or both)")
+    ev = None
+    if "seed_reveal" in given:
+        if body.seed_reveal is None:
+            raise BadRequest("seed_reveal", "seed_reveal is table_close or event_end")
+        ev = room.events.set_seed_reveal(account, event_id, body.seed_reveal)
+    if "sale_limit" in given:
+        ev = room.events.set_sale_limit(account, event_id, body.sale_limit)
+    assert ev is not None
+    return ev.to_json()
 
 
 @router.post("/api/events/{event_id}/end", tags=["sign-in"])

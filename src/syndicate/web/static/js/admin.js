@@ -1,7 +1,8 @@
 // Admin (and pit bosses): the roster, accounts, buy-ins and cash-outs, a player's ledger line
 // by line, hand history search with a step-by-step replay and the fairness check, and the
-// house's figures per table; the tables' cash for walk-ins' chips (expected, counted, the
-// difference) and linking a walk-in to a player's account (docs/walk-ins.md).
+// house's figures per table; the tables' cash for walk-ins' chips (expected, counted by someone
+// other than the dealer, the difference), the chip sales waiting for approval and linking a
+// walk-in to a player's account (docs/walk-ins.md).
 import { api, eventId, h, headerBar, money, parseDollars, signInForm, toast, whoAmI } from "./common.js";
 import { evening } from "./evening.js";
 import { replayViewer } from "./replay.js";
@@ -31,7 +32,75 @@ async function main() {
   await Promise.all([roster(), loadAccounts(), figures(), evening(document.getElementById("evening"))]);
   handSearch();
   walkIns();
+  chipSales();
   if (me.account.role === "admin") { houseFloat(); endOfNight(); }
+}
+
+/** Walk-ins' chip sales above the event's limit, waiting for a pit boss's or the admin's
+ * approval (no chip has moved): each with Approve and Refuse. The list looks again every few
+ * seconds, so a dealer's request shows up by itself. The admin sets the limit here too. */
+function chipSales() {
+  const box = h("div", { id: "chip-sales" });
+  const list = h("div", { "aria-live": "polite" });
+  document.getElementById("walk-ins").closest("section").after(sec("sales", "Walk-ins' chip sales waiting for approval", box));
+  const decide = (sale, how) => async () => {
+    const what = `${money(sale.amount)} for ${sale.walk_in_name} at ${sale.table_name}`;
+    if (how === "refuse" && !confirm(`Refuse the sale of ${what}? No chip moves.`)) return;
+    try {
+      await api("POST", `/api/chip-sales/${sale.id}/${how}`);
+      toast(how === "approve" ? `Approved: ${what}` : `Refused: ${what}`);
+      await show();
+      walkIns();
+    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+  };
+  const show = async () => {
+    const sales = await api("GET", "/api/chip-sales");
+    const shown = JSON.stringify(sales.map((x) => x.id));
+    if (list.dataset.shown === shown) return; // nothing new: leave the buttons under the finger
+    list.dataset.shown = shown;
+    list.replaceChildren(sales.length ? h("table", { class: "data", "aria-label": "Chip sales waiting for approval" },
+      h("thead", {}, h("tr", {}, ["Table", "Dealer", "Seat", "Walk-in", "Amount", "Asked at", ""].map((x) => h("th", { class: x === "Amount" ? "num" : "" }, x)))),
+      h("tbody", {}, sales.map((x) => h("tr", {}, h("td", {}, x.table_name), h("td", {}, x.dealer), h("td", {}, x.seat), h("td", {}, x.walk_in_name),
+        h("td", { class: "num" }, money(x.amount)), h("td", {}, new Date(x.requested_at).toLocaleTimeString()),
+        h("td", {}, me.account.name === x.dealer ? h("span", { class: "muted" }, "your table: another approves")
+          : [h("button", { type: "button", class: "primary", "aria-label": `Approve ${money(x.amount)} for ${x.walk_in_name}`, onclick: decide(x, "approve") }, "Approve"), " ",
+            h("button", { type: "button", class: "danger", "aria-label": `Refuse ${money(x.amount)} for ${x.walk_in_name}`, onclick: decide(x, "refuse") }, "Refuse")])))))
+      : h("p", { class: "muted" }, "No sale is waiting."));
+  };
+  const parts = [list];
+  if (me.account.role === "admin") parts.unshift(saleLimit());
+  box.replaceChildren(...parts);
+  show().catch((err) => { list.textContent = err.message; });
+  setInterval(() => show().catch(() => {}), 4000);
+}
+
+/** The admin's limit on one chip sale to a walk-in: above it, the sale waits for approval. */
+function saleLimit() {
+  const status = h("p", { "data-testid": "sale-limit" });
+  const amount = h("input", { inputmode: "decimal", placeholder: "100.00", "aria-label": "Sale limit in dollars" });
+  const set = async (value) => {
+    try {
+      const ev = await api("PATCH", `/api/events/${await eventId()}`, { sale_limit: value });
+      say(ev.sale_limit);
+      amount.value = "";
+      toast(value === null ? "No limit on chip sales" : `Chip sales above ${money(value)} wait for approval`);
+    } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+  };
+  const say = (limit) => {
+    status.textContent = limit === null || limit === undefined ? "No limit: every chip sale at a table is made at once."
+      : `A chip sale above ${money(limit)} waits for a pit boss's or the admin's approval.`;
+  };
+  const form = h("form", { class: "inline", "aria-label": "Set the chip sale limit" },
+    h("label", { class: "field" }, "Sales above ($) wait for approval", amount), h("button", { type: "submit", class: "primary" }, "Set limit"),
+    h("button", { type: "button", onclick: () => set(null) }, "No limit"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const c = parseDollars(amount.value);
+    if (!c) { toast("The limit in dollars, like 100 or 250.00", true); return; }
+    set(c);
+  });
+  api("GET", "/api/events").then((evs) => say((evs.find((x) => x.current) || {}).sale_limit)).catch(() => {});
+  return h("div", {}, status, form);
 }
 
 async function roster() {
@@ -97,18 +166,23 @@ async function walkIns() {
   try {
     const [cash, walkers] = await Promise.all([api("GET", "/api/cash"), api("GET", "/api/walk-ins")]);
     const cents = (c) => (c === null || c === undefined ? "not counted" : money(c));
-    const table = h("input", { type: "number", min: "1", "aria-label": "Table whose cash was counted" });
+    // The count is someone else's than the table's dealer: the tables that took walk-ins' cash,
+    // by name and dealer, but not one this account deals (a pit boss who deals).
+    const countable = cash.filter((c) => c.dealer !== me.account.name);
+    const table = h("select", { "aria-label": "Table whose cash was counted" }, countable.map((c) =>
+      h("option", { value: c.table }, `${c.name} (dealer ${c.dealer}${c.status === "closed" ? ", closed" : ""})`)));
     const counted = h("input", { inputmode: "decimal", "aria-label": "Cash counted ($)", placeholder: "120.00" });
     const count = h("form", { class: "inline", "aria-label": "Record a cash count" },
       h("label", { class: "field" }, "Table", table), h("label", { class: "field" }, "Cash counted ($)", counted),
-      h("button", { type: "submit" }, "Record count"));
+      h("button", { type: "submit", disabled: !countable.length }, "Record count"));
     count.addEventListener("submit", async (e) => {
       e.preventDefault();
       const c = parseDollars(counted.value.replace(/^[−-]/, ""));
       if (c === null) { toast("The cash counted in dollars, like 120 or 120.50", true); return; }
       try {
         const out = await api("POST", `/api/tables/${Number(table.value)}/cash-count`, { counted: /^[−-]/.test(counted.value) ? -c : c });
-        toast(`Table ${out.table}: counted ${money(out.counted)}, difference ${money(out.difference)}`);
+        const name = table.selectedOptions[0] ? table.selectedOptions[0].textContent : `table ${out.table}`;
+        toast(`${name}: counted ${money(out.counted)}, difference ${money(out.difference)}`);
         walkIns();
       } catch (err) { toast(`${err.message} (${err.rule})`, true); }
     });
@@ -126,6 +200,7 @@ async function walkIns() {
     });
     const names = Object.fromEntries(accounts.map((a) => [a.id, a.name]));
     box.replaceChildren(
+      h("p", { class: "muted" }, "A table's cash is counted by a pit boss or the admin, never by its own dealer."),
       h("table", { class: "data", "aria-label": "Tables' cash" },
         h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Dealer"), h("th", { class: "num" }, "Expected"), h("th", { class: "num" }, "Counted"), h("th", { class: "num" }, "Difference"), h("th", {}, "Count again"))),
         h("tbody", {}, cash.map((c) => h("tr", {}, h("td", {}, `${c.name} (${c.table})`), h("td", {}, c.dealer), h("td", { class: "num" }, money(c.expected)),

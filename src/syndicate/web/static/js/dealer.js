@@ -1,7 +1,8 @@
 // The dealer console (/dealer): open a table from a preset with overrides, and run each of your
 // tables: start rounds, deal, pause, resume, close, seat or remove bots, propose an ante change;
-// seat a walk-in by name, sell them chips, cash them out, and act for a walk-in's seat (or a
-// player's who lets the dealer act for them: docs/walk-ins.md). Table actions go over the
+// seat a walk-in by name, sell them chips (a sale above the event's limit shows as waiting for a
+// pit boss's approval), cash them out, and act for a walk-in's seat (or a player's who lets the
+// dealer act for them: docs/walk-ins.md). Table actions go over the
 // table's WebSocket, like every other action.
 //
 // The dealer's tablet (/dealer/tables/{id}) is the same console for one table, laid out for a
@@ -350,7 +351,8 @@ function seatTile(entry, n) {
         h("span", { class: `tag kind${seat.walk_in ? " walk-in" : ""}` }, kind), acting ? h("span", { class: "tag to-act" }, "to act") : null,
         seat.sitting_out ? h("span", { class: "tag" }, "sitting out") : null),
       h("div", { class: "tile-money" }, h("span", {}, `Chips ${money(stack)}`), bet ? h("span", { class: "bet" }, `Bet ${money(bet)}`) : null,
-        rs && rs.insurance ? h("span", {}, `Insurance ${money(rs.insurance)}`) : null)];
+        rs && rs.insurance ? h("span", {}, `Insurance ${money(rs.insurance)}`) : null),
+      seat.sale ? h("div", { class: "tag sale", role: "status" }, saleText(seat.sale)) : null];
       if (rs && t.game === "blackjack") {
         // A split's hands stand side by side in the tile (on a crowded tablet), each with its
         // total, its bet and how it ended.
@@ -375,6 +377,12 @@ function seatTile(entry, n) {
       info.replaceChildren(...parts);
     },
   };
+}
+
+/** A chip sale above the event's limit, as the dealer's screens say it: no chip has moved. */
+function saleText(sale) {
+  return sale.status === "approved" ? `${money(sale.amount)} approved: the chips come when this round is over`
+    : `${money(sale.amount)} waiting for a pit boss's approval`;
 }
 
 function liveLine(entry) {
@@ -545,7 +553,7 @@ function setupPanel(t, entry, id) {
     const order = list.map((seat) => {
       if (!rows.has(seat.seat)) rows.set(seat.seat, walkInRow(seat.seat));
       const r = rows.get(seat.seat);
-      r.who.textContent = `Seat ${seat.seat}: ${seat.player}, ${money(seat.stack)}`;
+      r.who.textContent = `Seat ${seat.seat}: ${seat.player}, ${money(seat.stack)}${seat.sale ? ` (${saleText(seat.sale)})` : ""}`;
       return r.row;
     });
     const now = [...walkIns.children];
