@@ -58,13 +58,14 @@ function chipSales() {
     const shown = JSON.stringify(sales.map((x) => x.id));
     if (list.dataset.shown === shown) return; // nothing new: leave the buttons under the finger
     list.dataset.shown = shown;
-    list.replaceChildren(sales.length ? h("table", { class: "data", "aria-label": "Chip sales waiting for approval" },
-      h("thead", {}, h("tr", {}, ["Table", "Dealer", "Seat", "Walk-in", "Amount", "Asked at", ""].map((x) => h("th", { class: x === "Amount" ? "num" : "" }, x)))),
-      h("tbody", {}, sales.map((x) => h("tr", {}, h("td", {}, x.table_name), h("td", {}, x.dealer), h("td", {}, x.seat), h("td", {}, x.walk_in_name),
-        h("td", { class: "num" }, money(x.amount)), h("td", {}, new Date(x.requested_at).toLocaleTimeString()),
-        h("td", {}, me.account.name === x.dealer ? h("span", { class: "muted" }, "your table: another approves")
-          : [h("button", { type: "button", class: "primary", "aria-label": `Approve ${money(x.amount)} for ${x.walk_in_name}`, onclick: decide(x, "approve") }, "Approve"), " ",
-            h("button", { type: "button", class: "danger", "aria-label": `Refuse ${money(x.amount)} for ${x.walk_in_name}`, onclick: decide(x, "refuse") }, "Refuse")])))))
+    // A list, not a table: on a pit boss's phone each sale and its two buttons fit the width.
+    list.replaceChildren(sales.length ? h("ul", { class: "plain sales", "aria-label": "Chip sales waiting for approval" },
+      sales.map((x) => h("li", { class: "sale" },
+        h("p", {}, h("strong", {}, money(x.amount)), ` for ${x.walk_in_name}, seat ${x.seat} at ${x.table_name} (dealer ${x.dealer}), asked at ${new Date(x.requested_at).toLocaleTimeString()}`),
+        me.account.name === x.dealer ? h("p", { class: "muted" }, "Your table: another pit boss or the admin approves it.")
+          : h("div", { class: "inline" },
+            h("button", { type: "button", class: "primary", "aria-label": `Approve ${money(x.amount)} for ${x.walk_in_name}`, onclick: decide(x, "approve") }, "Approve"),
+            h("button", { type: "button", class: "danger", "aria-label": `Refuse ${money(x.amount)} for ${x.walk_in_name}`, onclick: decide(x, "refuse") }, "Refuse")))))
       : h("p", { class: "muted" }, "No sale is waiting."));
   };
   const parts = [list];
@@ -77,7 +78,7 @@ function chipSales() {
 /** The admin's limit on one chip sale to a walk-in: above it, the sale waits for approval. */
 function saleLimit() {
   const status = h("p", { "data-testid": "sale-limit" });
-  const amount = h("input", { inputmode: "decimal", placeholder: "100.00", "aria-label": "Sale limit in dollars" });
+  const amount = h("input", { inputmode: "decimal", placeholder: "100.00" });
   const set = async (value) => {
     try {
       const ev = await api("PATCH", `/api/events/${await eventId()}`, { sale_limit: value });
@@ -174,7 +175,7 @@ async function walkIns() {
     const counted = h("input", { inputmode: "decimal", "aria-label": "Cash counted ($)", placeholder: "120.00" });
     const count = h("form", { class: "inline", "aria-label": "Record a cash count" },
       h("label", { class: "field" }, "Table", table), h("label", { class: "field" }, "Cash counted ($)", counted),
-      h("button", { type: "submit", disabled: !countable.length }, "Record count"));
+      h("button", { type: "submit" }, "Record count"));
     count.addEventListener("submit", async (e) => {
       e.preventDefault();
       const c = parseDollars(counted.value.replace(/^[−-]/, ""));
@@ -205,7 +206,7 @@ async function walkIns() {
         h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Dealer"), h("th", { class: "num" }, "Expected"), h("th", { class: "num" }, "Counted"), h("th", { class: "num" }, "Difference"), h("th", {}, "Count again"))),
         h("tbody", {}, cash.map((c) => h("tr", {}, h("td", {}, `${c.name} (${c.table})`), h("td", {}, c.dealer), h("td", { class: "num" }, money(c.expected)),
           h("td", { class: "num" }, cents(c.counted)), h("td", { class: "num" }, c.difference === null ? "" : money(c.difference)), h("td", {}, c.count_again ? "yes" : "no"))))),
-      count,
+      countable.length ? count : h("p", { class: "muted" }, "No table has taken walk-ins' cash for you to count yet."),
       h("ul", { "aria-label": "Walk-ins" }, walkers.map((w) => h("li", {}, w.linked_to === null ? w.name : `${w.name}: linked to ${names[w.linked_to] || `account ${w.linked_to}`}`))),
       link);
   } catch (err) { box.textContent = err.message; }

@@ -162,7 +162,11 @@ function tableView(t) {
   entry.act = async (action, fields = {}) => {
     try {
       await entry.sock.act(action, fields);
-      entry.say(`${fields.seat ? `seat ${fields.seat}: ` : ""}${action.replace(/_/g, " ")}${fields.amount ? ` ${money(fields.amount)}` : ""}`);
+      // A sale above the event's limit was asked for, not made: say so, not "sold".
+      const seat = entry.state && fields.seat ? entry.state.seats.find((x) => x.seat === fields.seat) : null;
+      const asked = (action === "seat_walk_in" || action === "sell_chips") && seat && seat.sale && seat.sale.status === "pending";
+      entry.say(asked ? `seat ${fields.seat}: ${money(seat.sale.amount)} for ${seat.player} waits for a pit boss's approval: no chips yet`
+        : `${fields.seat ? `seat ${fields.seat}: ` : ""}${action.replace(/_/g, " ")}${fields.amount ? ` ${money(fields.amount)}` : ""}`);
       return true;
     } catch (e) { entry.say(`${e.message} (${e.rule})`, true); return false; }
   };
