@@ -1,6 +1,7 @@
 """Migration 0009 on SQLite and PostgreSQL, over a database that already has an event, tables
-and a cash count: no event has a chip sale limit, no table a fault; then a limit is set, a sale
-waits and is decided once, and a table's fault is kept and cleared."""
+and a cash count: no event has a chip sale limit, no table a fault, no seat is held; then a
+limit is set, a sale waits and is decided once, a table's fault is kept and cleared, and seats
+are taken and freed."""
 
 from __future__ import annotations
 
@@ -41,6 +42,14 @@ def test_0009_over_an_existing_night(fresh: Database) -> None:  # noqa: F811
         assert not repo.move_chip_sale(sale.id, ("pending",), "refused", 3, now())  # decided once
         repo.cancel_chip_sales(1)
         repo.set_table_fault(1, None)
+        repo.take_seat(1, 3, 2)
+        repo.take_seat(1, 4, 3)
+        repo.take_seat(1, 4, 2)  # a seat holds one account: the later one
+        assert repo.seats_held(1) == [(1, 3, 2), (1, 4, 2)]
+        repo.free_seat(1, 3)
+        assert repo.seats_held(1) == [(1, 4, 2)]
+        repo.free_seats(1)
+        assert repo.seats_held(1) == []
     with store.transaction() as repo:
         got = repo.chip_sale(sale.id)
         assert got is not None and (got.status, got.decided_by) == ("cancelled", 3)

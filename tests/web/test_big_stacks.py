@@ -168,6 +168,9 @@ def test_a_server_starts_on_a_database_with_stacks_past_the_guard(db_url, tmp_pa
     with room.store.transaction() as repo:
         kenji, _, _ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, TOP)
         sell_chips(repo, table, cast.dealer, kenji, 2, TOP)  # what the older server allowed
+        # The older server's stranding: a walk-in's seat dropped before the cash-out that failed.
+        hiro, _, _ = seat_walk_in(repo, table, cast.dealer, "Hiro", 3, TOP)
+        repo.free_seat(table.id, 3)
         sit_down(repo, table, cast.alice, 1, TOP)
         house = table_account(repo, ev, table.id, table.name)
         alice_stack = repo.ledger_account(ev, stack_key(table.id, cast.alice.id), "player", "x")
@@ -185,7 +188,10 @@ def test_a_server_starts_on_a_database_with_stacks_past_the_guard(db_url, tmp_pa
     # `syndicate admin check` names each stranded stack (the closed table's, the damaged one's
     # once it is set aside), rather than "sound".
     problems = ledger_check(db_url)[cast.event.name]
-    assert any(stack_key(closed.id, cast.bob.id) in p and "stranded" in p for p in problems), problems
+    assert any(stack_key(closed.id, cast.bob.id) in p and "the table is closed" in p and "stranded" in p
+               for p in problems), problems
+    assert any(stack_key(table.id, hiro.id) in p and "no seat behind it" in p for p in problems), problems
+    assert not any(stack_key(table.id, kenji.id) in p for p in problems)  # seated: his seat is behind it
 
     server = ServerProcess([sys.executable, "-m", "syndicate.server", db_url, "127.0.0.1", "{port}"],
                            tmp_path / "server.log")
@@ -194,7 +200,8 @@ def test_a_server_starts_on_a_database_with_stacks_past_the_guard(db_url, tmp_pa
         assert f"Table {damaged.id} could not be restored" in out, out
         after = {a.key: a.balance for a in room.ledger.accounts(ev)}
         assert after[stack_key(table.id, kenji.id)] == 0 and after[f"player:{kenji.id}"] == 0
-        assert after[cash_key(table.id)] == 0  # sold 2 x $10M, paid back 2 x $10M
+        assert after[stack_key(table.id, hiro.id)] == 0
+        assert after[cash_key(table.id)] == 0  # sold 3 x $10M, paid back 3 x $10M
         assert after[stack_key(table.id, cast.alice.id)] == 0
         assert after[f"player:{cast.alice.id}"] == TOP + 75_000
         assert after[stack_key(closed.id, cast.bob.id)] == 0 and after[f"player:{cast.bob.id}"] == 5_000 + TOP

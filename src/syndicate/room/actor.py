@@ -491,8 +491,7 @@ class TableActor:
         leaves the seat as it was (the refusal goes to whoever asked); any other failure stops
         the table with the seat still in the database's stack, where a restart returns it."""
         s = self.seats[seat]
-        if s.stack > 0 or s.sale is not None:
-            await self._db(partial(stand_up, table=self.table, seat=s, number=seat))
+        await self._db(partial(stand_up, table=self.table, seat=s, number=seat))
         del self.seats[seat]
 
     async def _cash_out_each(self, seats: list[int], why: str) -> None:

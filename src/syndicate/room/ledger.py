@@ -265,31 +265,42 @@ class Ledger:
 def stranded_findings(repo: Repo, event_id: int) -> tuple[list[str], list[str]]:
     """(problems, warnings) of ``syndicate admin check`` about chips that no seat holds.
 
-    A table the server could not restore at its start is a problem (its ``fault``), and so is
-    every stack that holds chips at it or at a closed table: a closed table has no seats, so
-    those chips are stranded (the next start of the server returns them to their bankrolls).
-    At a closed table still finishing its last hand the same stack is a warning: its seats
-    are cashed out when the hand is over. An open table's stacks are its seats' chips."""
+    A stack holding chips has a seat behind it: the seat is written with the ledger move that
+    takes it and freed with the one that cashes it out (a crashed server's seats stay until the
+    next start returns their stacks). A stack holding chips with no seat behind it is stranded,
+    and so is one at a closed table (a closed table's seats are cashed out) or at a table the
+    server could not restore at its start (its ``fault``, itself a problem): problems, which the
+    next start returns to their bankrolls. At a closed table still finishing its last hand a
+    seated stack is a warning: its seat is cashed out when the hand is over."""
     problems: list[str] = []
     warnings: list[str] = []
     tables = {t.id: t for t in repo.tables(event_id)}
     playing = {h.table_id for h in repo.hands(event_id, status="playing", limit=100_000)}
+    held = {(t, a) for t, _, a in repo.seats_held(event_id)}
     for table in tables.values():
         if table.fault is not None:
             problems.append(f"table {table.id} ({table.name}) could not be restored when the server started "
                             f"({table.fault}): nothing is dealt there until a start restores it")
     for a in repo.ledger_accounts(event_id):
         parts = a.key.split(":")
-        if parts[0] != "stack" or a.balance <= 0 or len(parts) != 3 or not parts[1].isdigit():
+        if parts[0] != "stack" or a.balance <= 0 or len(parts) != 3 or not (parts[1] + parts[2]).isdigit():
             continue
-        t = tables.get(int(parts[1]))
-        if t is None or (t.status != "closed" and t.fault is None):
-            continue
-        where = f"{a.key} ({a.name}) holds {money.format(a.balance)} at table {t.id} ({t.name})"
-        if t.fault is None and t.id in playing:
-            warnings.append(f"{where}: the table is closed and finishing its last hand; its seats are cashed out "
-                            "when it is over")
+        tid, owner = int(parts[1]), int(parts[2])
+        t = tables.get(tid)
+        seated = (tid, owner) in held
+        where = f"{a.key} ({a.name}) holds {money.format(a.balance)} at table {tid}" + (f" ({t.name})" if t else "")
+        if t is not None and t.fault is not None:
+            why = "the table was not restored"
+        elif not seated:
+            why = "no seat behind it"
+        elif t is not None and t.status == "closed":
+            if tid in playing:
+                warnings.append(f"{where}: the table is closed and finishing its last hand; its seats are cashed out "
+                                "when it is over")
+                continue
+            why = "the table is closed"
         else:
-            problems.append(f"{where} with no seat behind it ({'not restored' if t.fault else 'the table is closed'}):"
-                            " stranded chips, which the next start of the server returns to their bankroll")
+            continue
+        problems.append(f"{where} with {why}: stranded chips, which the next start of the server returns to "
+                        "their bankroll")
     return problems, warnings

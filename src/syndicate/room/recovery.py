@@ -137,6 +137,7 @@ def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
                   f"hand {hand.number} at table {table.id} voided after a restart: every bet returned")
         voided.append(hand.id)
     repo.cancel_chip_sales(table.id)  # sales still waiting for approval: their seats are gone, nothing moved
+    repo.free_seats(table.id)  # every stack goes back below: no seat is held any more
     prefix = f"stack:{table.id}:"
     for a in repo.ledger_accounts(ev):
         if a.key.startswith(prefix) and a.balance > 0:

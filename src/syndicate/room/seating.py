@@ -75,14 +75,16 @@ def sit_down(repo: Repo, table: Table, account: Account, seat: int, amount: int)
                                 f"{account.name}'s stack at table {table.id}")
     transfer(repo, ev, [Move(wallet.id, stack.id, amount)], "sit_down",
              f"{account.name} sits at table {table.id} seat {seat} with {money.format(amount)}", by=account.id)
+    repo.take_seat(table.id, seat, account.id)
     return stack.id
 
 
-def stand_up(repo: Repo, table: Table, seat: Seat, number: int | None = None) -> None:
+def stand_up(repo: Repo, table: Table, seat: Seat, number: int) -> None:
     """The seat's stack back to the bankroll (a bot's straight on to the float it came from, a
-    walk-in's to the table's cash: they cash out at the table). A chip sale still waiting for
-    the seat (``number``) is cancelled: nothing of it moved, and nothing will."""
-    if seat.sale is not None and number is not None:
+    walk-in's to the table's cash: they cash out at the table), and seat ``number`` is free. A
+    chip sale still waiting for the seat is cancelled: nothing of it moved, and nothing will."""
+    repo.free_seat(table.id, number)
+    if seat.sale is not None:
         repo.cancel_chip_sales(table.id, number)
     amount = seat.stack
     if amount <= 0:
@@ -169,11 +171,12 @@ def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int
     sits at one table at a time: a name
     seated at another table of the event is refused (rule ``seated_elsewhere``, naming it), or
     two people would share one history. ``seated`` gives the live tables where an account sits
-    (this process's); the ledger adds the tables where their stack holds chips or a hand of
-    theirs is in play."""
+    (this process's); the database adds the seats held at every table (any process's), the
+    stacks holding chips and the hands of theirs in play."""
     walk_in = walk_in_account(repo, table.event_id, name)
     ev = table.event_id
-    elsewhere = {*seated(walk_in.id), *(t for t, _ in stacks_of(repo.ledger_accounts(ev), walk_in.id)),
+    elsewhere = {*seated(walk_in.id), *(t for t, _, a in repo.seats_held(ev) if a == walk_in.id),
+                 *(t for t, _ in stacks_of(repo.ledger_accounts(ev), walk_in.id)),
                  *(h.table_id for h in repo.hands(ev, status="playing", player=walk_in.id))} - {table.id}
     if elsewhere:
         there = repo.table(min(elsewhere))
@@ -181,6 +184,7 @@ def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int
         raise Conflict("seated_elsewhere", f"{walk_in.name!r} is seated at {where}: a walk-in sits at one table at a "
                        "time. Cash them out there first, or seat this player under another name (\"Kenji T.\")")
     stack, sale = sell_or_ask(repo, table, dealer, walk_in, seat, amount)
+    repo.take_seat(table.id, seat, walk_in.id)
     return walk_in, stack, sale
 
 
@@ -206,5 +210,6 @@ def seat_bots(repo: Repo, table: Table, seats: list[int], stake: int) -> list[tu
                                     f"{bot.name}'s stack at table {table.id}")
         transfer(repo, table.event_id, [Move(pool.id, wallet.id, stake), Move(wallet.id, stack.id, stake)],
                  "bot_buy_in", f"{bot.name} sits at table {table.id} seat {n}")
+        repo.take_seat(table.id, n, bot.id)
         out.append((n, bot, stack.id))
     return out

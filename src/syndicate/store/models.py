@@ -275,6 +275,17 @@ class ChipSaleRow(Base):
     decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class TableSeatRow(Base):
+    """Who holds a seat of a live table (migration 0009), written with the ledger move that seats
+    or unseats them: a stack holding chips with no row behind it is stranded (`syndicate admin
+    check`). A start returns every stack and clears the table's rows."""
+
+    __tablename__ = "table_seats"
+    table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+
+
 class EventLimitRow(Base):
     """An event's table limits for one game, as its admin set them (issue: a dealer cannot
     set a table's stakes beyond them). No row: the house rule's bounds

@@ -52,6 +52,7 @@ from .models import (
     ShoeRow,
     TableLeaseRow,
     TableRow,
+    TableSeatRow,
     TokenRow,
 )
 
@@ -601,6 +602,25 @@ class SqlRepo:
              .where(TableRow.event_id == event_id).order_by(CashCountRow.id))
         return [CashCount(r.id, r.table_id, r.counted, r.expected, r.by_account_id, _utc(r.at))
                 for r in self.s.scalars(q)]
+
+    # -- who holds the seats of live tables ----------------------------------------------------
+    def take_seat(self, table_id: int, seat: int, account_id: int) -> None:
+        self.s.execute(delete(TableSeatRow).where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seat))
+        self.s.add(TableSeatRow(table_id=table_id, seat=seat, account_id=account_id))
+        self.s.flush()
+
+    def free_seat(self, table_id: int, seat: int) -> None:
+        self.s.execute(delete(TableSeatRow).where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seat))
+
+    def free_seats(self, table_id: int) -> None:
+        self.s.execute(delete(TableSeatRow).where(TableSeatRow.table_id == table_id))
+
+    def seats_held(self, event_id: int) -> list[tuple[int, int, int]]:
+        """(table, seat, account) of every seat held at the event's tables."""
+        q = (select(TableSeatRow.table_id, TableSeatRow.seat, TableSeatRow.account_id)
+             .join(TableRow, TableRow.id == TableSeatRow.table_id).where(TableRow.event_id == event_id)
+             .order_by(TableSeatRow.table_id, TableSeatRow.seat))
+        return [(t, n, a) for t, n, a in self.s.execute(q)]
 
     # -- walk-ins' chip sales waiting for approval -----------------------------------------------
     def add_chip_sale(self, table_id: int, seat: int, walk_in_id: int, amount: int, by: int,

@@ -1,6 +1,7 @@
 """money: why a table could not be restored at start (it is then served to no one until a start
-restores it); the event's limit on a walk-in's chip sale; the sales above it, waiting for a pit
-boss's or the admin's approval
+restores it); who holds each seat of a live table (so a stack with no seat behind it is seen);
+the event's limit on a walk-in's chip sale; the sales above it, waiting for a pit boss's or the
+admin's approval
 
 Revision ID: 0009_money
 Revises: 0008_walk_ins
@@ -43,9 +44,18 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_chip_sales'))
     )
     op.create_index(op.f('ix_chip_sales_table_id'), 'chip_sales', ['table_id'], unique=False)
+    op.create_table('table_seats',
+    sa.Column('table_id', sa.Integer(), nullable=False),
+    sa.Column('seat', sa.Integer(), nullable=False),
+    sa.Column('account_id', sa.Integer(), nullable=False),
+    sa.ForeignKeyConstraint(['table_id'], ['card_tables.id'], name=op.f('fk_table_seats_table_id_card_tables')),
+    sa.ForeignKeyConstraint(['account_id'], ['accounts.id'], name=op.f('fk_table_seats_account_id_accounts')),
+    sa.PrimaryKeyConstraint('table_id', 'seat', name=op.f('pk_table_seats'))
+    )
 
 
 def downgrade() -> None:
+    op.drop_table('table_seats')
     op.drop_index(op.f('ix_chip_sales_table_id'), table_name='chip_sales')
     op.drop_table('chip_sales')
     op.drop_column('events', 'sale_limit')
