@@ -102,6 +102,8 @@ def test_a_big_sale_waits_on_the_tablet_until_a_pit_boss_approves(world: Any) ->
     dealer.get_by_role("button", name="Back to the round").click()
     expect(tile(dealer, 2, table)).to_contain_text("Chips $25.00")
     expect(tile(dealer, 3, table)).to_contain_text("Chips $25.00")
+    expect(tile(dealer, 1, table).locator(".tile-info")).to_have_text("Seat 1: Kaitowalk-inChips $500.00")  # nothing more
+    shots(dealer, "tablet-approved")
     assert world.room.cashier.float_status(ev)["remaining"] == 5_000
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
 

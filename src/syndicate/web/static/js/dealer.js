@@ -355,8 +355,8 @@ function seatTile(entry, n) {
         h("span", { class: `tag kind${seat.walk_in ? " walk-in" : ""}` }, kind), acting ? h("span", { class: "tag to-act" }, "to act") : null,
         seat.sitting_out ? h("span", { class: "tag" }, "sitting out") : null),
       h("div", { class: "tile-money" }, h("span", {}, `Chips ${money(stack)}`), bet ? h("span", { class: "bet" }, `Bet ${money(bet)}`) : null,
-        rs && rs.insurance ? h("span", {}, `Insurance ${money(rs.insurance)}`) : null),
-      seat.sale ? h("div", { class: "tag sale", role: "status" }, saleText(seat.sale)) : null];
+        rs && rs.insurance ? h("span", {}, `Insurance ${money(rs.insurance)}`) : null)];
+      if (seat.sale) parts.push(h("div", { class: "tag sale", role: "status" }, saleText(seat.sale)));
       if (rs && t.game === "blackjack") {
         // A split's hands stand side by side in the tile (on a crowded tablet), each with its
         // total, its bet and how it ended.
