@@ -324,7 +324,8 @@ def admin_check_cmd(
     db: Annotated[Optional[str], typer.Option(help="Database (default ./syndicate.db).")] = None,  # noqa: UP045
 ) -> None:
     """Check the ledger of every event: each stored balance equals the sum of its entries and
-    the balances sum to zero (after restoring a backup, say); and each table's cash count
+    the balances sum to zero (after restoring a backup, say); no chips are stranded (a stack
+    at a closed table, a table the server could not restore); and each table's cash count
     matches the cash its dealer took for walk-ins' chips. Exit status 1 on a problem; a warning
     (an open table's cash not counted since its last sale) is printed and does not fail."""
     from .server import ledger_check

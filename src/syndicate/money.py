@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import re
 
-#: The largest single amount the room accepts: $10,000,000.00. Anything larger is a typo.
+#: The largest amount a person types (a buy-in, chips sold, a bet limit): $10,000,000.00.
+#: Anything larger is a typo. It bounds what is typed, not what is held: a stack that wins
+#: goes past it, and the ledger moves whatever exists (:data:`MAX_HELD`).
 MAX_CENTS = 1_000_000_000
+#: The most a balance or one ledger move can hold: the database's 64-bit integer (``BIGINT``
+#: on PostgreSQL, ``INTEGER`` on SQLite), some 92 quadrillion dollars.
+MAX_HELD = 2**63 - 1
 
 _AMOUNT = re.compile(r"^\$?\s*(?P<whole>\d{1,3}(?:,\d{3})+|\d+)?(?:\.(?P<frac>\d+))?$")
 
@@ -55,6 +60,19 @@ def check(cents: int) -> int:
         raise MoneyError(f"amounts cannot be negative: {cents} cents")
     if cents > MAX_CENTS:
         raise MoneyError(f"amount too large: {cents} cents (the most is {format(MAX_CENTS)})")
+    return cents
+
+
+def check_held(cents: int) -> int:
+    """Return ``cents`` if it is an amount of chips someone may hold (a stack, a balance), else
+    raise :class:`MoneyError`: whole, not negative, within :data:`MAX_HELD`. No typo guard
+    here: chips won are never "too large"."""
+    if isinstance(cents, bool) or not isinstance(cents, int):
+        raise MoneyError(f"amounts are whole cents (int), got {type(cents).__name__}")
+    if cents < 0:
+        raise MoneyError(f"amounts cannot be negative: {cents} cents")
+    if cents > MAX_HELD:
+        raise MoneyError(f"amount beyond what the ledger holds: {cents} cents")
     return cents
 
 

@@ -72,6 +72,9 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = DEFAULT_PO
     if app.state.voided:
         print(f"Voided {len(app.state.voided)} hand(s) left unfinished by the last run; every bet returned.",
               flush=True)
+    for table_id, why in app.state.faults.items():
+        print(f"Table {table_id} could not be restored ({why}): it is served to no one until a start restores "
+              "it; `syndicate admin check` lists its chips.", flush=True)
     cluster = f", one of several processes through {redis}" if redis else ""
     print(f"Serving the card room on http://{host}:{port} (OpenAPI: /openapi.json, database: "
           f"{database.url.split('@')[-1]}{cluster})", flush=True)
@@ -96,8 +99,10 @@ def admin_create(db: str | None, name: str, password: str, event: str = DEFAULT_
 
 
 def ledger_check(db: str | None, warnings: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
-    """Every event's ledger audit (:meth:`syndicate.room.ledger.Ledger.audit`) and the check of
-    its tables' cash (:meth:`syndicate.room.walkins.WalkIns.check`): the problems found by event
+    """Every event's ledger audit (:meth:`syndicate.room.ledger.Ledger.audit`), its stranded
+    chips (:meth:`~syndicate.room.ledger.Ledger.stranded`: stacks at closed tables, tables the
+    server could not restore) and the check of its tables' cash
+    (:meth:`syndicate.room.walkins.WalkIns.check`): the problems found by event
     name, an empty list for a sound ledger. ``warnings`` (if given) receives what is worth a
     look but is no fault (an open table's cash not counted since its last sale). The database
     is not migrated."""
@@ -107,9 +112,10 @@ def ledger_check(db: str | None, warnings: dict[str, list[str]] | None = None) -
         out = {}
         for ev in room.accounts.events():
             problems, warned = room.walk_ins.check(ev.id)
-            out[ev.name] = room.ledger.audit(ev.id) + problems
+            stranded, unsettled = room.ledger.stranded(ev.id)
+            out[ev.name] = room.ledger.audit(ev.id) + stranded + problems
             if warnings is not None:
-                warnings[ev.name] = warned
+                warnings[ev.name] = unsettled + warned
         return out
     finally:
         database.dispose()

@@ -17,6 +17,7 @@ from syndicate.blackjack.engine import (
     SPLIT,
     STAND,
     SURRENDER,
+    Round,
     hand_total,
 )
 from syndicate.blackjack.rules import preset
@@ -279,6 +280,33 @@ class TestJupitersManual:
             rd.bet(1, 2000)
         assert e.value.rule == "bets_locked"
         assert rd.seats[1].hands[0].bet == 1000
+
+    def test_3_1_chips_bought_while_bets_are_open(self):
+        """'3.1) Before each hand begins, all players place their desired bets on the table.'
+        Chips bought then (a walk-in paying the dealer before the deal) are the seat's from the
+        start of the round: its stack and starting stack grow alike, its net does not move, and
+        a take-back (which replays the round from its starting stacks) keeps them. Once the
+        dealer starts dealing they are refused (rule ``cards_out``), and nothing changes."""
+        from syndicate.shoe import EnteredShoe
+
+        rd = Round(JUPITERS, EnteredShoe(JUPITERS.decks), {1: 1_000, 2: 5_000})
+        rd.bet(1, 1_000)
+        rd.add_chips(1, 2_500)
+        assert (rd.seats[1].stack, rd.seats[1].start_stack, rd.seats[1].net) == (2_500, 3_500, 0)
+        rd.bet(1, 3_000)  # the chips bought may be bet
+        for bad, rule in ((0, "amount"), (-5, "amount"), (1.5, "amount"), (True, "amount")):
+            with pytest.raises(BadAmount) as e:
+                rd.add_chips(1, bad)
+            assert e.value.rule == rule
+        rd.bet(2, 1_000)
+        rd.deal()
+        rd.deal_card("Ts")
+        with pytest.raises(OutOfTurn) as e:
+            rd.add_chips(1, 100)
+        assert e.value.rule == "cards_out" and not rd.can_add_chips(2, 100)
+        assert (rd.seats[1].stack, rd.seats[1].start_stack) == (500, 3_500)
+        rd.take_back()  # replayed from the starting stacks: the chips bought are still there
+        assert (rd.seats[1].stack, rd.seats[1].start_stack, rd.seats[1].bet) == (500, 3_500, 3_000)
 
     def test_3_4_leaving_after_the_deal_forfeits(self):
         """'3.4) A player who leaves at this stage will forfeit his bet.'"""

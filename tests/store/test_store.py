@@ -26,10 +26,11 @@ def test_migrations_create_every_table_and_are_idempotent(database: Database) ->
     assert {"events", "accounts", "auth_tokens", "roster", "roster_changes", "card_tables", "ledger_accounts",
             "ledger_transactions", "ledger_entries", "hands", "shoes", "hand_players", "table_leases", "event_limits", "alembic_version"} <= names
     with database.engine.connect() as c:
-        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0009_turn_clock"
+        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0010_money"
     assert "name_key" in {c["name"] for c in inspect(database.engine).get_columns("accounts")}
     assert {"seed_reveal", "ended_at", "ended_by"} <= {c["name"] for c in inspect(database.engine).get_columns("events")}
     assert "event_limits" in set(inspect(database.engine).get_table_names())
+    assert "fault" in {c["name"] for c in inspect(database.engine).get_columns("card_tables")}
 
 
 def test_fresh_sqlite_file_is_created_and_migrated(tmp_path) -> None:
@@ -77,6 +78,30 @@ def test_amounts_beyond_32_bits_survive(room, cast) -> None:
     with room.store.transaction() as repo:
         assert repo.lock_balances([b.id])[b.id].balance == big
         assert repo.entries_balance(b.id) == big
+
+
+def test_the_ledger_moves_any_amount_a_balance_holds(room, cast) -> None:
+    """The typo guard ($10M) is for typed amounts: ``transfer`` (every chip the room moves)
+    takes any amount up to what the database's balance holds, on both databases, and refuses
+    what is not a positive whole number of cents (rule ``amount``), changing nothing."""
+    from syndicate import money
+    from syndicate.room.errors import BadRequest
+    from syndicate.room.ledger import transfer
+
+    ev = cast.event.id
+    with room.store.transaction() as repo:
+        a = cashier_account(repo, ev)
+        b = player_account(repo, ev, cast.alice.id, "Alice")
+        transfer(repo, ev, [Move(a.id, b.id, money.MAX_CENTS + 1)], "test", "past the guard")
+        transfer(repo, ev, [Move(a.id, b.id, money.MAX_HELD - money.MAX_CENTS - 1)], "test", "the most held")
+    with room.store.transaction() as repo:
+        assert repo.lock_balances([b.id])[b.id].balance == money.MAX_HELD == repo.entries_balance(b.id)
+        transfer(repo, ev, [Move(b.id, a.id, money.MAX_HELD)], "test", "all of it back")  # one move
+    for bad in (-1, money.MAX_HELD + 1, 1.5, True):
+        with pytest.raises(BadRequest) as e, room.store.transaction() as repo:
+            transfer(repo, ev, [Move(b.id, a.id, bad)], "test", "refused")  # type: ignore[arg-type]
+        assert e.value.rule == "amount"
+    assert room.ledger.audit(ev) == [] and room.ledger.balance(ev, f"player:{cast.alice.id}") == 0
 
 
 def test_a_failed_transaction_leaves_nothing(room, cast) -> None:

@@ -130,9 +130,17 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
         return client.put("/api/limits", json={"game": "poker", "min_bet": 50, "max_bet": 1_000}, headers=headers)
     if action == "set_float":
         return client.put("/api/float", json={"amount": 10_000}, headers=headers)
-    if action == "count_cash":  # at Bokuden's table (a dealer counts their own tables' cash)
+    if action == "count_cash":  # at Bokuden's table (its dealer does not count it: someone else does)
         t = room.tables.open(cast.dealer, "Counted")
         return client.post(f"/api/tables/{t.id}/cash-count", json={"counted": 0}, headers=headers)
+    if action == "view_cash":
+        return client.get("/api/cash", headers=headers)
+    if action == "approve_sale":  # a sale Bokuden asked for at his table, waiting for approval
+        t = room.tables.open(cast.dealer, "Sold")
+        with room.store.transaction() as repo:
+            walk_in = repo.add_account(cast.event.id, "W" + secrets.token_hex(4), "player", WALK_IN_HASH, now())
+            sale = repo.add_chip_sale(t.id, 1, walk_in.id, 5_000, cast.dealer.id, now())
+        return client.post(f"/api/chip-sales/{sale.id}/approve", headers=headers)
     if action == "link_walk_in":
         with room.store.transaction() as repo:
             walk_in = repo.add_account(cast.event.id, "W" + secrets.token_hex(4), "player", WALK_IN_HASH, now())

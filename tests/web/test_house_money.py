@@ -10,7 +10,7 @@ import secrets
 import pytest
 from fastapi.testclient import TestClient
 
-from syndicate.client import RoomClient, TableClient
+from syndicate.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.errors import BadRequest, Conflict, Forbidden, NotFound
 from syndicate.room.ledger import HOUSE_FLOAT, MAX_FLOAT
 from syndicate.room.seating import stack_key
@@ -109,6 +109,42 @@ def test_bots_need_the_float(server, room, cast) -> None:
     assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
     board = dealer.http.get(f"/api/events/{ev}/leaderboard").json()
     assert all(not r["player"].startswith("Bot ") for r in board)
+    dealer.close()
+
+
+def test_the_dealer_chooses_a_bots_chips(server, room, cast) -> None:
+    """``add_bots`` with ``amount``: each bot sits down with that many chips from the float,
+    within the table's stakes (one minimum bet to 100 maximum bets; rule ``amount`` otherwise)
+    and what the float holds (rule ``house_float``); without it, 100 maximum bets as before.
+    A refusal seats no bot and moves nothing."""
+    ev = cast.event.id
+    room.cashier.set_float(cast.admin, 60_000)
+    dealer = RoomClient(server.url)
+    dealer.sign_in(ev, "Bokuden", PASSWORD)
+    table = dealer.open_table("Cheap bots", overrides={"min_bet": 200, "max_bet": 500})["id"]
+
+    async def go() -> None:
+        d = await TableClient.connect(server.url, table, dealer.token or "")
+        for amount, rule in ((199, "amount"), (50_001, "amount"), (0, "amount"), (2.5, "amount"),
+                             ("20", "amount"), (30_000, "house_float")):
+            before = d.version
+            with pytest.raises(ActionRefused) as e:
+                await d.act("add_bots", count=3 if rule == "house_float" else 1, amount=amount)
+            assert e.value.rule == rule and e.value.version == before, (amount, e.value)
+        refused = [m for m in d.messages if m.get("type") == "error"]
+        assert "$2.00" in refused[0]["message"] and "$500.00" in refused[0]["message"]  # the bounds, named
+        await d.act("add_bots", count=2, amount=200)  # one minimum bet each: the least
+        await d.act("add_bots", count=1)  # the default: 100 maximum bets
+        st = await d.wait(lambda s: len(s["seats"]) == 3)
+        assert sorted(s["stack"] for s in st["seats"]) == [200, 200, 50_000]
+        assert room.cashier.float_status(ev) == {"float": 60_000, "used": 50_400, "remaining": 9_600,
+                                                 "max": MAX_FLOAT}
+        await d.act("start_round")  # the cheap bots bet their one minimum bet
+        await d.wait(lambda s: s["round"] is not None and sum(1 for x in s["round"]["seats"] if x["bet"]) == 3)
+        await d.close()
+
+    asyncio.run(go())
+    assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
     dealer.close()
 
 

@@ -124,11 +124,13 @@ async def _blackjack_evening(url: str, table_id: int, tokens: dict[str, str]) ->
     await refused(alice, everyone, "let_dealer_act", "allow", allow="yes")
     await refused(bob, everyone, "bet", "own_seat", seat=1, amount=100)
     await dealer.act("bet", seat=1, amount=100)
-    await refused(dealer, everyone, "sell_chips", "round_in_play", seat=1, amount=1_000)  # chips in the round
+    await dealer.act("sell_chips", seat=1, amount=1_000)  # bets open, no card out: sold, in the round too
     # Bob sits this evening out: he leaves before the deal (his seat would need someone to act).
     await bob.act("leave_seat")
     await dealer.act("deal")
     st = await dealer.wait(lambda s: True)
+    if st["round"]["phase"] != "settled":  # a card is out: no more chips in this round
+        await refused(dealer, everyone, "sell_chips", "cards_out", seat=1, amount=1_000)
     while st["round"]["phase"] != "settled":  # finish this round: the walk-in stands
         await dealer_decides(dealer, st["round"]["to_act"], ["no_insurance", "play_on", "stand"])
         st = await dealer.wait(lambda s: True)
@@ -191,9 +193,9 @@ def test_walk_ins_at_blackjack_keep_the_ledger_exact(server, room, cast, db_url)
     for w in (kenji, mariko):
         assert room.ledger.balance(ev, player_key(w.id)) == 0
         assert room.ledger.balance(ev, stack_key(tid, w.id)) == 0
-    # The table's cash is exactly what was sold less what was paid back: 5,000 + 3,000 + 2,000
-    # sold; paid back what their stacks held when they cashed out.
-    expected = 10_000 - out["stacks"][1] - out["stacks"][2]
+    # The table's cash is exactly what was sold less what was paid back: 5,000 + 1,000 (while
+    # bets were open) + 3,000 + 2,000 sold; paid back what their stacks held when they cashed out.
+    expected = 11_000 - out["stacks"][1] - out["stacks"][2]
     assert room.ledger.balance(ev, cash_key(tid)) == -expected
     # Each walk-in's net is their stack's game lines (every bet and pay-out): the ledger is exact.
     net = {1: 0, 2: 0, 3: 0}
@@ -202,19 +204,26 @@ def test_walk_ins_at_blackjack_keep_the_ledger_exact(server, room, cast, db_url)
         for seat, n in h.history["rounds"][0]["results"].items():
             if int(seat) in net:
                 net[int(seat)] += n
-    assert out["stacks"][1] == 5_000 + net[1] and out["stacks"][2] == 5_000 + net[2]
+    assert out["stacks"][1] == 6_000 + net[1] and out["stacks"][2] == 5_000 + net[2]
     assert room.ledger.balance(ev, player_key(cast.alice.id)) == 20_000 + net[3]
     assert room.ledger.audit(ev) == []
 
-    # The cash count: the dealer counts; a short count is a problem for `syndicate admin check`,
-    # the right one clears it.
-    r = clients["dealer"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected - 500})
-    assert r["expected"] == expected and r["difference"] == -500
+    # The cash count: someone other than the dealer counts (two people); the dealer's own count
+    # is refused and changes nothing. Uncounted, `syndicate admin check` warns (the table is
+    # open); a short count is a problem, the right one clears it.
+    with pytest.raises(ApiError) as e:
+        clients["dealer"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
+    assert e.value.status == 403 and e.value.rule == "count_cash"
+    warnings: dict[str, list[str]] = {}
+    assert ledger_check(db_url, warnings)[cast.event.name] == []
+    assert any("never counted by anyone but its dealer" in w for w in warnings[cast.event.name])
+    r = clients["boss"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected - 500})
+    assert r["expected"] == expected and r["difference"] == -500 and r["by"] == cast.boss.id
     problems = ledger_check(db_url)[cast.event.name]
     assert len(problems) == 1 and "short by $5.00" in problems[0], problems
-    r = clients["dealer"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
+    r = clients["boss"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
     assert r["difference"] == 0
-    warnings: dict[str, list[str]] = {}
+    warnings = {}
     assert ledger_check(db_url, warnings)[cast.event.name] == []
     assert warnings[cast.event.name] == []
     cash = clients["boss"].request("GET", "/api/cash")
@@ -224,7 +233,7 @@ def test_walk_ins_at_blackjack_keep_the_ledger_exact(server, room, cast, db_url)
     report = clients["admin"].request("GET", "/api/report")
     assert report["agrees"] and report["cash_problems"] == []
     lines = {p["name"]: p for p in report["players"]}
-    assert lines["Kenji"]["buy_ins"] == 5_000 and lines["Kenji"]["cash_outs"] == out["stacks"][1]
+    assert lines["Kenji"]["buy_ins"] == 6_000 and lines["Kenji"]["cash_outs"] == out["stacks"][1]
     assert lines["Mariko"]["buy_ins"] == 5_000 and lines["Kenji"]["walk_in"] is True
     assert report["totals"]["table_cash"] == -expected
     (tl,) = [t for t in report["tables"] if t["table"] == tid]
@@ -278,6 +287,8 @@ async def _draw_evening(url: str, table_id: int, tokens: dict[str, str]) -> dict
     await refused(watcher, everyone, "check", "table_dealer", seat=1)
     for number in range(3):
         await dealer.act("start_round")
+        if number == 0:  # the antes are in and the cards out as the hand starts: no chips mid-hand
+            await refused(dealer, everyone, "sell_chips", "cards_out", seat=1, amount=100)
         while True:
             st = await dealer.wait(lambda s: True)
             rd = st["round"]
@@ -370,12 +381,12 @@ def test_walk_ins_at_draw_and_linking_their_history(server, room, cast, db_url) 
     assert bob_line["buy_ins"] == 1_000 and bob_line["hands"] == 3 and report["agrees"]
     assert "Hana" not in {p["name"] for p in report["players"]}
 
-    # The table is closed uncounted: `syndicate admin check` says so (a problem), until counted.
+    # The table is closed uncounted: `syndicate admin check` says so (a problem: walk-ins bought
+    # chips here, whatever the box should hold now), until someone other than its dealer counts.
     clients["dealer"].request("POST", f"/api/tables/{tid}/status", {"status": "closed"})
     problems = ledger_check(db_url)[cast.event.name]
-    if expected:
-        assert len(problems) == 1 and "never counted" in problems[0], problems
-    clients["dealer"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
+    assert len(problems) == 1 and "never counted by anyone but its dealer" in problems[0], problems
+    clients["boss"].request("POST", f"/api/tables/{tid}/cash-count", {"counted": expected})
     assert ledger_check(db_url)[cast.event.name] == []
     for c in clients.values():
         c.close()
@@ -403,3 +414,155 @@ def test_a_seated_walk_in_is_not_linked(server, room, cast) -> None:
     assert [w["name"] for w in boss.request("GET", "/api/walk-ins")] == ["Yuki"]
     dealer.close()
     boss.close()
+
+
+def test_a_walk_in_sits_at_one_table_at_a_time(server, room, cast) -> None:
+    """One name, one person, one table: a walk-in's name seated at another table of the event
+    is refused (rule ``seated_elsewhere``, naming that table), whatever its stack holds (all of
+    it in the round in play there, or nothing left but the seat). Once cashed out there, the
+    same walk-in sits down here. A refusal changes nothing."""
+    ev = cast.event.id
+    dealer = sign_in(server, ev, "Bokuden")
+    boss = sign_in(server, ev, "Jean-Marc")  # a pit boss who deals: another table, another dealer
+    first = dealer.open_table("First", overrides={"min_bet": 100, "max_bet": 1_000})
+    second = boss.open_table("Second", overrides={"min_bet": 100, "max_bet": 1_000})
+
+    async def go() -> None:
+        here = await TableClient.connect(server.url, first["id"], dealer.token)
+        there = await TableClient.connect(server.url, second["id"], boss.token)
+        await here.act("seat_walk_in", seat=1, name="Kenji", amount=1_000)
+        for name in ("Kenji", " KENJI "):
+            before = {a.key: a.balance for a in room.ledger.accounts(ev)}
+            await refused(there, (there,), "seat_walk_in", "seated_elsewhere", seat=2, name=name, amount=500)
+            err = there.messages[-1]
+            assert err["rule"] == "seated_elsewhere" and f"table {first['id']} (First)" in err["message"]
+            assert {a.key: a.balance for a in room.ledger.accounts(ev)} == before
+        # Every chip of his in the round in play at the first table: still seated there.
+        await here.act("start_round")
+        await here.act("bet", seat=1, amount=1_000)
+        await refused(there, (there,), "seat_walk_in", "seated_elsewhere", seat=2, name="Kenji", amount=500)
+        await here.act("deal")
+        st = await here.wait(lambda s: True)
+        while st["round"]["phase"] != "settled":
+            await dealer_decides(here, st["round"]["to_act"], ["no_insurance", "play_on", "stand"])
+            st = await here.wait(lambda s: True)
+        await here.act("cash_out_walk_in", seat=1)
+        await there.act("seat_walk_in", seat=2, name="Kenji", amount=500)  # the same walk-in, come over
+        st = await there.wait(lambda s: len(s["seats"]) == 1)
+        assert st["seats"][0]["player"] == "Kenji"
+        await refused(here, (here,), "seat_walk_in", "seated_elsewhere", seat=1, name="kenji", amount=500)
+        for x in (here, there):
+            await x.close()
+
+    asyncio.run(go())
+    with room.store.transaction() as repo:
+        kenji = repo.account_by_name(ev, "Kenji")
+    assert kenji is not None
+    assert [a.name for a in room.accounts.all(ev) if a.name.lower() == "kenji"] == ["Kenji"]  # one account
+    assert room.ledger.balance(ev, stack_key(second["id"], kenji.id)) == 500
+    assert room.ledger.balance(ev, stack_key(first["id"], kenji.id)) == 0
+    assert room.ledger.audit(ev) == []
+    dealer.close()
+    boss.close()
+
+
+#: One seat's Blackjack round, over and over: Ts Kd (20) against the dealer's Th up and 8s in
+#: the hole (18): the seat stands and wins even money.
+WIN = "Ts Th Kd 8s"
+
+
+@pytest.fixture
+def stacked_server(database):  # noqa: ANN001, ANN201
+    from syndicate.cards import parse
+    from syndicate.room.clock import Timers
+    from syndicate.shoe import Shoe
+    from syndicate.web import create_app
+    from syndicate.web.security import Limits
+    from tests.room.kit import FAST_HASHER, LiveServer
+
+    def shoe(rules: Any) -> Shoe:
+        return Shoe.stacked(parse(" ".join([WIN] * 300), distinct=False), decks=rules.decks)
+
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
+                     limits=Limits(actions_per_second=10_000, action_burst=10_000), new_shoe=shoe)
+    srv = LiveServer(app)
+    yield srv
+    srv.stop()
+
+
+def test_chips_sold_while_bets_are_open(stacked_server, room, cast) -> None:
+    """"Start round" pressed, no card out: the walk-in buys chips, and the engine's stack for
+    the seat changes with the ledger's (equal at every moment the table answers); the round
+    is then played, stored and replayed with them. Once a card is out a sale is refused (rule
+    ``cards_out``) and changes nothing. At a real-cards table a misdeal after such a sale gives
+    the seat its stack at the deal: what it had plus what it bought."""
+    server = stacked_server
+    ev = cast.event.id
+    dealer = sign_in(server, ev, "Bokuden")
+    shuffled = dealer.open_table("Bets open", overrides={"min_bet": 100, "max_bet": 10_000})["id"]
+    real = dealer.open_table("Bets open real cards", overrides={"min_bet": 100, "max_bet": 5_000},
+                             cards="real")["id"]
+
+    def ledger_stack(tid: int, who: int) -> int:
+        return room.ledger.balance(ev, stack_key(tid, who))
+
+    def engine_stack(st: dict[str, Any], seat: int) -> int:
+        return int(next(s["stack"] for s in st["round"]["seats"] if s["seat"] == seat))
+
+    async def go() -> int:
+        d = await TableClient.connect(server.url, shuffled, dealer.token or "")
+        await d.act("seat_walk_in", seat=1, name="Kenji", amount=5_000)
+        kenji = next(s["account"] for s in d.state["seats"])
+        await d.act("start_round")
+        await d.act("bet", seat=1, amount=5_000)  # all he has: nothing behind
+        await d.act("sell_chips", seat=1, amount=2_000)
+        st = d.state
+        assert ledger_stack(shuffled, kenji) == 2_000 == engine_stack(st, 1) == stack_of(st, 1)
+        await d.act("bet", seat=1, amount=7_000)  # he bets what he bought too
+        st = d.state
+        assert ledger_stack(shuffled, kenji) == 0 == engine_stack(st, 1) == stack_of(st, 1)
+        ack = await d.act("deal")
+        st = await d.wait(lambda s, v=ack["version"]: s["version"] >= v)
+        assert st["round"]["phase"] != "settled"
+        before = d.version
+        with pytest.raises(ActionRefused) as e:
+            await d.act("sell_chips", seat=1, amount=2_000)
+        assert e.value.rule == "cards_out" and e.value.version == before
+        assert ledger_stack(shuffled, kenji) == 0 and room.ledger.balance(ev, cash_key(shuffled)) == -7_000
+        while st["round"]["phase"] != "settled":
+            await dealer_decides(d, st["round"]["to_act"], ["no_insurance", "play_on", "stand"])
+            st = await d.wait(lambda s: True)
+        assert stack_of(st, 1) == 14_000 == ledger_stack(shuffled, kenji)  # 7,000 won on 7,000
+
+        r = await TableClient.connect(server.url, real, dealer.token or "")
+        await r.act("seat_walk_in", seat=1, name="Mariko", amount=1_000)
+        mariko = next(s["account"] for s in r.state["seats"])
+        await r.act("start_round")
+        await r.act("bet", seat=1, amount=500)
+        await r.act("sell_chips", seat=1, amount=300)
+        await r.act("deal")
+        await r.act("card", card="Ts")
+        with pytest.raises(ActionRefused) as e:
+            await r.act("sell_chips", seat=1, amount=300)
+        assert e.value.rule == "cards_out"
+        await r.act("misdeal")
+        st = r.state
+        assert stack_of(st, 1) == 1_300 == ledger_stack(real, mariko)  # her bet back, her purchase kept
+        for x in (d, r):
+            await x.close()
+        return kenji
+
+    kenji = asyncio.run(go())
+    with room.store.transaction() as repo:
+        (hand,) = repo.hands(ev, shuffled, limit=10)
+    assert hand.history["rounds"][0]["stacks"] == {"1": 7_000}  # he started the round with what he bought
+    check = dealer.request("GET", f"/api/hands/{hand.id}/check")
+    assert check["replay"]["matches"] is True, check
+    buys = [x.line.amount for x in room.ledger.explain(ev, player_key(kenji)) if x.line.kind == "walk_in_buy_in"]
+    assert buys == [5_000, -5_000, 2_000, -2_000]  # through his bankroll to his stack, twice
+    assert room.ledger.audit(ev) == []
+    dealer.close()
+
+
+def stack_of(state: dict[str, Any], seat: int) -> int:
+    return int(next(s["stack"] for s in state["seats"] if s["seat"] == seat))

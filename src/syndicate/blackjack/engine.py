@@ -175,7 +175,7 @@ class Round:
             if not isinstance(number, int) or not 1 <= number <= rules.seats:
                 raise BadAmount("seats", f"seat {number!r} does not exist: seats are 1..{rules.seats}")
             if type(stack) is not int or stack < 0:
-                money.check(stack)  # raises, naming the problem
+                money.check_held(stack)  # raises, naming the problem
             seats[number] = Seat(number, stack)
         self.seats: dict[int, Seat] = seats
         self.log: list[Any] = []
@@ -332,6 +332,28 @@ class Round:
         s.stack += s.bet - amount
         s.bet = amount
         return self._record(rec.BetPlaced(seat, amount))
+
+    def verify_add_chips(self, seat: Any, amount: Any) -> None:
+        if self.phase != BETTING:
+            raise OutOfTurn("cards_out", "the cards of this round are out: chips are bought before the deal "
+                                         "or between rounds")
+        s = self._seat(seat)
+        if s.left:
+            raise OutOfTurn("seat", f"seat {seat} has left the table")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise BadAmount("amount", f"chips bought are a positive whole number of cents, got {amount!r}")
+
+    def can_add_chips(self, seat: Any, amount: Any) -> bool:
+        return _ok(self.verify_add_chips, seat, amount)
+
+    def add_chips(self, seat: Any, amount: Any) -> None:
+        """Chips bought while bets are open, before any card is out: they are the seat's from the
+        start of the round (its starting stack grows with its stack, so a take-back replays the
+        round from them and its ``net`` is unchanged). No record: it is no decision of the round."""
+        self.verify_add_chips(seat, amount)
+        s = self.seats[seat]
+        s.stack += amount
+        s.start_stack += amount
 
     def verify_deal(self) -> None:
         if self.phase != BETTING:

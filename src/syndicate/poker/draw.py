@@ -153,12 +153,12 @@ class DrawHand:
         for seat, stack in stacks.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
                 raise ConfigError(f"seats are non-negative integers, got {seat!r}")
-            money.check(stack)
+            money.check_held(stack)
             if stack <= 0:
                 raise BadAmount("stack", f"seat {seat} has no chips and cannot be dealt in")
         if button not in stacks:
             raise ConfigError(f"the button must be on a seat dealt in, got {button!r}")
-        money.check(carry_in)
+        money.check_held(carry_in)
         if not isinstance(shoe, (Shoe, EnteredShoe)):
             raise TypeError(f"a hand's cards come from a Shoe or an EnteredShoe, not {type(shoe).__name__}")
         self.rules = rules

@@ -82,7 +82,7 @@ class DrawTable:
         for seat, stack in stacks.items():
             if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
                 raise ConfigError(f"seats are non-negative integers, got {seat!r}")
-            money.check(stack)
+            money.check_held(stack)
         self.seats: dict[int, int] = {s: stacks[s] for s in sorted(stacks)}
         if not self.rules.min_players <= len(self.seats) <= self.rules.max_players:
             raise ConfigError(

@@ -30,11 +30,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Container
+from collections.abc import Callable, Collection, Container
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
+from .. import money
 from ..errors import RuleError
 from .accounts import canonical_name
 from .cardroom import CardRoom
@@ -48,7 +49,17 @@ from .messages import UNAVAILABLE, error, protocol_of, refusal, running, sharing
 from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
-from .seating import BOT_STAKE, Seat, seat_bots, seat_walk_in, sell_chips, sit_down, stand_up
+from .seating import (
+    BOT_STAKE,
+    STACK_LIMIT,
+    Seat,
+    carry_out,
+    seat_bots,
+    seat_walk_in,
+    sell_or_ask,
+    sit_down,
+    stand_up,
+)
 from .values import CLOCK_KEY, Account, Move, Table
 from .writer import Writer
 
@@ -115,6 +126,8 @@ class TableActor:
         self.fence: Callable[[Repo], None] | None = None
         self.on_fenced: Callable[[TableActor], None] | None = None
         self.fenced = False
+        #: The live tables where an account sits (the live room's): a walk-in sits at one table.
+        self.seated: Callable[[int], Collection[int]] = lambda _: ()
 
     def _players(self) -> dict[int, int]:
         """Who a new hand is dealt to: every seat not sitting out or leaving, with its chips."""
@@ -289,7 +302,7 @@ class TableActor:
             if action == "auto_deal":
                 return self._set_auto(msg.get("seconds"))
             if action == "add_bots":
-                return await self._add_bots(msg.get("count"))
+                return await self._add_bots(msg.get("count"), msg.get("amount"))
             if action == "remove_bots":
                 return await self._remove_bots()
             if action == "turn_clock":
@@ -411,23 +424,39 @@ class TableActor:
         if here is not None:
             raise Conflict("seated", f"{name.strip()!r} already sits at seat {here} of this table")
         check_amount(amount)
-        walk_in, ledger_id = await self._db(partial(seat_walk_in, table=self.table, dealer=dealer, name=name,
-                                                    seat=seat, amount=amount))
-        self.seats[seat] = Seat(walk_in, ledger_id, amount, walk_in=True)
+        walk_in, ledger_id, sale = await self._db(partial(seat_walk_in, table=self.table, dealer=dealer, name=name,
+                                                          seat=seat, amount=amount, seated=self.seated))
+        # Above the event's limit the sale waits for approval: they sit with nothing until then.
+        self.seats[seat] = Seat(walk_in, ledger_id, 0 if sale else amount, walk_in=True, sale=sale,
+                                seller=dealer if sale else None)
         self.version += 1
         return True
 
     async def _sell_chips(self, dealer: Account, seat: int, amount: Any) -> bool:
-        """More chips for a walk-in, for cash. Not while their chips are in the hand in play: the
-        engine dealt it with the stack they had, and the two must stay equal."""
+        """More chips for a walk-in, for cash: between rounds, or in the round in play while bets
+        are open and no card is out (then the engine's stack for the seat grows with the
+        ledger's, after the write; rule ``cards_out`` once a card is out)."""
         check_amount(amount)
-        if self._held_in_hand(seat):
-            raise Conflict("round_in_play", f"seat {seat} is in the {self.game.hand_word} in play: chips are sold "
-                                            "between rounds")
+        in_hand = self._held_in_hand(seat)
+        if in_hand:
+            self.game.verify_add_chips(seat, amount)
         s = self.seats[seat]
-        await self._db(partial(sell_chips, table=self.table, dealer=dealer, walk_in=s.account, seat=seat,
-                               amount=amount))
+        if s.sale is not None:
+            raise Conflict("sale_pending", f"seat {seat} has a sale of {money.format(s.sale.amount)} waiting for a pit "
+                                           "boss's or the admin's approval: one at a time")
+        if s.stack + amount > STACK_LIMIT:
+            raise Conflict("stack_limit", f"seat {seat} has {money.format(s.stack)}: a stack is sold chips up to "
+                                          f"{money.format(STACK_LIMIT)}, so {money.format(amount)} more is too much")
+        _, sale = await self._db(partial(sell_or_ask, table=self.table, dealer=dealer, walk_in=s.account, seat=seat,
+                                         amount=amount))
+        if sale is not None:  # above the event's limit: it waits for approval, no chip moved
+            s.sale, s.seller = sale, dealer
+            self.version += 1
+            return True
         s.stack += amount
+        if in_hand:  # the same moment for the engine, its starting stacks and the ledger
+            self.game.add_chips(seat, amount)
+            self._start_stacks[seat] = self._start_stacks.get(seat, 0) + amount
         self.version += 1
         return True
 
@@ -478,9 +507,23 @@ class TableActor:
         await self._after(f"seat {seat} left the table: {move}")
 
     async def _cash_out_seat(self, seat: int) -> None:
-        s = self.seats.pop(seat)
-        if s.stack > 0:
-            await self._db(partial(stand_up, table=self.table, seat=s))
+        """The seat's stack back where it came from (:func:`stand_up`), then the seat is free.
+        The seat and its chips stay until the write has committed: a write the ledger refuses
+        leaves the seat as it was (the refusal goes to whoever asked); any other failure stops
+        the table with the seat still in the database's stack, where a restart returns it."""
+        s = self.seats[seat]
+        await self._db(partial(stand_up, table=self.table, seat=s, number=seat))
+        del self.seats[seat]
+
+    async def _cash_out_each(self, seats: list[int], why: str) -> None:
+        """:meth:`_cash_out_seat` for each of ``seats``; one the ledger refuses stays seated
+        (logged) and the others go: one seat's trouble does not stop the table."""
+        for n in seats:
+            try:
+                await self._cash_out_seat(n)
+            except RoomError as e:
+                log.error("table %s: seat %s could not be cashed out (%s): %s; it stays seated with its chips",
+                          self.table.id, n, why, e)
 
     # -- hands -------------------------------------------------------------------------------
     async def _start_round(self) -> bool:
@@ -541,7 +584,12 @@ class TableActor:
                 repo.update_hand(hand_id, "settled" if settled else "playing", history, now() if settled else None)
             return hand_id
 
-        self.hand_id = await self._db(write)
+        try:
+            self.hand_id = await self._db(write)
+        except RoomError as e:
+            # The engine has moved on and the ledger refused to follow: they no longer agree, so
+            # the table stops (the database is the truth: the next start voids the hand).
+            raise RuntimeError(f"table {self.table.id}: the ledger refused the hand's write: {e}") from e
         self._kept_commitment = commitment
         for n, stack in engine.items():
             if n in self.seats:
@@ -607,8 +655,8 @@ class TableActor:
         self.game.hand_over()
         self.clock.stop_turn()
         self._arm_auto()
-        for n in [n for n, s in self.seats.items() if s.leaving]:
-            await self._cash_out_seat(n)
+        await self._cash_out_each([n for n, s in self.seats.items() if s.leaving], "leaving")
+        await self._carry_out_sales()  # approved while the cards were out
         if self.table.status == "closed":  # a status change reaches the table as a "refresh"
             await self._close_out()
 
@@ -620,17 +668,48 @@ class TableActor:
         table = await self._db(lambda repo: repo.table(self.table.id))
         if table is not None:
             self.table = table
+        sold = await self._carry_out_sales()  # a sale approved or refused through the API
         if self.table.status == "closed" and not self.game.in_play:
             await self._close_out()
             self._broadcast()
-        elif self.table != before:  # paused, resumed, or handed over to another dealer
+        elif self.table != before or sold:  # paused, resumed, handed over; a sale decided
             self.version += 1
             self._broadcast()
 
+    async def _carry_out_sales(self) -> bool:
+        """The chip sales waiting at this table's seats, as a pit boss or the admin decided them:
+        an approved one moves its chips now if the seat may have them (between rounds, or while
+        bets are open and no card is out: else once the round is over), a refused or cancelled
+        one is dropped. Whether a seat changed."""
+        changed = False
+        for n, s in list(self.seats.items()):
+            if s.sale is None:
+                continue
+            may = True
+            if self._held_in_hand(n):
+                try:
+                    self.game.verify_add_chips(n, s.sale.amount)
+                except (RoomError, RuleError):
+                    may = False  # the cards are out: once the round is over
+            sale = await self._db(partial(carry_out, table=self.table, seat=s, number=n, may=may))
+            if sale is not None and sale.status == "done":
+                s.stack += sale.amount
+                if self._held_in_hand(n):
+                    self.game.add_chips(n, sale.amount)
+                    self._start_stacks[n] = self._start_stacks.get(n, 0) + sale.amount
+            if sale is None or sale.status in ("done", "refused", "cancelled"):
+                s.sale = s.seller = None
+                changed = True
+            elif sale.status != s.sale.status:  # approved: its chips come when the round is over
+                s.sale = sale
+                changed = True
+        return changed
+
     async def _close_out(self) -> None:
-        """The table is closed: every stack goes back to its bankroll, the shoe is finished."""
-        for n in list(self.seats):
-            await self._cash_out_seat(n)
+        """The table is closed: every stack goes back to its bankroll, the shoe is finished. A
+        stack the ledger refuses to move stays in its seat and its ledger account, where
+        ``syndicate admin check`` reports it and the next start returns it."""
+        await self._cash_out_each(list(self.seats), "the table closed")
         self.game.close()
         # The documented moment of the reveal: every seed of this table is published, and the
         # whole of each shuffle can be checked.
@@ -638,13 +717,22 @@ class TableActor:
         self.version += 1
 
     # -- bots ----------------------------------------------------------------------------
-    async def _add_bots(self, count: Any) -> bool:
-        """Fill free seats with bots. Their chips come from the event's house float (through a
-        bot's bankroll, a ledger account of its own) and go back to the float when they leave."""
+    async def _add_bots(self, count: Any, amount: Any = None) -> bool:
+        """Fill free seats with bots, each sitting down with ``amount`` (the dealer's choice
+        within the table's stakes: one minimum bet to ``BOT_STAKE`` maximum bets, the default).
+        Their chips come from the event's house float (through a bot's bankroll, a ledger
+        account of its own) and go back to the float when they leave."""
         free = [n for n in range(1, self.game.seat_count + 1) if n not in self.seats and not self._held_in_hand(n)]
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= len(free):
             raise BadRequest("count", f"count is a number of bots from 1 to {len(free)} (the free seats)")
-        stake = BOT_STAKE * self.game.bot_unit
+        most = BOT_STAKE * self.game.bot_unit
+        least = int(self.game.rules.min_bet)
+        if amount is not None:
+            check_amount(amount)
+            if not least <= amount <= most:
+                raise BadRequest("amount", f"a bot sits down here with {money.format(least)} (one minimum bet) to "
+                                           f"{money.format(most)} ({BOT_STAKE} maximum bets), not {money.format(amount)}")
+        stake = most if amount is None else amount
         for n, bot, ledger_id in await self._db(partial(seat_bots, table=self.table, seats=free[:count],
                                                         stake=stake)):
             self.seats[n] = Seat(bot, ledger_id, stake, bot=True)
@@ -858,7 +946,9 @@ class TableActor:
         if table.get("voided") is not None:  # the voided hand by its evening-wide number, if it was stored
             table["voided_hand_id"] = self._voided_id
         seats = [{"seat": n, "player": s.account.name, "account": s.account.id, "stack": s.stack,
-                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts, "bot": s.bot}
+                  "sitting_out": s.sitting_out, "walk_in": s.walk_in, "dealer_acts": s.dealer_acts, "bot": s.bot,
+                  "sale": {"id": s.sale.id, "amount": s.sale.amount, "status": s.sale.status}
+                  if s.sale is not None else None}
                  for n, s in sorted(self.seats.items())]
         clock = self.clock.view(game.to_act) if game.in_play else None
         return table, seats, clock

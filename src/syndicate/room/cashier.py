@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any
 
 from .. import money
@@ -15,6 +16,7 @@ from .ledger import (
     is_bot,
     is_walk_in,
     player_account,
+    stacks_of,
     transfer,
 )
 from .ports import Repo, Store
@@ -34,20 +36,54 @@ class Cashier:
         """Buy back ``amount`` cents of chips; refused beyond the player's balance."""
         return self._move(actor, "cash_out", player_id, amount)
 
+    def cash_out_all(self, actor: Account, player_id: Any, seated: Callable[[int], Collection[int]]) -> int:
+        """Buy back the player's whole bankroll in one move; returns the amount paid. Refused
+        while any of their chips are at a table (rule ``at_table``: a seat, a stack, a hand in
+        play; ``seated`` gives the live tables they sit at) and for an empty bankroll (rule
+        ``empty_bankroll``). The amount is what the bankroll holds, whatever it is: no typed
+        amount, so no typo guard."""
+        require(actor.role, "cash_out")
+        with self.store.transaction() as repo:
+            player = self._player(repo, actor, player_id)
+            tables = sorted({*seated(player.id), *(t for t, _ in stacks_of(repo.ledger_accounts(actor.event_id),
+                                                                            player.id)),
+                             *(h.table_id for h in repo.hands(actor.event_id, status="playing", player=player.id))})
+            if tables:
+                where = ", ".join(str(t) for t in tables)
+                raise Conflict("at_table", f"{player.name} has chips at table {where}: they leave the table first "
+                                           "(their stack goes back to their bankroll), then cash out everything")
+            cashier = cashier_account(repo, actor.event_id)
+            wallet = player_account(repo, actor.event_id, player.id, player.name)
+            amount = repo.lock_balances([wallet.id])[wallet.id].balance
+            if amount <= 0:
+                raise Conflict("empty_bankroll", f"{player.name}'s bankroll is empty: nothing to cash out")
+            transfer(repo, actor.event_id, [Move(wallet.id, cashier.id, amount)], "cash_out",
+                     f"cash-out of the whole bankroll, {money.format(amount)}, by {actor.name}", by=actor.id)
+            return amount
+
+    @staticmethod
+    def _player(repo: Repo, actor: Account, player_id: Any) -> Account:
+        """The player of the actor's event whose bankroll the cashier moves (a walk-in has none
+        here: rule ``walk_in``)."""
+        if isinstance(player_id, bool) or not isinstance(player_id, int):
+            raise BadRequest("player", f"player is an account id, got {player_id!r}")
+        player = repo.account(player_id)
+        if player is None or player.event_id != actor.event_id:
+            raise NotFound("player", f"no account {player_id} in this event")
+        if player.role != PLAYER:
+            raise BadRequest("player", f"{player.name} is a {player.role}, not a player: no bankroll")
+        if is_walk_in(player):
+            raise BadRequest("walk_in", f"{player.name} is a walk-in: they buy and cash out chips at their "
+                                        "table, from its dealer, for the table's cash count")
+        return player
+
     def _move(self, actor: Account, action: str, player_id: Any, amount: Any) -> int:
         require(actor.role, action)
         check_amount(amount)
         if isinstance(player_id, bool) or not isinstance(player_id, int):
             raise BadRequest("player", f"player is an account id, got {player_id!r}")
         with self.store.transaction() as repo:
-            player = repo.account(player_id)
-            if player is None or player.event_id != actor.event_id:
-                raise NotFound("player", f"no account {player_id} in this event")
-            if player.role != PLAYER:
-                raise BadRequest("player", f"{player.name} is a {player.role}, not a player: no bankroll")
-            if is_walk_in(player):
-                raise BadRequest("walk_in", f"{player.name} is a walk-in: they buy and cash out chips at their "
-                                            "table, from its dealer, for the table's cash count")
+            player = self._player(repo, actor, player_id)
             cashier = cashier_account(repo, actor.event_id)
             wallet = player_account(repo, actor.event_id, player.id, player.name)
             if action == "buy_in":

@@ -51,7 +51,7 @@ from .clock import Timers
 from .errors import Conflict
 from .games import NewShoe
 from .ledger import now
-from .live import LiveRoom
+from .live import LiveRoom, unrestored
 from .messages import Encoded, encode, kind_of, protocol_of, refusal, running
 from .ports import Bus, Repo
 from .recovery import void_table
@@ -199,6 +199,7 @@ class ClusterRoom(LiveRoom):
 
     # -- the routes of sockets -----------------------------------------------------------------
     async def table(self, table: Table) -> Any:
+        unrestored(table)
         self._loop = asyncio.get_running_loop()
         async with self._lock:
             route = self.routes.get(table.id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import money
 from .clock import check_turn_clock
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .ledger import now
@@ -96,6 +97,25 @@ class Events:
                 raise Conflict("seed_reveal_fixed", "seed_reveal is fixed once a table of the event has dealt a "
                                f"hand (it is {ev.seed_reveal!r})")
             repo.set_seed_reveal(event_id, seed_reveal)
+            changed = repo.event(event_id)
+        assert changed is not None
+        return changed
+
+    def set_sale_limit(self, actor: Account, event_id: int, value: object) -> Event:
+        """Set the event's limit on one chip sale to a walk-in (cents; None: no limit): a sale
+        above it waits for a pit boss's or the admin's approval before any chip moves
+        (docs/walk-ins.md). The event's own admin (rule ``event_settings``); not once it ended."""
+        self._own(actor, event_id, "event_settings")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not 1 <= value <= money.MAX_CENTS):
+            raise BadRequest("sale_limit", f"sale_limit is a whole number of cents from 1 to "
+                             f"{money.format(money.MAX_CENTS)}, or null for no limit; got {value!r}")
+        with self.store.transaction() as repo:
+            ev = repo.event(event_id, lock=True)
+            if ev is None:
+                raise NotFound("event", f"no event {event_id}")
+            refuse_if_ended(ev)
+            repo.set_sale_limit(event_id, value)  # type: ignore[arg-type]
             changed = repo.event(event_id)
         assert changed is not None
         return changed

@@ -85,6 +85,14 @@ class Game(Protocol):
     def start_stacks(self) -> dict[int, int]:
         """Each dealt-in seat's chips when the hand began (the history's starting stacks)."""
 
+    def verify_add_chips(self, seat: int, amount: int) -> None:
+        """Raise (rule ``cards_out``) unless ``seat``, dealt into the hand in play, may have
+        ``amount`` more chips now: while bets are open and no card is out. Changes nothing."""
+
+    def add_chips(self, seat: int, amount: int) -> None:
+        """Add chips bought (:meth:`verify_add_chips` first) to the seat's stack in the hand in
+        play and to its starting stack: the engine's stack follows the ledger's."""
+
     def legal_actions(self, seat: int) -> list[str]:
         """What ``seat`` may send now, as its own view lists it (the dealer's view lists it for
         a seat the dealer acts for); empty when nothing is that seat's to do."""

@@ -50,7 +50,10 @@ def cash_key(table_id: int) -> str:
 
 
 def check_amount(amount: Any, field: str = "amount") -> int:
-    """A positive whole number of cents within :data:`money.MAX_CENTS`, else BadRequest."""
+    """An amount a person typed (a buy-in, a sit-down, chips sold, a cash-out): a positive
+    whole number of cents within :data:`money.MAX_CENTS`, the typo guard, else BadRequest.
+    The ledger's own moves (a stack cashed out, a pay-out, a void) are not typed: they move
+    whatever exists (:func:`transfer`)."""
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise BadRequest(field, f"{field} is a whole number of cents, got {amount!r}")
     if amount <= 0:
@@ -66,10 +69,17 @@ def transfer(
 ) -> None:
     """Post one transaction inside the caller's transaction. Balances are locked first (in id
     order, so two writers cannot deadlock) and a player who would go below zero is refused
-    (:class:`Conflict` ``insufficient_funds``), before the caller's transaction commits."""
+    (:class:`Conflict` ``insufficient_funds``), before the caller's transaction commits.
+
+    A move may be of any amount that can exist (up to :data:`money.MAX_HELD`, what the
+    database's balance holds): the typo guard on typed amounts is the caller's
+    (:func:`check_amount`), so a stack won past it still leaves the table."""
     moves = [m for m in moves if m.amount]
+    if not moves:
+        return  # nothing moves: no transaction
     for m in moves:
-        check_amount(m.amount)
+        if isinstance(m.amount, bool) or not isinstance(m.amount, int) or not 0 < m.amount <= money.MAX_HELD:
+            raise BadRequest("amount", f"a ledger move is a positive whole number of cents, got {m.amount!r}")
         if m.source == m.dest:
             raise BadRequest("accounts", "a transfer needs two different accounts")
     ids = sorted({m.source for m in moves} | {m.dest for m in moves})
@@ -236,6 +246,12 @@ class Ledger:
             problems.append(f"the balances sum to {total}, not 0")
         return problems
 
+    def stranded(self, event_id: int) -> tuple[list[str], list[str]]:
+        """(problems, warnings): chips the ledger holds where no seat can be behind them
+        (:func:`stranded_findings`)."""
+        with self.store.transaction() as repo:
+            return stranded_findings(repo, event_id)
+
     @staticmethod
     def _account(repo: Repo, event_id: int, key: str) -> LedgerAccount:
         for a in repo.ledger_accounts(event_id):
@@ -244,3 +260,47 @@ class Ledger:
         if key.startswith("player:"):
             return LedgerAccount(0, event_id, key, "player", key, 0)  # no chips yet
         raise NotFound("ledger_account", f"no ledger account {key!r} in this event")
+
+
+def stranded_findings(repo: Repo, event_id: int) -> tuple[list[str], list[str]]:
+    """(problems, warnings) of ``syndicate admin check`` about chips that no seat holds.
+
+    A stack holding chips has a seat behind it: the seat is written with the ledger move that
+    takes it and freed with the one that cashes it out (a crashed server's seats stay until the
+    next start returns their stacks). A stack holding chips with no seat behind it is stranded,
+    and so is one at a closed table (a closed table's seats are cashed out) or at a table the
+    server could not restore at its start (its ``fault``, itself a problem): problems, which the
+    next start returns to their bankrolls. At a closed table still finishing its last hand a
+    seated stack is a warning: its seat is cashed out when the hand is over."""
+    problems: list[str] = []
+    warnings: list[str] = []
+    tables = {t.id: t for t in repo.tables(event_id)}
+    playing = {h.table_id for h in repo.hands(event_id, status="playing", limit=100_000)}
+    held = {(t, a) for t, _, a in repo.seats_held(event_id)}
+    for table in tables.values():
+        if table.fault is not None:
+            problems.append(f"table {table.id} ({table.name}) could not be restored when the server started "
+                            f"({table.fault}): nothing is dealt there until a start restores it")
+    for a in repo.ledger_accounts(event_id):
+        parts = a.key.split(":")
+        if parts[0] != "stack" or a.balance <= 0 or len(parts) != 3 or not (parts[1] + parts[2]).isdigit():
+            continue
+        tid, owner = int(parts[1]), int(parts[2])
+        t = tables.get(tid)
+        seated = (tid, owner) in held
+        where = f"{a.key} ({a.name}) holds {money.format(a.balance)} at table {tid}" + (f" ({t.name})" if t else "")
+        if t is not None and t.fault is not None:
+            why = "the table was not restored"
+        elif not seated:
+            why = "no seat behind it"
+        elif t is not None and t.status == "closed":
+            if tid in playing:
+                warnings.append(f"{where}: the table is closed and finishing its last hand; its seats are cashed out "
+                                "when it is over")
+                continue
+            why = "the table is closed"
+        else:
+            continue
+        problems.append(f"{where} with {why}: stranded chips, which the next start of the server returns to "
+                        "their bankroll")
+    return problems, warnings

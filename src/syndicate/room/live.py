@@ -11,6 +11,7 @@ from typing import Any
 from .actor import Connection, TableActor
 from .cardroom import CardRoom
 from .clock import Timers
+from .errors import Conflict
 from .games import NewShoe, game_for
 from .messages import running
 from .recovery import reveal_table_seeds
@@ -37,11 +38,15 @@ class LiveRoom:
         self.writer = writer_for(room.store)
 
     def _runner(self, table: Table) -> TableActor:
-        return TableActor(self.room, table, partial(game_for, table, new_shoe=self.new_shoe), timers=self.timers,
-                          writer=self.writer)
+        runner = TableActor(self.room, table, partial(game_for, table, new_shoe=self.new_shoe), timers=self.timers,
+                            writer=self.writer)
+        runner.seated = self.seated
+        return runner
 
     async def table(self, table: Table) -> Any:
-        """The table's runner (started if need be); raises Conflict if it stopped on an error."""
+        """The table's runner (started if need be); raises Conflict if it stopped on an error,
+        or if the server could not restore it at its start (its ``fault``)."""
+        unrestored(table)
         self._loop = asyncio.get_running_loop()
         async with self._lock:
             runner = self.tables.get(table.id)
@@ -96,6 +101,15 @@ class LiveRoom:
         for runner in self.tables.values():
             await runner.stop()
         self.writer.shutdown()
+
+
+def unrestored(table: Table) -> None:
+    """Refuse a table the server could not restore at its start (docs/server.md, "Crash
+    safety"): its chips are still where the last run left them, so nothing is dealt there."""
+    if table.fault is not None:
+        raise Conflict("table_unavailable", f"table {table.id} ({table.name}) could not be restored when the server "
+                       "started: nothing is dealt there until a start restores it (the host sees it in "
+                       "syndicate admin check)")
 
 
 def _off_loop(loop: asyncio.AbstractEventLoop) -> bool:

@@ -4,9 +4,13 @@ closed table's shoes' seeds are revealed (docs/server.md, docs/fairness.md).
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass, field
 from typing import Any
 
+from .. import money
 from .cardroom import CardRoom
+from .errors import Conflict
 from .ledger import (
     cash_account,
     float_account,
@@ -20,30 +24,61 @@ from .ledger import (
 from .ports import Repo
 from .values import Move, Table
 
+log = logging.getLogger(__name__)
 
-def void_unfinished(room: CardRoom) -> list[int]:
+
+@dataclass
+class Restored:
+    """What a start did to the tables the last run left (:func:`void_unfinished`)."""
+
+    voided: list[int] = field(default_factory=list)  # the hands voided, every bet returned
+    #: the tables it could not restore, with why: each is served to no one (its ``fault``)
+    faults: dict[int, str] = field(default_factory=dict)
+
+
+def void_unfinished(room: CardRoom) -> Restored:
     """After a crash: every hand still ``playing`` is voided and every bet on it returned, and
-    every stack left at a table goes back to its player's bankroll. Returns the voided hands.
+    every stack left at a table goes back to its player's bankroll.
 
     The rule (docs/server.md): the database is the truth, and an interrupted hand is void. Its
     ledger transactions are undone by one reversing transaction per hand (the original entries
     stay, so the statement shows both), then the stacks are cashed back; no chip is created or
     lost, and every table is ready for a new round. (Several processes on one database void
     table by table instead, as they take each table over: :func:`void_table`.)
+
+    Each table is restored in a transaction of its own. One that fails is logged, its failure
+    is kept as the table's ``fault`` (the table is then served to no one, and ``syndicate admin
+    check`` reports it with its stacks) and the start goes on: a server always starts on a
+    database it wrote. A later start that restores the table clears its fault.
     """
-    voided: list[int] = []
+    out = Restored()
     with room.store.transaction() as repo:
-        for ev in repo.events():
-            for table in repo.tables(ev.id):
-                voided += void_table(repo, table, shoes=False)
+        tables = [t for ev in repo.events() for t in repo.tables(ev.id)]
+    for table in tables:
+        try:
+            with room.store.transaction() as repo:
+                out.voided += void_table(repo, table, shoes=False)
+                if table.fault is not None:
+                    repo.set_table_fault(table.id, None)
+        except Exception as e:  # noqa: BLE001 - any failure: the table is set aside, the others start
+            why = f"{type(e).__name__}: {e}"
+            log.exception("table %s (%s) could not be restored at start: it is served to no one until a start "
+                          "restores it (syndicate admin check lists its chips)", table.id, table.name)
+            out.faults[table.id] = why
+            try:
+                with room.store.transaction() as repo:
+                    repo.set_table_fault(table.id, why[:1000])
+            except Exception:  # noqa: BLE001 - the log line above is then the only report
+                log.exception("table %s: its fault could not be recorded either", table.id)
+    with room.store.transaction() as repo:
         # A shoe the last run left unfinished is abandoned (its table starts a new one), but its
         # seed is still revealed only when its table closes: it would tell the unshown cards of
         # the hands dealt from it, voided or not, while their players are still at the table.
         closed = {t.id for ev in repo.events() for t in repo.tables(ev.id) if seeds_due(repo, t)}
         for shoe_table, commitment, seed in repo.unrevealed_shoes():
-            if shoe_table in closed:
+            if shoe_table in closed and shoe_table not in out.faults:
                 repo.reveal_seed(commitment, seed)
-    return voided
+    return out
 
 
 def seeds_due(repo: Repo, table: Table) -> bool:
@@ -92,19 +127,23 @@ def void_hand(repo: Repo, table: Table, hand_id: int, history: dict[str, Any], m
 
 def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
     """:func:`void_unfinished` for one table, in the caller's transaction: its unfinished hand
-    is voided (every bet returned), its stacks go back to their bankrolls and (``shoes``), if the
-    table is closed, its unrevealed shoes are revealed. Returns the voided hands."""
+    is voided (every bet returned), its stacks go back to their bankrolls, a chip sale still
+    waiting for approval is cancelled (nothing of it moved) and (``shoes``), if the table is
+    closed, its unrevealed shoes are revealed. Returns the voided hands."""
     voided: list[int] = []
     ev = table.event_id
     for hand in repo.hands(ev, table.id, status="playing", limit=10_000):
         void_hand(repo, table, hand.id, {**hand.history, "voided": True},
                   f"hand {hand.id} at table {table.id} voided after a restart: every bet returned")
         voided.append(hand.id)
+    repo.cancel_chip_sales(table.id)  # sales still waiting for approval: their seats are gone, nothing moved
+    repo.free_seats(table.id)  # every stack goes back below: no seat is held any more
     prefix = f"stack:{table.id}:"
     for a in repo.ledger_accounts(ev):
         if a.key.startswith(prefix) and a.balance > 0:
             player = repo.account(int(a.key[len(prefix):]))
-            assert player is not None
+            if player is None or player.event_id != ev:
+                raise Conflict("stack", f"{a.key} holds {money.format(a.balance)} but names no account of the event")
             wallet = player_account(repo, ev, player.id, player.name)
             moves = [Move(a.id, wallet.id, a.balance)]
             if is_bot(player):  # the house's chips, not the bot's: back to the float

@@ -37,9 +37,13 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     # A pit boss deals too when on the roster (the notice lists Jean-Marc and Miles among the
     # authorized dealers): tables.open checks the roster for either role.
     "open_table": frozenset({DEALER, PIT_BOSS}),
-    # Walk-ins: a table's dealer counts the cash they took (their own tables only); the host
-    # links a walk-in to a player's account afterwards.
-    "count_cash": frozenset({ADMIN, PIT_BOSS, DEALER}),
+    # Walk-ins: a table's cash is counted by someone other than its dealer (two people: a pit
+    # boss or the admin; a pit boss who deals the table does not count it), who may all see it
+    # (a dealer their own tables'); a chip sale above the event's limit waits for a pit boss's
+    # or the admin's approval; the host links a walk-in to a player's account afterwards.
+    "count_cash": frozenset({ADMIN, PIT_BOSS}),
+    "view_cash": frozenset({ADMIN, PIT_BOSS, DEALER}),
+    "approve_sale": frozenset({ADMIN, PIT_BOSS}),
     "link_walk_in": frozenset({ADMIN, PIT_BOSS}),
     "manage_table": frozenset({ADMIN, PIT_BOSS, DEALER}),
     "play": frozenset({PLAYER}),
@@ -64,7 +68,9 @@ _WHY: Final[dict[str, str]] = {
     "search_any_hands": "only the admin and the pit bosses search the hands of any player",
     "search_own_hands": "only players (and the admin and pit bosses) search hands by player",
     "open_table": "Blackjack requires a dealer: only a dealer (or a pit boss who deals) opens a table",
-    "count_cash": "only a table's dealer, a pit boss or the admin counts a table's cash",
+    "count_cash": "a table's cash is counted by a pit boss or the admin, never by its own dealer",
+    "view_cash": "only a table's dealer, a pit boss or the admin sees a table's cash",
+    "approve_sale": "only a pit boss or the admin approves a chip sale above the event's limit",
     "link_walk_in": "only the admin or a pit boss links a walk-in to a player's account",
     "manage_table": "only the table's dealer, a pit boss or the admin pauses or closes a table",
     "play": "only players take a seat",

@@ -18,6 +18,7 @@ the cash the dealer should hold.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from .. import money
@@ -32,12 +33,17 @@ from .ledger import (
     is_walk_in,
     now,
     player_account,
+    stacks_of,
     transfer,
 )
 from .ports import Repo
-from .values import Account, Move, Table
+from .values import Account, ChipSale, Move, Table
 
 BOT_STAKE = 100  # a bot sits down with this many maximum bets (Blackjack) or antes (poker)
+#: The most chips a walk-in's stack may reach by buying them at the table (the typo guard's
+#: $10,000,000): a sale past it is refused (rule ``stack_limit``). Chips won may take a stack
+#: beyond it, and the ledger moves them all the same.
+STACK_LIMIT = money.MAX_CENTS
 
 
 @dataclass
@@ -51,6 +57,10 @@ class Seat:
     bot: bool = False
     walk_in: bool = False  # seated by the dealer by name: the dealer enters their every action
     dealer_acts: bool = False  # a player with an account let the dealer act for them (let_dealer_act)
+    #: A walk-in's chip sale above the event's limit, waiting for approval (or approved and
+    #: waiting for the round's cards to be in), and the dealer who asked: no chip moved yet.
+    sale: ChipSale | None = None
+    seller: Account | None = None
 
 
 def stack_key(table_id: int, account_id: int) -> str:
@@ -65,13 +75,20 @@ def sit_down(repo: Repo, table: Table, account: Account, seat: int, amount: int)
                                 f"{account.name}'s stack at table {table.id}")
     transfer(repo, ev, [Move(wallet.id, stack.id, amount)], "sit_down",
              f"{account.name} sits at table {table.id} seat {seat} with {money.format(amount)}", by=account.id)
+    repo.take_seat(table.id, seat, account.id)
     return stack.id
 
 
-def stand_up(repo: Repo, table: Table, seat: Seat) -> None:
+def stand_up(repo: Repo, table: Table, seat: Seat, number: int) -> None:
     """The seat's stack back to the bankroll (a bot's straight on to the float it came from, a
-    walk-in's to the table's cash: they cash out at the table)."""
+    walk-in's to the table's cash: they cash out at the table), and seat ``number`` is free. A
+    chip sale still waiting for the seat is cancelled: nothing of it moved, and nothing will."""
+    repo.free_seat(table.id, number)
+    if seat.sale is not None:
+        repo.cancel_chip_sales(table.id, number)
     amount = seat.stack
+    if amount <= 0:
+        return
     wallet = player_account(repo, table.event_id, seat.account.id, seat.account.name)
     moves = [Move(seat.ledger_id, wallet.id, amount)]
     if seat.bot:
@@ -102,26 +119,73 @@ def walk_in_account(repo: Repo, event_id: int, name: str) -> Account:
     return holder
 
 
-def sell_chips(repo: Repo, table: Table, dealer: Account, walk_in: Account, seat: int, amount: int) -> int:
+def sell_chips(repo: Repo, table: Table, dealer: Account, walk_in: Account, seat: int, amount: int,
+               approved_by: str | None = None) -> int:
     """The dealer sells ``amount`` of chips to a walk-in for cash: from the table's cash through
-    the walk-in's bankroll to their stack here. The stack's ledger id."""
+    the walk-in's bankroll to their stack here. The stack's ledger id. ``approved_by``: who
+    approved a sale above the event's limit (the memo names them)."""
     ev = table.event_id
     wallet = player_account(repo, ev, walk_in.id, walk_in.name)
     stack = repo.ledger_account(ev, stack_key(table.id, walk_in.id), "player",
                                 f"{walk_in.name}'s stack at table {table.id}")
     cash = cash_account(repo, ev, table.id)
+    approved = f", approved by {approved_by}" if approved_by else ""
     transfer(repo, ev, [Move(cash.id, wallet.id, amount), Move(wallet.id, stack.id, amount)], "walk_in_buy_in",
              f"dealer {dealer.name} sells {money.format(amount)} of chips for cash to walk-in {walk_in.name} "
-             f"at table {table.id} seat {seat}", by=dealer.id)
+             f"at table {table.id} seat {seat}{approved}", by=dealer.id)
     return stack.id
 
 
-def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int,
-                 amount: int) -> tuple[Account, int]:
-    """A walk-in (:func:`walk_in_account`) sits at ``seat`` with ``amount`` bought for cash:
-    the walk-in and their stack's ledger id."""
+def sell_or_ask(repo: Repo, table: Table, dealer: Account, walk_in: Account, seat: int,
+                amount: int) -> tuple[int, ChipSale | None]:
+    """:func:`sell_chips`, unless ``amount`` is above the event's limit on a chip sale: then the
+    sale is asked for (a pending :class:`ChipSale` a pit boss or the admin approves or refuses)
+    and no chip moves. The stack's ledger id, and the sale waiting if any."""
+    ev = repo.event(table.event_id)
+    if ev is not None and ev.sale_limit is not None and amount > ev.sale_limit:
+        stack = repo.ledger_account(table.event_id, stack_key(table.id, walk_in.id), "player",
+                                    f"{walk_in.name}'s stack at table {table.id}")
+        return stack.id, repo.add_chip_sale(table.id, seat, walk_in.id, amount, dealer.id, now())
+    return sell_chips(repo, table, dealer, walk_in, seat, amount), None
+
+
+def carry_out(repo: Repo, table: Table, seat: Seat, number: int, may: bool) -> ChipSale | None:
+    """The seat's chip sale as it stands (None if it is gone). An approved one moves its chips
+    now if the seat ``may`` have them, once: its status goes from ``approved`` to ``done`` in the
+    same transaction as the chips."""
+    assert seat.sale is not None and seat.seller is not None
+    sale = repo.chip_sale(seat.sale.id)
+    if sale is None or sale.status != "approved" or not may:
+        return sale
+    if repo.move_chip_sale(sale.id, ("approved",), "done", None, now()):
+        approver = repo.account(sale.decided_by) if sale.decided_by is not None else None
+        sell_chips(repo, table, seat.seller, seat.account, number, sale.amount, approver.name if approver else None)
+    return repo.chip_sale(sale.id)
+
+
+def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int, amount: int,
+                 seated: Callable[[int], Collection[int]] = lambda _: ()) -> tuple[Account, int, ChipSale | None]:
+    """A walk-in (:func:`walk_in_account`) sits at ``seat`` with ``amount`` bought for cash
+    (:func:`sell_or_ask`: above the event's limit the sale waits for approval and they sit with
+    nothing yet): the walk-in, their stack's ledger id and the sale waiting, if any. A walk-in
+    sits at one table at a time: a name
+    seated at another table of the event is refused (rule ``seated_elsewhere``, naming it), or
+    two people would share one history. ``seated`` gives the live tables where an account sits
+    (this process's); the database adds the seats held at every table (any process's), the
+    stacks holding chips and the hands of theirs in play."""
     walk_in = walk_in_account(repo, table.event_id, name)
-    return walk_in, sell_chips(repo, table, dealer, walk_in, seat, amount)
+    ev = table.event_id
+    elsewhere = {*seated(walk_in.id), *(t for t, _, a in repo.seats_held(ev) if a == walk_in.id),
+                 *(t for t, _ in stacks_of(repo.ledger_accounts(ev), walk_in.id)),
+                 *(h.table_id for h in repo.hands(ev, status="playing", player=walk_in.id))} - {table.id}
+    if elsewhere:
+        there = repo.table(min(elsewhere))
+        where = f"table {there.id} ({there.name})" if there is not None else f"table {min(elsewhere)}"
+        raise Conflict("seated_elsewhere", f"{walk_in.name!r} is seated at {where}: a walk-in sits at one table at a "
+                       "time. Cash them out there first, or seat this player under another name (\"Kenji T.\")")
+    stack, sale = sell_or_ask(repo, table, dealer, walk_in, seat, amount)
+    repo.take_seat(table.id, seat, walk_in.id)
+    return walk_in, stack, sale
 
 
 def seat_bots(repo: Repo, table: Table, seats: list[int], stake: int) -> list[tuple[int, Account, int]]:
@@ -146,5 +210,6 @@ def seat_bots(repo: Repo, table: Table, seats: list[int], stake: int) -> list[tu
                                     f"{bot.name}'s stack at table {table.id}")
         transfer(repo, table.event_id, [Move(pool.id, wallet.id, stake), Move(wallet.id, stack.id, stake)],
                  "bot_buy_in", f"{bot.name} sits at table {table.id} seat {n}")
+        repo.take_seat(table.id, n, bot.id)
         out.append((n, bot, stack.id))
     return out

@@ -29,11 +29,14 @@ class Event:
     #: The turn clock of the tables opened in the event, by card source ("real", "shuffled"):
     #: seconds, or None for none; only what its admin set (docs/server.md).
     turn_clock: dict[str, int | None] = field(default_factory=dict)
+    #: A walk-in's chip sale above this (cents) waits for a pit boss's or the admin's approval;
+    #: None: no limit (docs/walk-ins.md).
+    sale_limit: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "seed_reveal": self.seed_reveal,
                 "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by,
-                "turn_clock": dict(self.turn_clock)}
+                "turn_clock": dict(self.turn_clock), "sale_limit": self.sale_limit}
 
 
 #: A walk-in's account (a player a dealer seats by name) is marked by this password hash: no
@@ -87,6 +90,9 @@ class Table:
     seats: int
     dealer_id: int
     status: str
+    #: Why the server could not restore the table at its last start (None: it could): such a
+    #: table is served to no one until a start restores it (docs/server.md, "Crash safety").
+    fault: str | None = None
 
     @property
     def cards(self) -> str:
@@ -192,6 +198,30 @@ class CashCount:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "table": self.table_id, "counted": self.counted, "expected": self.expected,
                 "difference": self.counted - self.expected, "by": self.by, "at": self.at.isoformat()}
+
+
+@dataclass(frozen=True, slots=True)
+class ChipSale:
+    """A walk-in's chip sale above the event's limit: ``status`` is ``pending`` (waiting for a
+    pit boss or the admin), ``approved`` (the table carries it out when it may), ``done`` (the
+    chips moved), ``refused`` or ``cancelled`` (the seat left first): then nothing moved."""
+
+    id: int
+    table_id: int
+    seat: int
+    walk_in_id: int
+    amount: int
+    status: str
+    requested_by: int
+    requested_at: datetime
+    decided_by: int | None = None
+    decided_at: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "table": self.table_id, "seat": self.seat, "walk_in": self.walk_in_id,
+                "amount": self.amount, "status": self.status, "requested_by": self.requested_by,
+                "requested_at": self.requested_at.isoformat(), "decided_by": self.decided_by,
+                "decided_at": self.decided_at.isoformat() if self.decided_at else None}
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,12 @@ A walk-in is an account of the event that cannot sign in (like a bot's), made by
 dealer from a name (:func:`syndicate.room.seating.seat_walk_in`). Their chips are sold for cash
 at the table: the table's cash account (``cash:<table>``) pays them out and takes them back when
 the walk-in cashes out there, so its balance is always minus the cash its dealer should hold.
-The dealer (or a pit boss, or the admin) counts that cash and records the count; a count is
-kept with what the cash account said at that moment, so a shortage stays visible after more
-chips are sold. ``syndicate admin check`` reads the counts (:meth:`WalkIns.check`).
+Someone other than the table's dealer (a pit boss or the admin) counts that cash and records
+the count: two people, so a dealer cannot sell chips nobody paid for and count them as paid. A
+count is kept with what the cash account said at that moment, so a shortage stays visible after
+more chips are sold. ``syndicate admin check`` reads the counts (:meth:`WalkIns.check`) and
+flags a table whose sales no one but its dealer counted. A chip sale above the event's limit
+waits for a pit boss's or the admin's approval (:meth:`WalkIns.decide`) before any chip moves.
 
 Linking is an alias, not a move: the ledger stays exactly as it was written (its entries name
 the walk-in), and everything that reads a player's history (the search by player, the
@@ -25,8 +28,10 @@ from .. import money
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .ledger import cash_account, cash_key, is_bot, is_walk_in, now, stacks_of
 from .ports import Repo, Store
-from .roles import DEALER, PLAYER, require
-from .values import Account, CashCount, Table
+from .roles import PLAYER, require
+from .values import Account, CashCount, ChipSale, Table
+
+SALE_STATUSES = ("pending", "approved", "refused", "done", "cancelled")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +43,10 @@ class TableCash:
     dealer: str
     status: str
     expected: int  # the cash the dealer should hold now: minus the cash account's balance
-    counted: int | None  # the last count, if any
+    counted: int | None  # the last count by someone other than the table's dealer, if any
     counted_expected: int | None  # what the cash account said when it was counted
     moved: bool  # the ledger has a cash account for this table (walk-ins bought chips here)
+    sold: int = 0  # every chip sold to walk-ins here (cents)
 
     @property
     def difference(self) -> int | None:
@@ -49,42 +55,49 @@ class TableCash:
 
     @property
     def stale(self) -> bool:
-        """Cash changed hands since the last count (or there was none while cash is held)."""
+        """Cash changed hands since the last count, or chips were sold here and no one but the
+        dealer counted the cash (whatever it should hold: a box at its float is counted too)."""
         if self.counted is None:
-            return self.expected != 0
+            return self.sold > 0 or self.expected != 0
         return self.counted_expected != self.expected
 
     def to_json(self) -> dict[str, Any]:
         return {"table": self.table, "name": self.name, "dealer": self.dealer, "status": self.status,
                 "expected": self.expected, "counted": self.counted, "counted_expected": self.counted_expected,
-                "difference": self.difference, "count_again": self.stale}
+                "difference": self.difference, "count_again": self.stale, "sold": self.sold}
 
 
 def table_cash(repo: Repo, event_id: int) -> list[TableCash]:
-    """Every table of the event whose cash took walk-ins' money or was counted."""
+    """Every table of the event whose cash took walk-ins' money or was counted. A table's count
+    is the last one made by someone other than its dealer: a count by the dealer (which an
+    older version took) is the dealer's own word, and no count."""
     names = {a.id: a.name for a in repo.accounts(event_id)}
-    balances = {a.key: a.balance for a in repo.ledger_accounts(event_id)}
-    last: dict[int, CashCount] = {}
+    cash = {a.key: a for a in repo.ledger_accounts(event_id) if a.key.startswith("cash:")}
+    tables = repo.tables(event_id)
+    dealers = {t.id: t.dealer_id for t in tables}
+    counts: dict[int, CashCount] = {}
     for c in repo.cash_counts(event_id):
-        last[c.table_id] = c
+        if c.by != dealers.get(c.table_id):
+            counts[c.table_id] = c
     out = []
-    for t in repo.tables(event_id):
-        key = cash_key(t.id)
-        if key not in balances and t.id not in last:
+    for t in tables:
+        account = cash.get(cash_key(t.id))
+        if account is None and t.id not in counts:
             continue
-        counted = last.get(t.id)
+        counted = counts.get(t.id)
+        sold = -sum(ln.amount for ln in repo.lines(account.id) if ln.kind == "walk_in_buy_in") if account else 0
         out.append(TableCash(t.id, t.name, names.get(t.dealer_id, f"account {t.dealer_id}"), t.status,
-                             -balances.get(key, 0), counted.counted if counted else None,
-                             counted.expected if counted else None,
-                             key in balances))
+                             -(account.balance if account else 0), counted.counted if counted else None,
+                             counted.expected if counted else None, account is not None, sold))
     return out
 
 
 def cash_findings(cash: list[TableCash]) -> tuple[list[str], list[str]]:
     """(problems, warnings) of the tables' cash. A count that differs from the cash account as
-    it stood at that moment is a problem: cash is missing or over. A closed table whose cash was
-    never counted, or has changed hands since its last count, is a problem too (the night's
-    cash is not accounted for); at a table still open the same is a warning (count at the end)."""
+    it stood at that moment is a problem: cash is missing or over. A closed table whose walk-in
+    sales were never counted by someone other than its dealer, or whose cash has changed hands
+    since its last count, is a problem too (the night's cash is not accounted for); at a table
+    still open the same is a warning (count at the end)."""
     problems: list[str] = []
     warnings: list[str] = []
     for tc in cash:
@@ -95,7 +108,9 @@ def cash_findings(cash: list[TableCash]) -> tuple[list[str], list[str]]:
                             f"{'short' if d < 0 else 'over'} by {money.format(abs(d))}: the table's cash account "
                             f"said {money.format(tc.counted_expected or 0)}")
         if tc.stale:
-            why = (f"the cash was never counted: {money.format(tc.expected)} expected" if tc.counted is None
+            why = (f"walk-ins bought {money.format(tc.sold)} of chips here and the cash was never counted by anyone "
+                   f"but its dealer: a pit boss or the admin counts it ({money.format(tc.expected)} expected)"
+                   if tc.counted is None
                    else f"walk-ins' chips were sold or cashed out since the last count: count again "
                         f"({money.format(tc.expected)} expected now)")
             (problems if tc.status == "closed" else warnings).append(f"{where}: {why}")
@@ -109,23 +124,26 @@ class WalkIns:
         self.store = store
 
     def count_cash(self, actor: Account, table_id: int, counted: Any) -> CashCount:
-        """Record the cash counted at a table (its dealer, a pit boss or the admin), with what
-        the table's cash account says now. ``counted`` is the cash in the table's box less the
-        float it opened with, so it is below zero when walk-ins cashed out more than they bought."""
+        """Record the cash counted at a table by someone other than its dealer (a pit boss or
+        the admin: rule ``count_cash`` for a dealer, ``own_count`` for a pit boss who deals the
+        table), with what the table's cash account says now. ``counted`` is the cash in the
+        table's box less the float it opened with, so it is below zero when walk-ins cashed out
+        more than they bought."""
         require(actor.role, "count_cash")
-        if isinstance(counted, bool) or not isinstance(counted, int) or abs(counted) > money.MAX_CENTS:
+        if isinstance(counted, bool) or not isinstance(counted, int) or abs(counted) > money.MAX_HELD:
             raise BadRequest("counted", f"counted is a whole number of cents, got {counted!r}")
         with self.store.transaction() as repo:
             table = _table(repo, actor.event_id, table_id)
-            if actor.role == DEALER and table.dealer_id != actor.id:
-                raise Forbidden("own_table", "a dealer counts the cash of their own tables only")
+            if table.dealer_id == actor.id:
+                raise Forbidden("own_count", "a table's cash is counted by someone other than its dealer (a pit boss "
+                                             "or the admin): two people, so the count checks the dealer's sales")
             cash = cash_account(repo, actor.event_id, table.id)
             balance = repo.lock_balances([cash.id])[cash.id].balance
             return repo.add_cash_count(table.id, counted, -balance, actor.id, now())
 
     def cash(self, actor: Account) -> list[TableCash]:
         """Every table's cash: expected, counted, and the difference (the host's view)."""
-        require(actor.role, "count_cash")
+        require(actor.role, "view_cash")
         with self.store.transaction() as repo:
             return table_cash(repo, actor.event_id)
 
@@ -133,6 +151,43 @@ class WalkIns:
         """The findings of ``syndicate admin check`` about the tables' cash (:func:`cash_findings`)."""
         with self.store.transaction() as repo:
             return cash_findings(table_cash(repo, event_id))
+
+    # -- chip sales above the event's limit ----------------------------------------------------
+    def sales(self, actor: Account, status: str | None = "pending") -> list[dict[str, Any]]:
+        """The event's chip sales above its limit (those waiting for approval by default), each
+        with its table's and people's names: what the approver sees."""
+        require(actor.role, "approve_sale")
+        if status is not None and status not in SALE_STATUSES:
+            raise BadRequest("status", f"status is one of {', '.join(SALE_STATUSES)}, got {status!r}")
+        with self.store.transaction() as repo:
+            names = {a.id: a.name for a in repo.accounts(actor.event_id)}
+            tables = {t.id: t for t in repo.tables(actor.event_id)}
+            return [{**sale.to_json(), "table_name": tables[sale.table_id].name,
+                     "dealer": names.get(tables[sale.table_id].dealer_id), "walk_in_name": names.get(sale.walk_in_id),
+                     "requested_by_name": names.get(sale.requested_by),
+                     "decided_by_name": names.get(sale.decided_by) if sale.decided_by else None}
+                    for sale in repo.chip_sales(actor.event_id, status)]
+
+    def decide(self, actor: Account, sale_id: int, approve: bool) -> ChipSale:
+        """A pit boss or the admin approves (the table then carries the sale out: the chips move
+        from its cash as for any sale) or refuses (nothing moves) a chip sale waiting for it. Not
+        the dealer who asked, nor the table's dealer (rule ``own_sale``); a sale decided, done or
+        cancelled already is refused (rule ``sale_decided``) and changes nothing."""
+        require(actor.role, "approve_sale")
+        with self.store.transaction() as repo:
+            sale = repo.chip_sale(sale_id)
+            table = repo.table(sale.table_id) if sale is not None else None
+            if sale is None or table is None or table.event_id != actor.event_id:
+                raise NotFound("chip_sale", f"no chip sale {sale_id} in this event")
+            if actor.id in (sale.requested_by, table.dealer_id):
+                raise Forbidden("own_sale", "a chip sale above the limit is approved by someone other than the "
+                                            "table's dealer who asked for it")
+            status = "approved" if approve else "refused"
+            if not repo.move_chip_sale(sale.id, ("pending",), status, actor.id, now()):
+                raise Conflict("sale_decided", f"this chip sale is {sale.status} already: nothing changed")
+            decided = repo.chip_sale(sale.id)
+        assert decided is not None
+        return decided
 
     def link(self, actor: Account, walk_in_id: int, player_id: Any, seated: Callable[[int], Collection[int]]
              ) -> Account:

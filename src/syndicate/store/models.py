@@ -53,6 +53,9 @@ class EventRow(Base):
     # The turn clock of the tables opened in the event, per card source, where its admin set one
     # (JSON: {"real": seconds or null for none, "shuffled": ...}): docs/server.md.
     turn_clock: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # A walk-in's chip sale above this waits for a pit boss's or the admin's approval (migration
+    # 0009; None: no limit).
+    sale_limit: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class AccountRow(Base):
@@ -132,6 +135,9 @@ class TableRow(Base):
     dealer_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     status: Mapped[str] = mapped_column(String(10))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Why the server could not restore the table at its start (migration 0009): served to no one
+    # until a start restores it; `syndicate admin check` reports it.
+    fault: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class LedgerAccountRow(Base):
@@ -248,6 +254,39 @@ class CashCountRow(Base):
     expected: Mapped[int] = mapped_column(BigInteger)
     by_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChipSaleRow(Base):
+    """A walk-in's chip sale above the event's limit (migration 0009): requested by the table's
+    dealer, approved or refused by a pit boss or the admin; no chip moves until the table's
+    actor carries an approved one out (``done``). One whose seat left first is ``cancelled``."""
+
+    __tablename__ = "chip_sales"
+    __table_args__ = (
+        CheckConstraint("status IN ('pending','approved','refused','done','cancelled')", name="status"),
+        CheckConstraint("amount > 0", name="amount_positive"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    walk_in_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(10))
+    requested_by: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TableSeatRow(Base):
+    """Who holds a seat of a live table (migration 0009), written with the ledger move that seats
+    or unseats them: a stack holding chips with no row behind it is stranded (`syndicate admin
+    check`). A start returns every stack and clears the table's rows."""
+
+    __tablename__ = "table_seats"
+    table_id: Mapped[int] = mapped_column(ForeignKey("card_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
 
 
 class EventLimitRow(Base):

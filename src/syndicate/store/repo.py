@@ -23,6 +23,7 @@ from ..room.errors import Conflict, Fenced
 from ..room.values import (
     Account,
     CashCount,
+    ChipSale,
     Entry,
     Event,
     Hand,
@@ -38,6 +39,7 @@ from .database import Database
 from .models import (
     AccountRow,
     CashCountRow,
+    ChipSaleRow,
     EventLimitRow,
     EventRow,
     HandPlayerRow,
@@ -50,6 +52,7 @@ from .models import (
     ShoeRow,
     TableLeaseRow,
     TableRow,
+    TableSeatRow,
     TokenRow,
 )
 
@@ -57,7 +60,12 @@ from .models import (
 def _event(r: EventRow) -> Event:
     return Event(r.id, r.name, _utc(r.created_at), r.seed_reveal,
                  _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by,
-                 json.loads(r.turn_clock) if r.turn_clock else {})
+                 json.loads(r.turn_clock) if r.turn_clock else {}, r.sale_limit)
+
+
+def _chip_sale(r: ChipSaleRow) -> ChipSale:
+    return ChipSale(r.id, r.table_id, r.seat, r.walk_in_id, r.amount, r.status, r.requested_by,
+                    _utc(r.requested_at), r.decided_by, _utc(r.decided_at) if r.decided_at is not None else None)
 
 
 def _utc(dt: datetime) -> datetime:
@@ -70,7 +78,7 @@ def _account(r: AccountRow) -> Account:
 
 
 def _table(r: TableRow) -> Table:
-    return Table(r.id, r.event_id, r.name, r.game, json.loads(r.rules), r.seats, r.dealer_id, r.status)
+    return Table(r.id, r.event_id, r.name, r.game, json.loads(r.rules), r.seats, r.dealer_id, r.status, r.fault)
 
 
 _ACCOUNTS = cast(SqlTable, LedgerAccountRow.__table__)
@@ -269,6 +277,9 @@ class SqlRepo:
         r.turn_clock = json.dumps(defaults) if defaults else None
         self.s.flush()
 
+    def set_sale_limit(self, event_id: int, sale_limit: int | None) -> None:
+        self.s.execute(update(EventRow).where(EventRow.id == event_id).values(sale_limit=sale_limit))
+
     def event_has_hands(self, event_id: int) -> bool:
         q = select(HandRow.id).join(TableRow, HandRow.table_id == TableRow.id).where(TableRow.event_id == event_id)
         return self.s.scalar(q.limit(1)) is not None
@@ -400,6 +411,9 @@ class SqlRepo:
 
     def set_table_rules(self, table_id: int, rules: dict[str, Any]) -> None:
         self.s.execute(update(TableRow).where(TableRow.id == table_id).values(rules=json.dumps(rules)))
+
+    def set_table_fault(self, table_id: int, fault: str | None) -> None:
+        self.s.execute(update(TableRow).where(TableRow.id == table_id).values(fault=fault))
 
     def set_table_dealer(self, table_id: int, dealer_id: int) -> None:
         self.s.execute(update(TableRow).where(TableRow.id == table_id).values(dealer_id=dealer_id))
@@ -598,6 +612,66 @@ class SqlRepo:
              .where(TableRow.event_id == event_id).order_by(CashCountRow.id))
         return [CashCount(r.id, r.table_id, r.counted, r.expected, r.by_account_id, _utc(r.at))
                 for r in self.s.scalars(q)]
+
+    # -- who holds the seats of live tables ----------------------------------------------------
+    def take_seat(self, table_id: int, seat: int, account_id: int) -> None:
+        self.s.execute(delete(TableSeatRow).where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seat))
+        self.s.add(TableSeatRow(table_id=table_id, seat=seat, account_id=account_id))
+        self.s.flush()
+
+    def free_seat(self, table_id: int, seat: int) -> None:
+        self.s.execute(delete(TableSeatRow).where(TableSeatRow.table_id == table_id, TableSeatRow.seat == seat))
+
+    def free_seats(self, table_id: int) -> None:
+        self.s.execute(delete(TableSeatRow).where(TableSeatRow.table_id == table_id))
+
+    def seats_held(self, event_id: int) -> list[tuple[int, int, int]]:
+        """(table, seat, account) of every seat held at the event's tables."""
+        q = (select(TableSeatRow.table_id, TableSeatRow.seat, TableSeatRow.account_id)
+             .join(TableRow, TableRow.id == TableSeatRow.table_id).where(TableRow.event_id == event_id)
+             .order_by(TableSeatRow.table_id, TableSeatRow.seat))
+        return [(t, n, a) for t, n, a in self.s.execute(q)]
+
+    # -- walk-ins' chip sales waiting for approval -----------------------------------------------
+    def add_chip_sale(self, table_id: int, seat: int, walk_in_id: int, amount: int, by: int,
+                      at: datetime) -> ChipSale:
+        row = ChipSaleRow(table_id=table_id, seat=seat, walk_in_id=walk_in_id, amount=amount, status="pending",
+                          requested_by=by, requested_at=at)
+        self.s.add(row)
+        self.s.flush()
+        return _chip_sale(row)
+
+    def chip_sale(self, sale_id: int) -> ChipSale | None:
+        r = self.s.get(ChipSaleRow, sale_id)
+        return _chip_sale(r) if r else None
+
+    def chip_sales(self, event_id: int, status: str | None = None, table_id: int | None = None) -> list[ChipSale]:
+        q = (select(ChipSaleRow).join(TableRow, TableRow.id == ChipSaleRow.table_id)
+             .where(TableRow.event_id == event_id).order_by(ChipSaleRow.id))
+        if status is not None:
+            q = q.where(ChipSaleRow.status == status)
+        if table_id is not None:
+            q = q.where(ChipSaleRow.table_id == table_id)
+        return [_chip_sale(r) for r in self.s.scalars(q)]
+
+    def move_chip_sale(self, sale_id: int, before: Sequence[str], status: str, by: int | None,
+                       at: datetime) -> bool:
+        """Set the sale's status if it is one of ``before`` now (one statement, so two writers
+        cannot both move it); whether it moved. ``by``: who decided (kept when None)."""
+        values: dict[str, Any] = {"status": status}
+        if by is not None:
+            values.update(decided_by=by, decided_at=at)
+        done = self.s.execute(update(ChipSaleRow).where(ChipSaleRow.id == sale_id, ChipSaleRow.status.in_(before))
+                              .values(**values))
+        return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def cancel_chip_sales(self, table_id: int, seat: int | None = None) -> None:
+        """Every sale of the table (of ``seat``) not yet carried out or refused: cancelled."""
+        q = update(ChipSaleRow).where(ChipSaleRow.table_id == table_id,
+                                      ChipSaleRow.status.in_(("pending", "approved")))
+        if seat is not None:
+            q = q.where(ChipSaleRow.seat == seat)
+        self.s.execute(q.values(status="cancelled"))
 
     # -- shoes -------------------------------------------------------------------------------
     def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None:

@@ -26,7 +26,7 @@ from ..room.cardroom import CardRoom
 from ..room.clock import Timers
 from ..room.cluster import ClusterRoom, check_cluster_url
 from ..room.live import LiveRoom
-from ..room.recovery import void_unfinished
+from ..room.recovery import Restored, void_unfinished
 from ..shoe import Shoe
 from ..store import Database, SqlStore
 from ..store.bus import RedisBus
@@ -63,7 +63,8 @@ def create_app(
     are other origins whose pages may use the session cookie (the server's own always may).
 
     On start, any hand a previous process left unfinished is voided and its bets returned
-    (:func:`syndicate.room.recovery.void_unfinished`), so every table comes back ready to play.
+    (:func:`syndicate.room.recovery.void_unfinished`), so every table comes back ready to play;
+    a table it cannot restore is served to no one and listed in ``app.state.faults``.
 
     ``public_url`` (``https://casino.example``) is where the players reach the server: the pages'
     QR codes carry it (:mod:`syndicate.web.qr`); without it, a code carries the address its
@@ -88,11 +89,11 @@ def create_app(
     room = CardRoom(SqlStore(db), hasher)
     live: LiveRoom
     if redis_url is None:
-        voided = void_unfinished(room)
+        restored = void_unfinished(room)
         live = LiveRoom(room, timers=timers, new_shoe=new_shoe)
     else:
         check_cluster_url(db.url)
-        voided = []
+        restored = Restored()
         # Each database is one cluster: processes on another database share no channel with these.
         namespace = hashlib.sha256(str(db.url).encode()).hexdigest()[:12]
         live = ClusterRoom(room, RedisBus(redis_url), namespace=namespace, timers=timers, new_shoe=new_shoe,
@@ -140,7 +141,8 @@ def create_app(
          settings=Settings(secure_cookies=secure_cookies, current_event=current_event, limits=limits,
                            trusted_origins=trusted, public_url=public))
     app.state.db = db
-    app.state.voided = voided
+    app.state.voided = restored.voided
+    app.state.faults = restored.faults  # the tables it could not restore, with why
     app.state.odds = odds_pool
     answer_refusals(app)
     for router in ROUTERS:  # the REST API by resource, in the order of the OpenAPI document's paths

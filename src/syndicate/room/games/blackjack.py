@@ -116,6 +116,16 @@ class BlackjackGame(RoundAccessors):
     def start_stacks(self) -> dict[int, int]:
         return dict(self._start)
 
+    def verify_add_chips(self, seat: int, amount: int) -> None:
+        hand_in_play(self)
+        assert self.round is not None
+        self.round.verify_add_chips(seat, amount)  # bets open, no card out: "cards_out" otherwise
+
+    def add_chips(self, seat: int, amount: int) -> None:
+        assert self.round is not None
+        self.round.add_chips(seat, amount)
+        self._start[seat] = self._start.get(seat, 0) + amount
+
     def seat_action(self, seat: int, action: str, message: dict[str, Any]) -> bool:
         hand_in_play(self)
         rd = self.round

@@ -118,6 +118,14 @@ class DrawGame(RoundAccessors):
     def start_stacks(self) -> dict[int, int]:
         return dict(self.round.start_stacks) if self.round is not None else {}
 
+    def verify_add_chips(self, seat: int, amount: int) -> None:
+        """A hand of draw starts with the antes in and its cards on their way: no moment of it
+        has bets open before a card, so a seat dealt in buys chips between hands."""
+        raise Conflict("cards_out", "this hand is dealt (the antes are in): chips are sold between hands")
+
+    def add_chips(self, seat: int, amount: int) -> None:
+        self.verify_add_chips(seat, amount)
+
     def seat_action(self, seat: int, action: str, message: dict[str, Any]) -> bool:
         if action in ("accept_ante", "refuse_ante"):
             table = self._sync_seats()

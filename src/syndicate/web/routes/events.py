@@ -4,11 +4,12 @@ settings, and its end (docs/server.md)."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
 from pydantic import Field, StrictInt
 
+from ... import money
 from ...room.clock import MAX_TURN, MIN_TURN
 from ...room.errors import BadRequest, Forbidden
 from ...room.roles import require
@@ -49,6 +50,9 @@ class EventSettings(Body):
     turn_clock: TurnClockDefaults | None = Field(
         default=None, description="the turn clock of the tables opened from now on, by their cards: whichever is "
         "given (docs/server.md)")
+    sale_limit: Annotated[StrictInt, Field(ge=1, le=money.MAX_CENTS)] | None = Field(
+        default=None, description="cents: a walk-in's chip sale above it waits for a pit boss's or the admin's "
+                                  "approval; null: no limit (docs/walk-ins.md)")
 
 
 @router.get("/api/events", tags=["sign-in"])
@@ -86,15 +90,23 @@ def create_event(account: Me, body: NewEvent, room: Room, settings: Deployment) 
 def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -> dict[str, Any]:
     """Change the event's settings (its admin only): when its seeds are revealed, refused once
     a table of the event has dealt a hand (409, rule ``seed_reveal_fixed``); the turn clock of
-    the tables opened from now on. Refused once the event ended (``event_ended``)."""
+    the tables opened from now on; the limit on a walk-in's chip sale (``null``: none). Refused
+    once the event ended (``event_ended``)."""
+    given = body.model_fields_set
+    if not given & {"seed_reveal", "turn_clock", "sale_limit"}:
+        raise BadRequest("settings", "say what to change: seed_reveal, turn_clock, sale_limit (any of them)")
     ev = None
-    if body.seed_reveal is not None:
+    if "seed_reveal" in given:
+        if body.seed_reveal is None:
+            raise BadRequest("seed_reveal", "seed_reveal is table_close or event_end")
         ev = room.events.set_seed_reveal(account, event_id, body.seed_reveal)
     if body.turn_clock is not None:
         defaults = body.turn_clock.model_dump(include=body.turn_clock.model_fields_set)
         ev = room.events.set_turn_clock(account, event_id, defaults)
+    if "sale_limit" in given:
+        ev = room.events.set_sale_limit(account, event_id, body.sale_limit)
     if ev is None:
-        raise BadRequest("settings", "say what to change: seed_reveal, turn_clock or both")
+        raise BadRequest("turn_clock", "turn_clock is an object: {\"real\": seconds or null, \"shuffled\": ...}")
     return ev.to_json()
 
 

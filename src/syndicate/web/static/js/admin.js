@@ -1,7 +1,8 @@
 // Admin (and pit bosses): the roster, accounts, buy-ins and cash-outs, a player's ledger line
 // by line, hand history search with a step-by-step replay and the fairness check, and the
-// house's figures per table; the tables' cash for walk-ins' chips (expected, counted, the
-// difference) and linking a walk-in to a player's account (docs/walk-ins.md).
+// house's figures per table; the tables' cash for walk-ins' chips (expected, counted by someone
+// other than the dealer, the difference), the chip sales waiting for approval and linking a
+// walk-in to a player's account (docs/walk-ins.md).
 import { api, eventId, h, headerBar, money, parseDollars, redraw, refused, signInForm, toast, whoAmI } from "./common.js";
 import { evening } from "./evening.js";
 import { replayViewer } from "./replay.js";
@@ -33,6 +34,7 @@ async function main() {
   await Promise.all([roster(), loadAccounts(), figures(), night.refresh()]);
   handSearch();
   walkIns();
+  chipSales();
   if (me.account.role === "admin") { houseFloat(); turnClock(); endOfNight(); }
   // The page keeps itself current, as the lobby does: the house's figures, the totals and the
   // charts while hands are played, and the accounts another host creates. Only what changed is
@@ -45,6 +47,75 @@ async function main() {
 
 /** How often the page asks again for its figures (the lobby: 3 s). */
 const LIVE_MS = 4000;
+
+
+/** Walk-ins' chip sales above the event's limit, waiting for a pit boss's or the admin's
+ * approval (no chip has moved): each with Approve and Refuse. The list looks again every few
+ * seconds, so a dealer's request shows up by itself. The admin sets the limit here too. */
+function chipSales() {
+  const box = h("div", { id: "chip-sales" });
+  const list = h("div", { "aria-live": "polite" });
+  document.getElementById("walk-ins").closest("section").after(sec("sales", "Walk-ins' chip sales waiting for approval", box));
+  const decide = (sale, how) => async () => {
+    const what = `${money(sale.amount)} for ${sale.walk_in_name} at ${sale.table_name}`;
+    if (how === "refuse" && !confirm(`Refuse the sale of ${what}? No chip moves.`)) return;
+    try {
+      await api("POST", `/api/chip-sales/${sale.id}/${how}`);
+      toast(how === "approve" ? `Approved: ${what}` : `Refused: ${what}`);
+      await show();
+      walkIns();
+    } catch (err) { refused(err); }
+  };
+  const show = async () => {
+    const sales = await api("GET", "/api/chip-sales");
+    const shown = JSON.stringify(sales.map((x) => x.id));
+    if (list.dataset.shown === shown) return; // nothing new: leave the buttons under the finger
+    list.dataset.shown = shown;
+    // A list, not a table: on a pit boss's phone each sale and its two buttons fit the width.
+    list.replaceChildren(sales.length ? h("ul", { class: "plain sales", "aria-label": "Chip sales waiting for approval" },
+      sales.map((x) => h("li", { class: "sale" },
+        h("p", {}, h("strong", {}, money(x.amount)), ` for ${x.walk_in_name}, seat ${x.seat} at ${x.table_name} (dealer ${x.dealer}), asked at ${new Date(x.requested_at).toLocaleTimeString()}`),
+        me.account.name === x.dealer ? h("p", { class: "muted" }, "Your table: another pit boss or the admin approves it.")
+          : h("div", { class: "inline" },
+            h("button", { type: "button", class: "primary", "aria-label": `Approve ${money(x.amount)} for ${x.walk_in_name}`, onclick: decide(x, "approve") }, "Approve"),
+            h("button", { type: "button", class: "danger", "aria-label": `Refuse ${money(x.amount)} for ${x.walk_in_name}`, onclick: decide(x, "refuse") }, "Refuse")))))
+      : h("p", { class: "muted" }, "No sale is waiting."));
+  };
+  const parts = [list];
+  if (me.account.role === "admin") parts.unshift(saleLimit());
+  box.replaceChildren(...parts);
+  show().catch((err) => { list.textContent = err.message; });
+  setInterval(() => show().catch(() => {}), 4000);
+}
+
+/** The admin's limit on one chip sale to a walk-in: above it, the sale waits for approval. */
+function saleLimit() {
+  const status = h("p", { "data-testid": "sale-limit" });
+  const amount = h("input", { inputmode: "decimal", placeholder: "100.00" });
+  const set = async (value) => {
+    try {
+      const ev = await api("PATCH", `/api/events/${await eventId()}`, { sale_limit: value });
+      say(ev.sale_limit);
+      amount.value = "";
+      toast(value === null ? "No limit on chip sales" : `Chip sales above ${money(value)} wait for approval`);
+    } catch (err) { refused(err); }
+  };
+  const say = (limit) => {
+    status.textContent = limit === null || limit === undefined ? "No limit: every chip sale at a table is made at once."
+      : `A chip sale above ${money(limit)} waits for a pit boss's or the admin's approval.`;
+  };
+  const form = h("form", { class: "inline", "aria-label": "Set the chip sale limit" },
+    h("label", { class: "field" }, "Sales above ($) wait for approval", amount), h("button", { type: "submit", class: "primary" }, "Set limit"),
+    h("button", { type: "button", onclick: () => set(null) }, "No limit"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const c = parseDollars(amount.value);
+    if (!c) { toast("The limit in dollars, like 100 or 250.00", true); return; }
+    set(c);
+  });
+  api("GET", "/api/events").then((evs) => say((evs.find((x) => x.current) || {}).sale_limit)).catch(() => {});
+  return h("div", {}, status, form);
+}
 
 async function roster() {
   const ev = await eventId();
@@ -137,7 +208,11 @@ async function walkIns() {
   try {
     const [cash, walkers] = await Promise.all([api("GET", "/api/cash"), api("GET", "/api/walk-ins")]);
     const cents = (c) => (c === null || c === undefined ? "not counted" : money(c));
-    const table = h("input", { type: "number", min: "1", "aria-label": "Table whose cash was counted" });
+    // The count is someone else's than the table's dealer: the tables that took walk-ins' cash,
+    // by name and dealer, but not one this account deals (a pit boss who deals).
+    const countable = cash.filter((c) => c.dealer !== me.account.name);
+    const table = h("select", { "aria-label": "Table whose cash was counted" }, countable.map((c) =>
+      h("option", { value: c.table }, `${c.name} (dealer ${c.dealer}${c.status === "closed" ? ", closed" : ""})`)));
     const counted = h("input", { inputmode: "decimal", "aria-label": "Cash counted ($)", placeholder: "120.00" });
     const count = h("form", { class: "inline", "aria-label": "Record a cash count" },
       h("label", { class: "field" }, "Table", table), h("label", { class: "field" }, "Cash counted ($)", counted),
@@ -148,7 +223,8 @@ async function walkIns() {
       if (c === null) { toast("The cash counted in dollars, like 120 or 120.50", true); return; }
       try {
         const out = await api("POST", `/api/tables/${Number(table.value)}/cash-count`, { counted: /^[−-]/.test(counted.value) ? -c : c });
-        toast(`Table ${out.table}: counted ${money(out.counted)}, difference ${money(out.difference)}`);
+        const name = table.selectedOptions[0] ? table.selectedOptions[0].textContent : `table ${out.table}`;
+        toast(`${name}: counted ${money(out.counted)}, difference ${money(out.difference)}`);
         walkIns();
       } catch (err) { refused(err); }
     });
@@ -166,11 +242,12 @@ async function walkIns() {
     });
     const names = Object.fromEntries(accounts.map((a) => [a.id, a.name]));
     box.replaceChildren(
+      h("p", { class: "muted" }, "A table's cash is counted by a pit boss or the admin, never by its own dealer."),
       h("table", { class: "data", "aria-label": "Tables' cash" },
         h("thead", {}, h("tr", {}, h("th", {}, "Table"), h("th", {}, "Dealer"), h("th", { class: "num" }, "Expected"), h("th", { class: "num" }, "Counted"), h("th", { class: "num" }, "Difference"), h("th", {}, "Count again"))),
         h("tbody", {}, cash.map((c) => h("tr", {}, h("td", {}, `${c.name} (${c.table})`), h("td", {}, c.dealer), h("td", { class: "num" }, money(c.expected)),
           h("td", { class: "num" }, cents(c.counted)), h("td", { class: "num" }, c.difference === null ? "" : money(c.difference)), h("td", {}, c.count_again ? "yes" : "no"))))),
-      count,
+      countable.length ? count : h("p", { class: "muted" }, "No table has taken walk-ins' cash for you to count yet."),
       h("ul", { "aria-label": "Walk-ins" }, walkers.map((w) => h("li", {}, w.linked_to === null ? w.name : `${w.name}: linked to ${names[w.linked_to] || `account ${w.linked_to}`}`))),
       link);
   } catch (err) { box.textContent = err.message; }
@@ -189,10 +266,21 @@ function cashier() {
       loadAccounts();
     } catch (err) { refused(err); }
   };
+  // The whole bankroll in one move, whatever it holds: refused while their chips are at a table.
+  const everything = async () => {
+    const name = who.selectedOptions[0] ? who.selectedOptions[0].textContent : "";
+    if (!name || !confirm(`Cash out all of ${name}'s bankroll? Pay them every chip it holds.`)) return;
+    try {
+      const out = await api("POST", "/api/cashier/cash-out-all", { player: Number(who.value) });
+      toast(`Cashed out everything for ${name}: ${money(out.amount)}`);
+      loadAccounts();
+    } catch (err) { refused(err); }
+  };
   document.getElementById("cashier").replaceChildren(h("div", { class: "inline", style: "display:flex;gap:.5rem;flex-wrap:wrap;align-items:end" },
     h("label", { class: "field" }, "Player", who), h("label", { class: "field" }, "Amount ($)", amount),
     h("button", { type: "button", class: "primary", onclick: go("buy-in") }, "Buy in"),
-    h("button", { type: "button", onclick: go("cash-out") }, "Cash out")));
+    h("button", { type: "button", onclick: go("cash-out") }, "Cash out"),
+    h("button", { type: "button", onclick: everything }, "Cash out everything")));
 }
 
 /** A ledger line's kind in words (the kind itself stays in the data). */
@@ -354,7 +442,7 @@ async function turnClock() {
         await api("PATCH", `/api/events/${ev.id}`, { turn_clock: body });
         toast("Turn clock saved: tables opened from now on take it");
         await show();
-      } catch (err) { toast(`${err.message} (${err.rule})`, true); }
+      } catch (err) { refused(err); }
     });
     box.replaceChildren(h("p", { id: "clock-defaults" },
       `Real-cards tables: ${said("real", "off (not set)")}; shuffled tables: ${said("shuffled", "the server's (not set)")}. ` +

@@ -1,7 +1,8 @@
 // The dealer console (/dealer): open a table from a preset with overrides, and run each of your
 // tables: start rounds, deal, pause, resume, close, seat or remove bots, propose an ante change;
-// seat a walk-in by name, sell them chips, cash them out, and act for a walk-in's seat (or a
-// player's who lets the dealer act for them: docs/walk-ins.md). Table actions go over the
+// seat a walk-in by name, sell them chips (a sale above the event's limit shows as waiting for a
+// pit boss's approval), cash them out, and act for a walk-in's seat (or a player's who lets the
+// dealer act for them: docs/walk-ins.md). Table actions go over the
 // table's WebSocket, like every other action.
 //
 // The dealer's tablet (/dealer/tables/{id}) is the same console for one table, laid out for a
@@ -201,7 +202,11 @@ function tableView(t) {
   entry.act = async (action, fields = {}) => {
     try {
       await entry.sock.act(action, fields);
-      entry.say(doneText(t, action, fields));
+      // A sale above the event's limit was asked for, not made: say so, not "sold".
+      const seat = entry.state && fields.seat ? entry.state.seats.find((x) => x.seat === fields.seat) : null;
+      const asked = (action === "seat_walk_in" || action === "sell_chips") && seat && seat.sale && seat.sale.status === "pending";
+      entry.say(asked ? `Seat ${fields.seat}: ${money(seat.sale.amount)} for ${seat.player} waits for a pit boss's approval: no chips yet`
+        : doneText(t, action, fields));
       return true;
     } catch (e) { entry.say(inWords(e), true); return false; }
   };
@@ -486,6 +491,7 @@ function seatTile(entry, n) {
         seat.sitting_out ? h("span", { class: "tag" }, "sitting out") : null),
       h("div", { class: "tile-money" }, h("span", {}, `Chips ${money(stack)}`), bet ? h("span", { class: "bet" }, `Bet ${money(bet)}`) : null,
         rs && rs.insurance ? h("span", {}, `Insurance ${money(rs.insurance)}`) : null)];
+      if (seat.sale) parts.push(h("div", { class: "tag sale", role: "status" }, saleText(seat.sale)));
       if (rs && t.game === "blackjack") {
         // A split's hands stand side by side in the tile (on a crowded tablet), each with its
         // total, its bet and how it ended.
@@ -515,6 +521,12 @@ function seatTile(entry, n) {
       info.replaceChildren(...parts);
     },
   };
+}
+
+/** A chip sale above the event's limit, as the dealer's screens say it: no chip has moved. */
+function saleText(sale) {
+  return sale.status === "approved" ? `${money(sale.amount)} approved: the chips come when this round is over`
+    : `${money(sale.amount)} waiting for a pit boss's approval`;
 }
 
 function liveLine(entry) {
@@ -571,7 +583,7 @@ function cardPad(t, entry) {
     try {
       await entry.sock.act("ruling", { seat: rd && rd.ruling_needed, dead });
       entry.say(dead ? "the hand is dead" : "the hand stands");
-    } catch (e) { refusal.textContent = `${e.message} (${e.rule})`; }
+    } catch (e) { refusal.textContent = inWords(e); refusal.dataset.rule = e.rule; }
   };
   const dead = bj ? null : h("button", { type: "button", class: "danger", onclick: () => rule(true) }, "Dead hand");
   const stands = bj ? null : h("button", { type: "button", onclick: () => rule(false) }, "The hand stands");
@@ -662,6 +674,15 @@ function setupPanel(t, entry, id) {
     try { await api("POST", `/api/tables/${t.id}/status`, { status: s }); await refresh(); } catch (e) { entry.say(inWords(e), true); }
   };
   const bots = h("input", { type: "number", min: "1", max: String(t.seats), value: "1", "aria-label": L("Bots to seat") });
+  // Each bot's chips, from the house float: blank is the default, 100 maximum bets (the
+  // placeholder says how much once the table's state has come).
+  const botChips = h("input", { inputmode: "decimal", "aria-label": `Chips per bot at ${t.name}, dollars` });
+  const seatBots = () => {
+    const typed = botChips.value.trim();
+    const c = typed ? parseDollars(typed) : null;
+    if (typed && c === null) { entry.say("Chips per bot: an amount in dollars, like 50 or 50.00 (blank: 100 maximum bets)", true); return; }
+    act("add_bots", c === null ? { count: Number(bots.value) } : { count: Number(bots.value), amount: c });
+  };
   const ante = h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" });
   const auto = h("input", { type: "number", min: "1", max: "600", step: "1", value: "15", "aria-label": `Auto-deal betting window at ${t.name}, seconds` });
   const walkSeat = h("input", { type: "number", min: "1", max: String(t.seats), value: "1" });
@@ -719,7 +740,8 @@ function setupPanel(t, entry, id) {
     h("button", { type: "button", "aria-label": L("Turn auto-deal off"), onclick: () => setAuto(null) }, "Auto-deal off"),
     h("label", { class: "field" }, "Turn clock", clockPick),
     h("button", { type: "button", "aria-label": L("Set the turn clock"), onclick: () => act("turn_clock", { seconds: clockPick.value === "off" ? null : Number(clockPick.value) }) }, "Set the clock"),
-    h("label", { class: "field" }, "Bots to seat", bots), h("button", { type: "button", "aria-label": L("Seat bots"), onclick: () => act("add_bots", { count: Number(bots.value) }) }, "Seat bots"),
+    h("label", { class: "field" }, "Bots to seat", bots), h("label", { class: "field" }, "Chips per bot ($)", botChips),
+    h("button", { type: "button", "aria-label": L("Seat bots"), onclick: seatBots }, "Seat bots"),
     h("button", { type: "button", "aria-label": L("Remove bots"), onclick: () => act("remove_bots") }, "Remove bots"),
     t.game === "poker" ? [h("label", { class: "field" }, "New ante ($)", ante), h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
       const c = parseDollars(ante.value);
@@ -740,11 +762,12 @@ function setupPanel(t, entry, id) {
     clockStatus.textContent = clock === undefined ? "" : clock === null
       ? "Turn clock: off (no one is hurried: the table never decides for a player)"
       : `Turn clock: ${clockWords(clock)} a decision, then the table decides (stand, no insurance; check, fold)`;
+    if (s) botChips.placeholder = (100 * s.table.max_bet / 100).toFixed(2);
     const list = s ? s.seats.filter((x) => x.walk_in) : [];
     const order = list.map((seat) => {
       if (!rows.has(seat.seat)) rows.set(seat.seat, walkInRow(seat.seat));
       const r = rows.get(seat.seat);
-      r.who.textContent = `Seat ${seat.seat}: ${seat.player}, ${money(seat.stack)}`;
+      r.who.textContent = `Seat ${seat.seat}: ${seat.player}, ${money(seat.stack)}${seat.sale ? ` (${saleText(seat.sale)})` : ""}`;
       return r.row;
     });
     const now = [...walkIns.children];
