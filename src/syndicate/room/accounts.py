@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import time
 import unicodedata
 from collections.abc import Callable, Collection
 from datetime import timedelta
@@ -25,7 +26,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .events import check_seed_reveal
-from .ledger import now, stacks_of
+from .ledger import is_bot, is_walk_in, now, stacks_of
 from .ports import Store
 from .roles import ADMIN, PLAYER, ROLES, allowed, require
 from .values import Account, Event
@@ -94,7 +95,11 @@ class Accounts:
         # What an unknown name's password is checked against, so that a wrong password costs the
         # same argon2 work whether the name exists or not (names cannot be found by timing). Made
         # once by this hasher, so with its parameters; no password matches a random secret.
+        started = time.perf_counter()
         self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(32))
+        #: about how long one password check takes here (a moving average of the checks made):
+        #: how long the refusal of a name that was not checked must take, to look like one
+        self.verify_seconds = time.perf_counter() - started
 
     # -- events ----------------------------------------------------------------------------
     def create_event(self, name: str) -> Event:
@@ -239,21 +244,31 @@ class Accounts:
         return a
 
     # -- signing in ------------------------------------------------------------------------
-    def sign_in(self, event_id: int, name: str, password: str, kind: str = "token") -> tuple[str, Account]:
+    def sign_in(self, event_id: int, name: str, password: str, kind: str = "token", *,
+                unknown: bool = True) -> tuple[str, Account]:
         """Check the password and return a new secret. The name is matched in its canonical
         form (``"ADMIN "`` finds ``admin``). An unknown name and a wrong password get the same
         refusal after the same work (one argon2 verification), so neither the answer nor its
-        time tells which names exist."""
+        time tells which names exist. With ``unknown`` false (an address over its sign-in limit,
+        docs/security.md) a name that cannot sign in is refused without that work: the caller
+        makes the refusal take :attr:`verify_seconds` all the same."""
         if kind not in LIFETIME:
             raise BadRequest("kind", "kind is 'session' or 'token'")
         with self.store.transaction() as repo:
             account = repo.account_by_name(event_id, name) if isinstance(name, str) else None
+        if account is not None and (is_walk_in(account) or is_bot(account)):
+            account = None  # no password signs them in: checked like an unknown name
         refused = Unauthorized("credentials", "wrong name or password")
+        if account is None and not unknown:
+            raise refused
+        started = time.perf_counter()
         try:
             self.hasher.verify(self._dummy_hash if account is None else account.password_hash,
                                password if isinstance(password, str) else "")
         except (VerificationError, InvalidHashError):
             raise refused from None
+        finally:
+            self.verify_seconds += (time.perf_counter() - started - self.verify_seconds) / 8
         if account is None:  # unreachable unless a password matched a random secret
             raise refused
         token = secrets.token_urlsafe(32)
