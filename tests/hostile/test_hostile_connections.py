@@ -287,7 +287,7 @@ def test_every_page_and_answer_carries_the_security_headers(database, cast) -> N
 # -- slow and many connections ---------------------------------------------------------------
 def _half_sent(port: int, source: str) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
-    s.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # and never the rest
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())  # and never the rest
     return s
 
 
@@ -356,12 +356,13 @@ def test_a_stalled_body_times_out_and_a_slow_one_does_not(database) -> None:
     srv = LiveServer(app, **uvicorn_options(ConnectionLimits(header_timeout=5.0, body_idle_timeout=1.0)))
     try:
         stalled = socket.create_connection(("127.0.0.1", srv.port), timeout=30)
-        stalled.sendall(b"POST /api/events/1/tokens HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
-                        b"content-length: 100\r\n\r\n{\"name\": ")
+        stalled.sendall(f"POST /api/events/1/tokens HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n".encode()
+                        + b"content-type: application/json\r\ncontent-length: 100\r\n\r\n{\"name\": ")
         assert _closed_by_server(stalled).startswith(b"HTTP/1.1 408")
         stalled.close()
         with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as ok:  # headers in parts
-            for part in (b"GET /api/ev", b"ents HTTP/1.1\r\nHo", b"st: x\r\nConnection: close\r\n\r\n"):
+            for part in (b"GET /api/ev", b"ents HTTP/1.1\r\nHo", f"st: 127.0.0.1:{srv.port}\r\n".encode(),
+                         b"Connection: close\r\n\r\n"):
                 ok.sendall(part)
             assert _closed_by_server(ok).startswith(b"HTTP/1.1 200")
     finally:
