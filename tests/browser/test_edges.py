@@ -1,6 +1,7 @@
-"""The sign-in form when the server says to wait: a name failed too often from this address gets
-a 429 whose wait the form says in words (and says when it is over), at a phone's, a tablet's
-(both ways) and a desktop's size."""
+"""The edges as a person meets them in the browser, at a phone's, a tablet's (both ways) and a
+desktop's size: the sign-in form when the server says to wait (a 429's wait in words, and word
+when it is over), and the lobby's join code of a room served on this machine alone (it says
+phones cannot open it, and how to serve them)."""
 
 from __future__ import annotations
 
@@ -92,4 +93,31 @@ def test_the_form_says_when_the_wait_is_over(site) -> None:
     expect(form.get_by_role("alert")).to_contain_text("Try again in 2 minutes")
     page.clock.run_for(131_000)
     expect(form.get_by_role("alert")).to_have_text("You can try again now.")
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_says_when_phones_cannot_open_its_code(site, size) -> None:
+    """A room served on 127.0.0.1 (``./run``): its code is of an address only this machine can
+    open, and the lobby says so and names ``./run serve --lan``. Opened at ``localhost`` there is
+    no code at all, and the panel says why and what to do."""
+    url, browser, _ = site
+    width, height = SIZES[size]
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    page.goto(url + "/")
+    box = page.get_by_role("region", name="Join from your phone")
+    expect(box.get_by_role("img", name=f"QR code of {url}/")).to_be_visible()
+    hint = box.locator("#join-hint")
+    expect(hint).to_have_text("Only this computer can open this address. To let phones join, serve the room on "
+                              "the local network: ./run serve --lan")
+    hint.scroll_into_view_if_needed()
+    IMG.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(IMG / f"lobby-join-here-only-{size}.png"), full_page=True)
+    page.goto(url.replace("127.0.0.1", "localhost") + "/")
+    box = page.get_by_role("region", name="Join from your phone")
+    expect(box).to_contain_text("No code: a phone cannot reach the address")
+    expect(box).to_contain_text("./run serve --lan")
+    expect(box.locator("img.qr")).to_be_hidden()
+    expect(box.locator("#join-hint")).to_have_count(0)
     ctx.close()

@@ -226,7 +226,8 @@ export function newId() {
 }
 
 /** A QR code the server draws (`path`: /qr.svg, /tables/{id}/qr.svg): an image and the address
- * it carries (the SVG's title ends with it), or why there is none. `load()` fetches it once. */
+ * it carries (the SVG's title ends with it), or why there is none. `load()` fetches it once and
+ * resolves to the address (undefined when there is no code). */
 export function qrCode(path) {
   const img = h("img", { class: "qr", alt: "", hidden: true });
   const text = h("p", { class: "qr-url" }, "Loading the code…");
@@ -241,6 +242,7 @@ export function qrCode(path) {
     img.alt = `QR code of ${url}`;
     img.hidden = false;
     text.textContent = url;
+    return url;
   })().catch((e) => { done = null; text.textContent = `No code: ${e.message}`; }));
   return { img, text, load };
 }
