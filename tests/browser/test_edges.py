@@ -1,7 +1,8 @@
 """The edges as a person meets them in the browser, at a phone's, a tablet's (both ways) and a
 desktop's size: the sign-in form when the server says to wait (a 429's wait in words, and word
 when it is over), and the lobby's join code of a room served on this machine alone (it says
-phones cannot open it, and how to serve them)."""
+phones cannot open it, and how to serve them), and the admin creating an account whose name is a
+walk-in's or reads like a player's (the refusal stays under the form, naming the link)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from syndicate.room.cardroom import CardRoom
+from syndicate.room.seating import walk_in_account
 from syndicate.store import Database, SqlStore
 from syndicate.web import create_app
 from syndicate.web.security import Limits
@@ -35,6 +37,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any, A
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
+            with room.store.transaction() as repo:  # a walk-in a dealer seated earlier tonight
+                walk_in_account(repo, cast.event.id, "Hana")
             yield server.url, browser, cast
         finally:
             browser.close()
@@ -120,4 +124,31 @@ def test_the_lobby_says_when_phones_cannot_open_its_code(site, size) -> None:
     expect(box).to_contain_text("./run serve --lan")
     expect(box.locator("img.qr")).to_be_hidden()
     expect(box.locator("#join-hint")).to_have_count(0)
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_admin_is_told_of_a_walk_ins_name_and_a_look_alike(site, size) -> None:
+    url, browser, _ = site
+    width, height = SIZES[size]
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    page = ctx.new_page()
+    page.goto(url + "/admin")
+    form = page.get_by_role("form", name="Sign in")
+    _try(form, "admin", PASSWORD)
+    accounts = page.get_by_role("form", name="Create an account")
+    why = accounts.get_by_role("alert")
+    for name, says in (("aIice", "'aIice' reads like 'Alice' (an account of this event"),
+                       ("Hana", "'Hana' is a walk-in's name tonight")):
+        accounts.get_by_label("Name").fill(name)
+        accounts.get_by_label("Password").fill("a password")
+        accounts.get_by_role("button", name="Create account").click()
+        expect(why).to_contain_text(says)
+    expect(why).to_contain_text("then link the walk-in to it (Walk-ins on the admin page")
+    expect(why).to_contain_text("(walk_in_name)")
+    box = why.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    why.scroll_into_view_if_needed()
+    IMG.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(IMG / f"admin-walk-in-name-{size}.png"))
     ctx.close()

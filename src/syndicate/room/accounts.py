@@ -27,7 +27,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .events import check_seed_reveal
 from .ledger import is_bot, is_walk_in, now, stacks_of
-from .ports import Store
+from .lookalikes import look_alike_key
+from .ports import Repo, Store
 from .roles import ADMIN, PLAYER, ROLES, allowed, require
 from .values import Account, Event
 
@@ -62,6 +63,31 @@ def name_taken(name: str, holder: str | None = None) -> Conflict:
     by = f" by {holder!r}" if holder is not None else ""
     return Conflict("name", "account names are unique in an event, whatever their case, Unicode form or "
                             f"spaces at either end: {name!r} is taken{by}")
+
+
+def walk_in_holds(name: str, walk_in: Account) -> Conflict:
+    """The refusal of an account under a walk-in's name (rule ``walk_in_name``, 409): the
+    walk-in keeps it, and their history can be the new account's by linking (docs/walk-ins.md)."""
+    return Conflict("walk_in_name", f"{name!r} is a walk-in's name tonight (walk-in {walk_in.name}, account "
+                                    f"{walk_in.id}): give the account another name, a surname's initial say; if they "
+                                    "are the same person, then link the walk-in to it (Walk-ins on the admin page, "
+                                    f"or POST /api/walk-ins/{walk_in.id}/link) and the walk-in's hands and chips "
+                                    "count as the account's")
+
+
+def check_look_alike(repo: Repo, event_id: int, name: str) -> None:
+    """Refuse (rule ``look_alike``, 409) a new name that reads like another account's or a name
+    on the roster (``aIice`` for ``alice``: :mod:`syndicate.room.lookalikes`) without being
+    that same name; the canonical name is the caller's to compare."""
+    key, own = look_alike_key(name), canonical_name(name)
+    named = [(a.name, "a walk-in" if is_walk_in(a) else "an account") for a in repo.accounts(event_id)
+             if not is_bot(a)]
+    named += [(e.dealer, "on the roster of authorized dealers") for e in repo.roster(event_id)]
+    for other, what in named:
+        if canonical_name(other) != own and look_alike_key(other) == key:
+            raise Conflict("look_alike", f"{name!r} reads like {other!r} ({what} of this event: I and l, 0 and O, "
+                                         "rn and m look alike), so one could pass for the other: choose a name that "
+                                         "reads differently")
 
 
 BOT_NAME = re.compile(r"^bot \d+-\d+$")
@@ -176,7 +202,8 @@ class Accounts:
             if repo.event(event_id) is None:
                 raise NotFound("event", f"no event {event_id}")
             if (holder := repo.account_by_name(event_id, name)) is not None:
-                raise name_taken(name, holder.name)
+                raise walk_in_holds(name, holder) if is_walk_in(holder) else name_taken(name, holder.name)
+            check_look_alike(repo, event_id, name)
             return repo.add_account(event_id, name, role, hashed, now())
 
     def create(self, actor: Account, name: str, role: str, password: str) -> Account:

@@ -71,13 +71,16 @@ async function loadAccounts() {
   const name = h("input", { name: "name", required: true });
   const role = h("select", { name: "role" }, ["player", "dealer", "pit_boss", "spectator", "admin"].map((r) => h("option", { value: r }, r.replace("_", " "))));
   const pw = h("input", { name: "password", type: "password", minlength: "8", required: true, autocomplete: "new-password" });
+  // a refusal stays under the form until the next try: it may say what to do (a walk-in's name: link them)
+  const why = h("p", { class: "error", role: "alert", id: "account-refused" });
   const form = h("form", { class: "inline", "aria-label": "Create an account" },
     h("label", {}, "Name", name), h("label", {}, "Role", role), h("label", {}, "Password", pw),
-    h("button", { type: "submit", class: "primary" }, "Create account"));
+    h("button", { type: "submit", class: "primary" }, "Create account"), why);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    why.textContent = "";
     try { await api("POST", "/api/accounts", { name: name.value, role: role.value, password: pw.value }); toast(`${name.value} created`); loadAccounts(); }
-    catch (err) { toast(`${err.message} (${err.rule})`, true); }
+    catch (err) { why.textContent = `${err.message} (${err.rule})`; }
   });
   document.getElementById("accounts").replaceChildren(form, h("table", { class: "data", "aria-label": "Accounts" },
     h("thead", {}, h("tr", {}, h("th", {}, "Id"), h("th", {}, "Name"), h("th", {}, "Role"), h("th", { class: "num" }, "Bankroll"))),
