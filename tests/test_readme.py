@@ -56,3 +56,36 @@ def test_the_main_command_serves_the_card_room(tmp_path):
         proc.terminate()
         out, _ = proc.communicate(timeout=30)
     assert "password:" in out and "Serving the card room" in out
+
+
+def test_the_rosters_dealers_get_accounts_as_the_readme_says(tmp_path):
+    """The README's few lines on the roster: its names are the notice's, they are on the roster
+    from the first start with no account, and an account the admin creates under the roster's
+    name (dealer, or pit boss for the heads of the groups) opens a table at once."""
+    import io
+
+    from fastapi.testclient import TestClient
+
+    from syndicate.room.roster import NOTICE
+    from syndicate.server import prepare
+    from syndicate.web import create_app
+
+    said = re.search(r"authorized dealers \((Jean-Marc: .*?)\) are on the roster", README, re.DOTALL)
+    assert said, "the README says who is on the roster"
+    groups = dict(g.split(": ") for g in " ".join(said.group(1).split()).split("; "))
+    assert {boss: tuple(names.split(", ")) for boss, names in groups.items()} == NOTICE
+    out = io.StringIO()
+    db = prepare(f"sqlite:///{tmp_path / 'night.db'}", out=out)
+    password = out.getvalue().split("password: ")[1].split()[0]
+    with TestClient(create_app(database=db, migrate=False)) as c:
+        ev = c.get("/api/events/current").json()["id"]
+        admin = {"Authorization": "Bearer " + c.post(f"/api/events/{ev}/tokens",
+                                                     json={"name": "admin", "password": password}).json()["token"]}
+        assert [a["name"] for a in c.get("/api/accounts", headers=admin).json()] == ["admin"]
+        for name, role in (("Bokuden", "dealer"), ("Jean-Marc", "pit_boss")):
+            r = c.post("/api/accounts", headers=admin, json={"name": name, "role": role, "password": "at least 8"})
+            assert r.status_code == 201, r.text
+            token = c.post(f"/api/events/{ev}/tokens", json={"name": name, "password": "at least 8"}).json()["token"]
+            r = c.post("/api/tables", headers={"Authorization": f"Bearer {token}"}, json={"name": f"{name}'s"})
+            assert r.status_code == 201, r.text
+    db.dispose()

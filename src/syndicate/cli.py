@@ -32,7 +32,9 @@ SetOpt = Annotated[
 
 
 def _fail(message: str) -> typer.Exit:
-    console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    from rich.markup import escape
+
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -253,8 +255,13 @@ def serve_cmd(
         typer.Option(help="SQLite file or URL (default ./syndicate.db), or postgresql://user@host/db.",
                      envvar="SYNDICATE_DB"),
     ] = None,
-    host: Annotated[str, typer.Option(help="Address to listen on.", envvar="SYNDICATE_HOST")] = "127.0.0.1",
+    host: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        help="Address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 with --lan).",
+        envvar="SYNDICATE_HOST")] = None,
     port: Annotated[int, typer.Option(help="Port to listen on.", envvar="SYNDICATE_PORT")] = 8000,
+    lan: Annotated[bool, typer.Option(
+        "--lan", help="Serve the local network: listen on every address and put this machine's LAN address "
+                      "in the QR codes (printed at start: the address phones open).", envvar="SYNDICATE_LAN")] = False,
     roster: Annotated[bool, typer.Option(help="Seed the event notice's roster of dealers.")] = True,
     redis: Annotated[
         Optional[str],  # noqa: UP045
@@ -269,7 +276,7 @@ def serve_cmd(
         help="Open connections one client address may hold (players behind one NAT share one).",
         envvar="SYNDICATE_MAX_CONNECTIONS_PER_ADDRESS")] = 256,
     proxy: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
-        "--proxy-address", help="A front proxy's address: not capped per address (the proxy caps each "
+        "--proxy-address", help="A front proxy's IP address: not capped per address (the proxy caps each "
                                 "client; docs/deployment.md). Repeat for several.")] = None,
     event: Annotated[
         Optional[str],  # noqa: UP045
@@ -279,20 +286,31 @@ def serve_cmd(
     public_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(help="Where the players reach the server (https://casino.example): the address in the "
-                          "pages' QR codes. Needed behind a proxy or under a name (docs/dealer.md).",
-                     envvar="SYNDICATE_PUBLIC_URL"),
+                          "pages' QR codes, and a name the server answers to. Needed behind a proxy or under a "
+                          "name (docs/dealer.md).", envvar="SYNDICATE_PUBLIC_URL"),
     ] = None,
+    allowed_host: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
+        "--allowed-host", help="Another name the server answers to (casino.local, or casino.local:8000 at that "
+                               "port only); any other Host is refused (docs/security.md). Repeat for several; "
+                               "SYNDICATE_ALLOWED_HOSTS takes them space-separated.",
+        envvar="SYNDICATE_ALLOWED_HOSTS")] = None,
+    secure_cookies: Annotated[Optional[bool], typer.Option(  # noqa: UP045
+        "--secure-cookies/--no-secure-cookies",
+        help="Send the session cookie over HTTPS only (default: when --public-url is https).",
+        envvar="SYNDICATE_SECURE_COOKIES")] = None,
 ) -> None:
     """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md, docs/deployment.md)."""
     from .room.errors import RoomError
-    from .server import serve
+    from .server import OptionError, serve
 
     try:
         from .web.connections import ConnectionLimits
 
-        limits = ConnectionLimits(per_address=per_address, exempt=frozenset(proxy or ()))
         serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds,
-              connection_limits=limits, event=event, public_url=public_url)
+              connection_limits=ConnectionLimits(per_address=per_address), event=event, public_url=public_url,
+              allowed_hosts=allowed_host or (), proxies=proxy or (), secure_cookies=secure_cookies, lan=lan)
+    except OptionError as e:
+        raise _fail(str(e)) from None
     except RoomError as e:
         raise _fail(str(e)) from None
 

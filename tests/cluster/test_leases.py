@@ -126,10 +126,17 @@ def test_failed_sign_ins_count_across_processes() -> None:
     two.succeeded(1, "ALICE", "10.0.0.1")  # the right password at last, in the second process
     one.check(1, "Alice", "10.0.0.1")
     two.failed(1, "Bob", "10.0.0.1")  # the address's fifth failure, whatever the names
-    for limiter in (one, two):
-        with pytest.raises(RateLimited):
-            limiter.check(1, "Carol", "10.0.0.1")
-        limiter.check(1, "Carol", "10.0.0.2")
+    for limiter in (one, two):  # over its limit: only names that exist are checked from it
+        assert limiter.check(1, "Carol", "10.0.0.1") is True
+        assert limiter.check(1, "Carol", "10.0.0.2") is False
+    one.failed(1, "Carol", "10.0.0.1")  # and a name's first failure there earns a wait, everywhere
+    with pytest.raises(RateLimited) as e:
+        two.check(1, "carol", "10.0.0.1")
+    assert e.value.retry_after == 30
+    assert two.check(1, "Dave", "10.0.0.1") is True  # a name not being guessed is not held up
+    for _ in range(50):  # the address's set keeps its latest failures only
+        two.failed(1, "Dave", "10.0.0.1")
+    assert one.redis.zcard(one._rkey(("address", "10.0.0.1"))) == 5
     one.redis.delete(*one.redis.keys(f"{prefix}:*"))
 
 

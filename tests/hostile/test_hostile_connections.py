@@ -190,6 +190,77 @@ def test_booleans_and_integers_of_a_table_are_json_booleans_and_integers(databas
             (rules["insurance"], rules["decks"]) == (False, 2)
 
 
+def test_seats_and_other_whole_numbers_of_an_action_are_json_integers(server, room, cast) -> None:
+    """``2.0 == 2`` and ``true == 1`` in Python: a player at seat 1 naming ``"seat": true`` (or
+    1.0), an action decided at ``"version": 7.0``, a bet of ``100.0``, ``"count": true`` bots:
+    each is refused with an error naming its field, and nothing changes; the same action with
+    JSON integers goes through."""
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
+    dealer_c, alice_c = RoomClient(server.url), RoomClient(server.url)
+    dealer_c.sign_in(ev, "Bokuden", PASSWORD)
+    alice_c.sign_in(ev, "Alice", PASSWORD)
+    table = dealer_c.open_table("Whole numbers", overrides={"min_bet": 100, "max_bet": 5_000})
+
+    async def refused(ws: Any, action: dict[str, Any]) -> dict[str, Any]:
+        await ws.send(json.dumps({"type": "action", **action}))
+        while (m := json.loads(await asyncio.wait_for(ws.recv(), 5))).get("id") != action["id"]:
+            pass
+        return m
+
+    async def go() -> None:
+        dealer = await TableClient.connect(server.url, table["id"], dealer_c.token)
+        async with websockets.connect(_ws_url(server, table["id"])) as ws:
+            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": alice_c.token}))
+            assert json.loads(await ws.recv())["type"] == "welcome"
+            m = await refused(ws, {"id": "sit-1", "action": "sit", "seat": True, "amount": 2_000})
+            assert m["type"] == "error" and m["rule"] == "seat" and "not true" in m["message"], m
+            m = await refused(ws, {"id": "sit-2", "action": "sit", "seat": 1, "amount": 2_000.0})
+            assert m["type"] == "error" and m["rule"] == "amount" and "not 2000.0" in m["message"], m
+            assert (await refused(ws, {"id": "sit-3", "action": "sit", "seat": 1, "amount": 2_000}))["type"] == "ack"
+            await dealer.act("start_round")
+            st = await dealer.wait(lambda s: s["round"] is not None and s["round"]["phase"] == "betting")
+            for n, bad in enumerate(({"seat": True}, {"seat": 1.0}, {"seat": "1"}, {"version": float(st["version"])},
+                                     {"version": True}, {"amount": 100.0}, {"amount": "100"})):
+                field = next(iter(bad))
+                m = await refused(ws, {"id": f"bet-{n}", "action": "bet", "amount": 100, **bad})
+                assert m["type"] == "error" and m["rule"] == field, (bad, m)
+                assert "JSON integer" in m["message"] and field in m["message"], m
+            m = await refused(ws, {"id": "bots", "action": "add_bots", "count": True})
+            assert m["rule"] == "count", m  # named before anything else is looked at
+            seat = next(s for s in (await dealer.wait(lambda s: True))["round"]["seats"] if s["seat"] == 1)
+            assert seat["bet"] == 0  # nothing was applied
+            ok = await refused(ws, {"id": "bet-ok", "action": "bet", "amount": 100, "seat": 1})
+            assert ok["type"] == "ack", ok
+        with pytest.raises(Exception) as e:
+            await dealer.act("add_bots", count=2.0)
+        assert "count" in str(e.value)
+        await dealer.close()
+
+    asyncio.run(go())
+    assert room.ledger.audit(ev) == []
+
+
+@pytest.mark.parametrize("path", ["/api/tables/{t}.0", "/api/tables/+{t}", "/api/tables/{t}_0", "/api/tables/%20{t}",
+                                  "/api/hands?table={t}.0", "/api/hands?limit=1_0", "/api/hands?player=true",
+                                  "/tables/{t}.0/qr.svg", "/api/tables/0", "/tables/{t}/qr.svg?x=1"])
+def test_numbers_in_paths_and_queries_are_digits_only(database, cast, path) -> None:
+    """``int("1_0")`` is 10 and pydantic reads ``"2.0"`` as 2: a number in a path or a query is
+    digits only, refused by name otherwise (the REST bodies' integers are strict already)."""
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False)
+    with TestClient(app) as client:
+        headers = bearer(client, cast.event.id, "Bokuden")
+        t = client.post("/api/tables", headers=headers, json={"name": "Digits"}).json()["id"]
+        r = client.get(path.format(t=t), headers=headers)
+        if "?x=1" in path:  # the control: the same address with its digits as digits
+            assert r.status_code == 200, r.text
+            return
+        assert r.status_code == 422, (path, r.text)
+        err = r.json()["error"]
+        assert err["rule"] == "validation" and ("digits 0-9 only" in err["message"] or path.endswith("/0")), err
+        assert client.get(f"/api/tables/{t}", headers=headers).status_code == 200
+
+
 # -- security headers ------------------------------------------------------------------------
 def test_every_page_and_answer_carries_the_security_headers(database, cast) -> None:
     app = create_app(database=database, hasher=FAST_HASHER, migrate=False)
@@ -216,7 +287,7 @@ def test_every_page_and_answer_carries_the_security_headers(database, cast) -> N
 # -- slow and many connections ---------------------------------------------------------------
 def _half_sent(port: int, source: str) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
-    s.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\nX-Slow: ")  # and never the rest
+    s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode())  # and never the rest
     return s
 
 
@@ -285,12 +356,13 @@ def test_a_stalled_body_times_out_and_a_slow_one_does_not(database) -> None:
     srv = LiveServer(app, **uvicorn_options(ConnectionLimits(header_timeout=5.0, body_idle_timeout=1.0)))
     try:
         stalled = socket.create_connection(("127.0.0.1", srv.port), timeout=30)
-        stalled.sendall(b"POST /api/events/1/tokens HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
-                        b"content-length: 100\r\n\r\n{\"name\": ")
+        stalled.sendall(f"POST /api/events/1/tokens HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n".encode()
+                        + b"content-type: application/json\r\ncontent-length: 100\r\n\r\n{\"name\": ")
         assert _closed_by_server(stalled).startswith(b"HTTP/1.1 408")
         stalled.close()
         with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as ok:  # headers in parts
-            for part in (b"GET /api/ev", b"ents HTTP/1.1\r\nHo", b"st: x\r\nConnection: close\r\n\r\n"):
+            for part in (b"GET /api/ev", b"ents HTTP/1.1\r\nHo", f"st: 127.0.0.1:{srv.port}\r\n".encode(),
+                         b"Connection: close\r\n\r\n"):
                 ok.sendall(part)
             assert _closed_by_server(ok).startswith(b"HTTP/1.1 200")
     finally:

@@ -93,7 +93,10 @@ def hostile() -> st.SearchStrategy[tuple[str, Any]]:
         st.tuples(st.just("amount"), action(action=st.just("bet"), amount=BAD_AMOUNT)),
         st.tuples(st.just("own_seat"), action(action=st.sampled_from(["bet", "hit", "stand", "double"]),
                                               amount=st.just(200),
-                                              seat=st.sampled_from([BOB_SEAT, 2, 7, 0, -1, "3", None]))),
+                                              seat=st.sampled_from([BOB_SEAT, 2, 7, 0, -1, None]))),
+        st.tuples(st.just("whole_number"), action(action=st.sampled_from(["bet", "hit", "stand", "double"]),
+                                                  amount=st.just(200),
+                                                  seat=st.sampled_from(["3", 1.0, 2.0, True, False, [1]]))),
         st.tuples(st.just("dealer_only"), action(action=st.sampled_from(["deal", "start_round", "add_bots",
                                                                          "remove_bots", "auto_deal"]),
                                                  count=st.integers(1, 3), seconds=st.integers(1, 10))),
@@ -107,7 +110,7 @@ def hostile() -> st.SearchStrategy[tuple[str, Any]]:
 EXPECTED = {  # the rule each kind must get (None: any rule, as long as it is refused)
     "malformed_json": {"malformed_json"}, "message_shape": {"message_shape"},
     "frame_too_large": {"frame_too_large"}, "binary": {"message_shape", "frame_too_large"}, "type": {"type"}, "hello_again": {"type"}, "id": {"id"},
-    "action": {"action"}, "own_seat": {"own_seat"}, "dealer_only": {"table_dealer"},
+    "action": {"action"}, "own_seat": {"own_seat"}, "whole_number": {"seat"}, "dealer_only": {"table_dealer"},
     "stale_version": {"stale_version"}, "amount": None, "sit": None,
 }
 

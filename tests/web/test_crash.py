@@ -128,6 +128,62 @@ def test_kill_9_mid_hand_then_restart(db_url, room, cast, tmp_path) -> None:
         server.stop()
 
 
+def test_a_table_closed_by_revoking_its_dealer_after_a_restart_reveals_its_seeds(db_url, room, cast,
+                                                                                 tmp_path) -> None:
+    """After a restart a table has no runner until someone joins it. Revoking its dealer then
+    closed it in the database and nothing revealed its shoes' seeds until the next restart: the
+    revocation now closes it as the status route does, seeds and all, at once."""
+    if db_url.startswith("sqlite"):
+        db_url = f"sqlite:///{tmp_path / 'revoke.db'}"
+        from syndicate.room.cardroom import CardRoom
+        from syndicate.store import Database, SqlStore
+        from tests.room.kit import FAST_HASHER, make_cast
+
+        db = Database(db_url)
+        db.migrate()
+        room = CardRoom(SqlStore(db), FAST_HASHER)
+        cast = make_cast(room)
+    ev = cast.event.id
+    room.cashier.buy_in(cast.admin, cast.alice.id, 20_000)
+    server = server_process(db_url, tmp_path / "server.log")
+    try:
+        clients = {}
+        for role, name in (("dealer", "Bokuden"), ("alice", "Alice")):
+            clients[role] = RoomClient(server.url)
+            clients[role].sign_in(ev, name, PASSWORD)
+        table = clients["dealer"].open_table("Revoked", overrides={"min_bet": 100, "max_bet": 2_000})
+        asyncio.run(_play_one(server.url, table["id"], {k: c.token for k, c in clients.items()}))
+        for c in clients.values():
+            c.close()
+    finally:
+        server.stop()
+    with room.store.transaction() as repo:
+        unrevealed = [c for t, c, _ in repo.unrevealed_shoes() if t == table["id"]]
+    assert len(unrevealed) == 1  # the table is open: its shoe's seed is kept
+
+    server = server_process(db_url, tmp_path / "server.log")
+    try:
+        boss, alice = RoomClient(server.url), RoomClient(server.url)
+        boss.sign_in(ev, "Jean-Marc", PASSWORD)
+        alice.sign_in(ev, "Alice", PASSWORD)
+        [hand] = alice.hands(table=table["id"])
+        assert not any(s.get("seed") for s in alice.hand_history(hand["id"])["shoes"])
+        # nobody joined the table since the restart: it has no runner in this process
+        assert boss.request("POST", "/api/roster/revoke", {"dealer": "Bokuden"})["active"] is False
+        assert boss.request("GET", f"/api/tables/{table['id']}")["status"] == "closed"
+        with room.store.transaction() as repo:
+            assert [c for t, c, _ in repo.unrevealed_shoes() if t == table["id"]] == []
+        doc = alice.hand_history(hand["id"])
+        assert [s["commitment"] for s in doc["shoes"]] == unrevealed and all(s.get("seed") for s in doc["shoes"])
+        checked = verify(doc)  # the whole shuffle now checks against the published seed
+        assert checked.ok and checked.cards_checked > 0, checked
+        boss.close()
+        alice.close()
+        assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
+    finally:
+        server.stop()
+
+
 def test_first_start_prints_the_admin_password_once(tmp_path) -> None:
     url = f"sqlite:///{tmp_path / 'first.db'}"
     out = io.StringIO()

@@ -190,10 +190,23 @@ def test_the_qr_codes_carry_the_address_the_request_reached(server, room, cast) 
 @pytest.mark.parametrize("host", ["evil.example", f"evil.example:{80}", "127.0.0.1:1", "localhost",
                                   "127.0.0.1@evil.example", "evil.example/path", "", "[::1]:1"])
 def test_a_host_header_cannot_put_another_address_in_a_qr_code(server, host) -> None:
+    """Any name but the room's own is refused at the door (rule ``host``, docs/security.md), the
+    QR codes' routes included."""
     r = httpx.get(server.url + "/qr.svg", headers={"Host": host})
     assert r.status_code == 400, (host, r.text[:200])
-    assert r.json()["error"]["rule"] == "public_url"
+    assert r.json()["error"]["rule"] == "host"
     assert "svg" not in r.headers["content-type"]
+
+
+def test_localhost_is_answered_but_never_put_in_a_qr_code(server) -> None:
+    """``localhost`` at the server's port is the room's own name on this machine (the pages
+    answer it), but no phone can open it: a code is refused (rule ``public_url``), saying what
+    to do."""
+    port = server.url.rsplit(":", 1)[1]
+    assert httpx.get(server.url + "/", headers={"Host": f"localhost:{port}"}).status_code == 200
+    r = httpx.get(server.url + "/qr.svg", headers={"Host": f"localhost:{port}"})
+    assert r.status_code == 400 and r.json()["error"]["rule"] == "public_url"
+    assert "--lan" in r.json()["error"]["message"]
 
 
 def test_a_public_url_wins_over_any_host(database, cast) -> None:  # noqa: F811
@@ -202,10 +215,12 @@ def test_a_public_url_wins_over_any_host(database, cast) -> None:  # noqa: F811
                      public_url=" https://casino.example/night/ ", trusted_origins=["https://tables.example"])
     srv = LiveServer(app)
     try:
-        for host in ("evil.example", f"127.0.0.1:{srv.port}"):
+        for host in ("casino.example", "tables.example", f"127.0.0.1:{srv.port}", f"localhost:{srv.port}"):
             r = httpx.get(srv.url + "/qr.svg", headers={"Host": host})
             want = "https://casino.example/night/"
             assert r.status_code == 200 and r.text == qr_svg(want, f"QR code of the card room's lobby: {want}")
+        r = httpx.get(srv.url + "/qr.svg", headers={"Host": "evil.example"})  # not a name of the room
+        assert r.status_code == 400 and r.json()["error"]["rule"] == "host"
     finally:
         srv.stop()
     # A trusted origin is this server's too (behind a TLS proxy on this machine, which says https).

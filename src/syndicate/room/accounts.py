@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import time
 import unicodedata
 from collections.abc import Callable, Collection
 from datetime import timedelta
@@ -25,8 +26,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .events import check_seed_reveal
-from .ledger import now, stacks_of
-from .ports import Store
+from .ledger import is_bot, is_walk_in, now, stacks_of
+from .lookalikes import look_alike_key
+from .ports import Repo, Store
 from .roles import ADMIN, PLAYER, ROLES, allowed, require
 from .values import Account, Event
 
@@ -63,6 +65,31 @@ def name_taken(name: str, holder: str | None = None) -> Conflict:
                             f"spaces at either end: {name!r} is taken{by}")
 
 
+def walk_in_holds(name: str, walk_in: Account) -> Conflict:
+    """The refusal of an account under a walk-in's name (rule ``walk_in_name``, 409): the
+    walk-in keeps it, and their history can be the new account's by linking (docs/walk-ins.md)."""
+    return Conflict("walk_in_name", f"{name!r} is a walk-in's name tonight (walk-in {walk_in.name}, account "
+                                    f"{walk_in.id}): give the account another name, a surname's initial say; if they "
+                                    "are the same person, then link the walk-in to it (Walk-ins on the admin page, "
+                                    f"or POST /api/walk-ins/{walk_in.id}/link) and the walk-in's hands and chips "
+                                    "count as the account's")
+
+
+def check_look_alike(repo: Repo, event_id: int, name: str) -> None:
+    """Refuse (rule ``look_alike``, 409) a new name that reads like another account's or a name
+    on the roster (``aIice`` for ``alice``: :mod:`syndicate.room.lookalikes`) without being
+    that same name; the canonical name is the caller's to compare."""
+    key, own = look_alike_key(name), canonical_name(name)
+    named = [(a.name, "a walk-in" if is_walk_in(a) else "an account") for a in repo.accounts(event_id)
+             if not is_bot(a)]
+    named += [(e.dealer, "on the roster of authorized dealers") for e in repo.roster(event_id)]
+    for other, what in named:
+        if canonical_name(other) != own and look_alike_key(other) == key:
+            raise Conflict("look_alike", f"{name!r} reads like {other!r} ({what} of this event: I and l, 0 and O, "
+                                         "rn and m look alike), so one could pass for the other: choose a name that "
+                                         "reads differently")
+
+
 BOT_NAME = re.compile(r"^bot \d+-\d+$")
 
 
@@ -94,7 +121,11 @@ class Accounts:
         # What an unknown name's password is checked against, so that a wrong password costs the
         # same argon2 work whether the name exists or not (names cannot be found by timing). Made
         # once by this hasher, so with its parameters; no password matches a random secret.
+        started = time.perf_counter()
         self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(32))
+        #: about how long one password check takes here (a moving average of the checks made):
+        #: how long the refusal of a name that was not checked must take, to look like one
+        self.verify_seconds = time.perf_counter() - started
 
     # -- events ----------------------------------------------------------------------------
     def create_event(self, name: str) -> Event:
@@ -171,7 +202,8 @@ class Accounts:
             if repo.event(event_id) is None:
                 raise NotFound("event", f"no event {event_id}")
             if (holder := repo.account_by_name(event_id, name)) is not None:
-                raise name_taken(name, holder.name)
+                raise walk_in_holds(name, holder) if is_walk_in(holder) else name_taken(name, holder.name)
+            check_look_alike(repo, event_id, name)
             return repo.add_account(event_id, name, role, hashed, now())
 
     def create(self, actor: Account, name: str, role: str, password: str) -> Account:
@@ -239,21 +271,31 @@ class Accounts:
         return a
 
     # -- signing in ------------------------------------------------------------------------
-    def sign_in(self, event_id: int, name: str, password: str, kind: str = "token") -> tuple[str, Account]:
+    def sign_in(self, event_id: int, name: str, password: str, kind: str = "token", *,
+                unknown: bool = True) -> tuple[str, Account]:
         """Check the password and return a new secret. The name is matched in its canonical
         form (``"ADMIN "`` finds ``admin``). An unknown name and a wrong password get the same
         refusal after the same work (one argon2 verification), so neither the answer nor its
-        time tells which names exist."""
+        time tells which names exist. With ``unknown`` false (an address over its sign-in limit,
+        docs/security.md) a name that cannot sign in is refused without that work: the caller
+        makes the refusal take :attr:`verify_seconds` all the same."""
         if kind not in LIFETIME:
             raise BadRequest("kind", "kind is 'session' or 'token'")
         with self.store.transaction() as repo:
             account = repo.account_by_name(event_id, name) if isinstance(name, str) else None
+        if account is not None and (is_walk_in(account) or is_bot(account)):
+            account = None  # no password signs them in: checked like an unknown name
         refused = Unauthorized("credentials", "wrong name or password")
+        if account is None and not unknown:
+            raise refused
+        started = time.perf_counter()
         try:
             self.hasher.verify(self._dummy_hash if account is None else account.password_hash,
                                password if isinstance(password, str) else "")
         except (VerificationError, InvalidHashError):
             raise refused from None
+        finally:
+            self.verify_seconds += (time.perf_counter() - started - self.verify_seconds) / 8
         if account is None:  # unreachable unless a password matched a random secret
             raise refused
         token = secrets.token_urlsafe(32)

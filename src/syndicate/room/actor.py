@@ -45,7 +45,7 @@ from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
 from .game import Game, misdeal_allowed
 from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
-from .messages import UNAVAILABLE, error, protocol_of, refusal, running, sharing
+from .messages import UNAVAILABLE, check_whole_numbers, error, protocol_of, refusal, running, sharing
 from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
@@ -247,6 +247,7 @@ class TableActor:
             return
         changed = False
         try:
+            check_whole_numbers(msg)
             version = msg.get("version")
             if version is not None and version != self.version:
                 raise Conflict("stale_version", f"the table is at version {self.version}, the action was "

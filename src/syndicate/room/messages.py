@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from .errors import Conflict
+from .errors import BadRequest, Conflict
 
 #: The newest version of the live-play protocol (docs/protocol.md), and every version served.
 #: Version 2 answers an action that changed the table with the table's next state, which
@@ -50,6 +50,23 @@ def refusal(message: dict[str, Any], rule: str, text: str, version: int | None =
     if version is not None:
         out["version"] = version
     return out
+
+
+#: The fields of an action that are whole numbers: seat numbers, chips in cents, the table's
+#: version, a count of bots. ``2.0 == 2`` and ``true == 1`` in Python, so a comparison would take
+#: them: each must be the JSON integer itself.
+WHOLE_NUMBERS = ("seat", "amount", "version", "count")
+
+
+def check_whole_numbers(message: dict[str, Any]) -> None:
+    """Refuse (rule: the field's name) an action whose whole-number field is a float, a
+    boolean or text. A field left out, or null where the action allows it, is the action's
+    own business."""
+    for name in WHOLE_NUMBERS:
+        value = message.get(name)
+        if value is not None and type(value) is not int:
+            shown = json.dumps(value)[:40] if isinstance(value, bool | float | str) else type(value).__name__
+            raise BadRequest(name, f"{name} is a whole number, written as a JSON integer such as 2: not {shown}")
 
 
 def running(route: Any) -> Any:

@@ -13,7 +13,7 @@ each is on the roster too, first in their own group. A pit boss on the roster ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from .accounts import check_name
@@ -27,11 +27,19 @@ from .values import Account, RosterChange, RosterEntry
 NOTICE: Final = {"Jean-Marc": ("Bokuden", "Ryuusei", "Kyohei"), "Miles": ("Taede", "Tame", "Noriko")}
 
 
+@dataclass(frozen=True)
+class Revocation:
+    """What revoking a dealer did: their roster entry, and the tables it closed (their live
+    runners, where there are any, finish the round in play first: the caller tells the live
+    room of each, as for any table closed through the API)."""
+
+    entry: RosterEntry
+    closed: tuple[int, ...] = ()
+
+
 class Roster:
-    def __init__(self, store: Store, on_revoke: Callable[[int, str], None] | None = None) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        # The live room's hook: let the revoked dealer's current rounds finish, then close.
-        self.on_revoke = on_revoke
 
     def seed_notice(self, event_id: int) -> None:
         """Put the notice's pit bosses and dealers on the roster (those not already there): each
@@ -84,10 +92,10 @@ class Roster:
             repo.add_roster_change(entry.id, "authorize", actor.id, now())
             return entry
 
-    def revoke(self, actor: Account, dealer: str, hand_over_to: str | None = None) -> RosterEntry:
-        """Take ``dealer`` off the roster. Their tables finish the round in play, then close, or,
-        with ``hand_over_to`` (another authorized dealer), carry on under that dealer: no seat
-        is disturbed and no bet is touched either way."""
+    def revoke(self, actor: Account, dealer: str, hand_over_to: str | None = None) -> Revocation:
+        """Take ``dealer`` off the roster. Their tables close (a live one after the round in
+        play), or, with ``hand_over_to`` (another authorized dealer), carry on under that dealer:
+        no seat is disturbed and no bet is touched either way."""
         require(actor.role, "revoke_dealer")
         with self.store.transaction() as repo:
             existing = repo.roster_entry(actor.event_id, dealer) if isinstance(dealer, str) else None
@@ -106,14 +114,14 @@ class Roster:
             entry = repo.put_roster(actor.event_id, dealer, existing.pit_boss, False)
             repo.add_roster_change(entry.id, "revoke", actor.id, now())
             account = repo.account_by_name(actor.event_id, dealer)
+            closed: list[int] = []
             if account is not None:
                 for t in repo.tables(actor.event_id):
                     if t.dealer_id != account.id or t.status == "closed":
                         continue
                     if successor is not None:
                         repo.set_table_dealer(t.id, successor.id)
-                    elif self.on_revoke is None:
+                    else:
                         repo.set_table_status(t.id, "closed")
-        if self.on_revoke is not None:
-            self.on_revoke(actor.event_id, dealer)
-        return entry
+                        closed.append(t.id)
+        return Revocation(entry, tuple(closed))

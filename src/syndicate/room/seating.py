@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from .. import money
-from .accounts import account_name, check_not_bot_name
+from .accounts import account_name, canonical_name, check_look_alike, check_not_bot_name
 from .errors import Conflict
 from .ledger import (
     BOT_HASH,
@@ -106,11 +106,19 @@ def stand_up(repo: Repo, table: Table, seat: Seat, number: int) -> None:
 def walk_in_account(repo: Repo, event_id: int, name: str) -> Account:
     """The walk-in called ``name`` (made now if new). Names follow the accounts' rules (one
     account per canonical name): a name held by an account that signs in, or a bot's, is
-    refused, since chips sold under it would land in someone else's history."""
+    refused, since chips sold under it would land in someone else's history; so is a name kept
+    for an authorized dealer's account (on the roster), and one that reads like another
+    account's or a dealer's (``aIice`` for ``alice``: rule ``look_alike``)."""
     name = account_name(name)
     check_not_bot_name(name)
     holder = repo.account_by_name(event_id, name)
     if holder is None:
+        dealer = next((e.dealer for e in repo.roster(event_id)
+                       if canonical_name(e.dealer) == canonical_name(name)), None)
+        if dealer is not None:
+            raise Conflict("roster_name", f"{name!r} is on the roster of authorized dealers ({dealer}): the name is "
+                                          "kept for their account; seat the walk-in under another name")
+        check_look_alike(repo, event_id, name)
         return repo.add_account(event_id, name, "player", WALK_IN_HASH, now())
     if not is_walk_in(holder):
         raise Conflict("name", f"{name!r} is the name of {holder.name!r}, an account that signs in: a walk-in "

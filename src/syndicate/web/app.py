@@ -33,6 +33,7 @@ from ..store.bus import RedisBus
 from .auth import COOKIE
 from .errors import answer_refusals
 from .headers import SecurityHeadersMiddleware
+from .hosts import HostGuard, Hosts
 from .pages import OddsService
 from .pages import router as pages_router
 from .qr import public_url as qr_public_url
@@ -50,17 +51,23 @@ API_VERSION = "1"
 
 def create_app(
     db_url: str | None = None, *, database: Database | None = None, hasher: PasswordHasher | None = None,
-    migrate: bool = True, secure_cookies: bool = False, timers: Timers | None = None,
+    migrate: bool = True, secure_cookies: bool | None = None, timers: Timers | None = None,
     new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
     trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
     short_gc_pauses: bool = False, precompute_odds: bool = False, current_event: str | None = None,
-    public_url: str | None = None,
+    public_url: str | None = None, allowed_hosts: Iterable[str] = (),
 ) -> FastAPI:
     """The card room's web app over the database at ``db_url`` (created and migrated unless
-    ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure (behind HTTPS).
+    ``migrate`` is false). ``secure_cookies`` marks the session cookie Secure, so that a browser
+    sends it over HTTPS only; None (the default) marks it so when ``public_url`` is https.
     ``limits`` sets the sign-in and live-message rate limits
     (:class:`syndicate.web.security.Limits`); ``trusted_origins`` (e.g. ``"https://casino.example"``)
     are other origins whose pages may use the session cookie (the server's own always may).
+
+    Requests and sockets are answered only under the room's own names (:mod:`syndicate.web.hosts`:
+    the address a connection reached, ``localhost`` over loopback, the public URL's and the
+    trusted origins' hosts, and ``allowed_hosts`` such as ``"casino.local"``); any other ``Host``
+    is refused (400, rule ``host``).
 
     On start, any hand a previous process left unfinished is voided and its bets returned
     (:func:`syndicate.room.recovery.void_unfinished`), so every table comes back ready to play;
@@ -83,6 +90,9 @@ def create_app(
     unfinished hand is voided when a process takes the table over after its owner stopped.
     """
     public = qr_public_url(public_url) if public_url is not None else None
+    trusted = frozenset(o.rstrip("/").lower() for o in trusted_origins)
+    hosts = Hosts.of(public, trusted, allowed_hosts)  # checks each allowed host first
+    secure = public is not None and public.startswith("https://") if secure_cookies is None else secure_cookies
     db = database or Database(db_url)
     if migrate:
         db.migrate()
@@ -99,7 +109,6 @@ def create_app(
         live = ClusterRoom(room, RedisBus(redis_url), namespace=namespace, timers=timers, new_shoe=new_shoe,
                            lease_seconds=lease_seconds)
     limits = limits or Limits()
-    trusted = frozenset(o.rstrip("/").lower() for o in trusted_origins)
     sign_ins = (SharedSignInLimiter(limits, redis_url, live.prefix) if isinstance(live, ClusterRoom)
                 and redis_url is not None else SignInLimiter(limits))
     sessions = Sessions()
@@ -136,10 +145,11 @@ def create_app(
         responses=ERRORS,
     )
     app.add_middleware(CsrfMiddleware, trusted_origins=trusted)
-    app.add_middleware(SecurityHeadersMiddleware)  # outermost: the CSRF refusals get them too
+    app.add_middleware(HostGuard, hosts=hosts)  # before the CSRF check, which trusts the Host
+    app.add_middleware(SecurityHeadersMiddleware)  # outermost: the refusals get them too
     keep(app, room=room, live=live, cluster=cluster, sessions=sessions, sign_ins=sign_ins,
-         settings=Settings(secure_cookies=secure_cookies, current_event=current_event, limits=limits,
-                           trusted_origins=trusted, public_url=public))
+         settings=Settings(secure_cookies=secure, current_event=current_event, limits=limits,
+                           trusted_origins=trusted, public_url=public, hosts=hosts))
     app.state.db = db
     app.state.voided = restored.voided
     app.state.faults = restored.faults  # the tables it could not restore, with why

@@ -33,6 +33,7 @@ from ..room.report import in_play
 from ..room.roles import allowed
 from ..room.values import Table
 from .auth import Me
+from .schemas import Digits
 from .security import RateLimited
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ PAGES = {"": "index.html", "table": "table.html", "dealer": "dealer.html", "admi
          "rules": "rules.html"}
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json"}
-Id = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+Id = Annotated[int, PathParam(ge=1, le=2**31 - 1), Digits]
 
 router = APIRouter()
 

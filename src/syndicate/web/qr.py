@@ -3,17 +3,18 @@ on the dealer's tablet, the lobby on the host's screen (docs/dealer.md). Drawn b
 server, as SVG.
 
 The address in a code is the one the players must reach. It is the deployment's public URL when
-it has one (``syndicate serve --public-url``); otherwise the address this request was sent to,
-but only when that address is this server's own: the ``Host`` of the request names the
-address the connection actually reached, or one of the trusted origins. Any other ``Host``
-is refused (rule ``public_url``): a request must not be able to put another site's address in a
+it has one (``syndicate serve --public-url``, or ``--lan``, which sets it to the machine's
+address on the local network); otherwise the address this request was sent to, but only when
+that address is one players can reach: the ``Host`` of the request names the address the
+connection actually reached, an ``--allowed-host`` or one of the trusted origins. Any other
+``Host`` is refused (rule ``public_url``): ``localhost``, which the room answers on this machine
+(:mod:`syndicate.web.hosts`) but no phone can open, and any name a request might try to put in a
 code that players will scan.
 """
 
 from __future__ import annotations
 
 import io
-import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,6 +23,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from ..room.errors import BadRequest
+from .hosts import DEFAULT_PORT, reached, split_host
 from .pages import table_row
 from .schemas import Id
 from .state import Settings
@@ -29,8 +31,6 @@ from .state import Settings
 router = APIRouter()
 
 SVG = "image/svg+xml"
-_HOST = re.compile(r"(?:\[(?P<ip6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})))(?::(?P<port>\d{1,5}))?")
-_DEFAULT_PORT = {"http": 80, "https": 443}
 
 
 def public_url(url: str) -> str:
@@ -38,13 +38,13 @@ def public_url(url: str) -> str:
     query, fragment or credentials), without its trailing slash; refused (rule ``public_url``)
     otherwise."""
     text = url.strip()
-    parts = urlsplit(text)
     try:
+        parts = urlsplit(text)
         ok = parts.port is None or parts.port > 0  # a port that is not a number raises
-    except ValueError:
+    except ValueError:  # a port out of range, a bracket not closed
         ok = False
-    if not ok or parts.scheme not in _DEFAULT_PORT or not parts.hostname or parts.query or parts.fragment \
-            or parts.username is not None:
+    if not ok or parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
+            or parts.username is not None or split_host(parts.netloc) is None:
         raise BadRequest("public_url", f"a public URL is http(s)://host[:port][/path], got {url[:100]!r}")
     return text.rstrip("/")
 
@@ -53,22 +53,21 @@ def base_url(request: Request, settings: Settings) -> str:
     """Where the players reach this server (see the module's docstring): no trailing slash."""
     if settings.public_url is not None:
         return settings.public_url
-    scheme = request.url.scheme if request.url.scheme in _DEFAULT_PORT else "http"
+    scheme = request.url.scheme if request.url.scheme in ("http", "https") else "http"
     host = request.headers.get("host", "")
-    m = _HOST.fullmatch(host)
-    if m is not None:
-        name = (m["ip6"] or m["name"]).lower()
-        port = int(m["port"]) if m["port"] else _DEFAULT_PORT[scheme]
-        shown = f"[{name}]" if m["ip6"] else name
-        origin = f"{scheme}://{shown}" + ("" if port == _DEFAULT_PORT[scheme] else f":{port}")
-        server = request.scope.get("server")
-        if server is not None and server[0] is not None and str(server[0]).lower() == name and server[1] == port:
+    parts = split_host(host)
+    if parts is not None:
+        name, port = parts
+        at = port if port is not None else DEFAULT_PORT[scheme]
+        shown = f"[{name}]" if ":" in name else name
+        origin = f"{scheme}://{shown}" + ("" if at == DEFAULT_PORT[scheme] else f":{at}")
+        if reached(name, at, request.scope.get("server")) or settings.hosts.is_added(name, at) \
+                or origin in settings.trusted_origins:
             return origin
-        if origin in settings.trusted_origins:
-            return origin
-    raise BadRequest("public_url", f"this server does not know the address {host[:100]!r} the request was sent "
-                                   "to, so it cannot put it in a QR code: start the server with --public-url "
-                                   "(the address the players reach), or use that address")
+    raise BadRequest("public_url", f"a phone cannot reach the address {host[:100]!r} this page was opened at, so "
+                                   "it is not put in a QR code: serve the room on the local network (./run serve "
+                                   "--lan) or with --public-url (the address the players reach), or open this page "
+                                   "at that address")
 
 
 def qr_svg(url: str, title: str) -> str:

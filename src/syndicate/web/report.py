@@ -18,8 +18,9 @@ from ..room.errors import Forbidden
 from ..room.roles import allowed, require
 from ..room.values import Account
 from .auth import Me
+from .schemas import Digits
 
-Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
+Id = Annotated[int, Path(ge=1, le=2**31 - 1), Digits]
 router = APIRouter()
 
 
@@ -86,7 +87,7 @@ def house_series(request: Request, account: Me) -> dict[str, Any]:
 
 @router.get("/api/series/leaders", tags=["report"])
 def leaders_series(request: Request, account: Me,
-                   count: Annotated[int, Query(ge=1, le=20)] = 5) -> dict[str, Any]:
+                   count: Annotated[int, Query(ge=1, le=20), Digits] = 5) -> dict[str, Any]:
     """The chips of the ``count`` players holding the most now, over the evening."""
     _host_only(account, "other players' chips")
     return report.chips_series(request.app.state.room.store, account.event_id, leaders=count)

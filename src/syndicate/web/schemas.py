@@ -3,19 +3,32 @@ request bodies, and the refusal every operation may answer (``{"error": {"rule",
 
 Bad bodies (wrong types, floats for cents, amounts out of range, unknown fields) are refused by
 these schemas with 422 before a handler runs (:mod:`syndicate.web.errors` gives the answer its
-shape).
+shape). A number in a path or a query is digits only: ``2.0``, ``+2``, `` 2`` and ``2_0`` (which
+Python's ``int`` reads as 20) are refused by name, as a float or a boolean in a body is.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
 from .. import money
 
-Id = Annotated[int, Path(ge=1, le=2**31 - 1)]
+_DIGITS = re.compile(r"[0-9]{1,19}")
+
+
+def _digits(value: object) -> object:
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise ValueError("a whole number, written with the digits 0-9 only (such as 12)")
+    return value
+
+
+#: a whole number in a path or a query, as text: digits only
+Digits = BeforeValidator(_digits)
+Id = Annotated[int, Path(ge=1, le=2**31 - 1), Digits]
 Cents = Annotated[StrictInt, Field(ge=1, le=money.MAX_CENTS, description="whole cents, positive")]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=40)]
 #: a password being set (a new account's, a new event's admin's)

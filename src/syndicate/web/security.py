@@ -43,7 +43,9 @@ class Limits:
     sign_in_backoff: float = 2.0
     sign_in_backoff_cap: float = 300.0
     #: failed sign-ins from one client address within ``sign_in_window`` seconds, whatever the
-    #: names tried (a casino's players may share one address, hence the margin)
+    #: names tried (a casino's players may share one address, hence the margin). Past it the
+    #: address is not shut out: only names that exist have their password checked, each name's
+    #: first failure there earns a wait, and an unknown name is refused without the work
     sign_in_failures_per_address: int = 50
     #: how long failures are remembered: an address's for this long each (a sliding window); a
     #: name's from an address until this long after its last wait ended
@@ -71,23 +73,40 @@ class RateLimited(RoomError):
         self.retry_after = max(1, math.ceil(retry_after))
 
 
+def in_words(seconds: float) -> str:
+    """``130`` → ``"2 minutes 10 seconds"``: a wait as the sign-in page says it."""
+    total = max(1, math.ceil(seconds))
+    minutes, secs = divmod(total, 60)
+    parts = [f"{minutes} minute{'s' if minutes != 1 else ''}"] if minutes else []
+    if secs or not minutes:
+        parts.append(f"{secs} second{'s' if secs != 1 else ''}")
+    return " ".join(parts)
+
+
 def _pair_refused(wait: float) -> RateLimited:
-    return RateLimited("too many failed sign-ins for this name from your address: wait before trying again "
+    return RateLimited(f"too many failed sign-ins for this name from your address: try again in {in_words(wait)} "
                        "(signing in from another device is not held up)", wait)
-
-
-def _address_refused(wait: float) -> RateLimited:
-    return RateLimited("too many failed sign-ins from your address: try again later", wait)
 
 
 class SignInLimiter:
     """Failed sign-ins per (account name, client address) with a growing wait, and per client
-    address across names in a sliding window. A pair that must wait, or an address over its
-    limit, is refused (429) before the password is even checked, the right one too (else the
-    limit would not stop guessing). Nothing is counted per name alone: someone hammering a name
-    from their address holds up that address, never the player signing in from their own. A
-    successful sign-in is not counted and forgets its pair's failures (not its address's: an
-    attacker with an account of their own must not reset it)."""
+    address across names in a sliding window.
+
+    A name that must wait at an address is refused there (429) before its password is checked,
+    the right one too: else the wait would not stop guessing it. Nothing else is refused: an
+    address over its limit across names (someone trying many names from it) still signs in any
+    name that is not itself being guessed from it, but from then on (:meth:`check` answers True)
+    only a name that exists has its password checked, and its first failure there already earns
+    a wait. So one client cannot make the server verify passwords without end (the checks it
+    earns are bounded by the event's accounts and their waits), while a player sharing its
+    address, a casino's Wi-Fi, signs in. An unknown name is then refused without the argon2
+    work, after the same time (the caller waits it out: :attr:`syndicate.room.accounts.Accounts.
+    verify_seconds`), with the same answer.
+
+    Nothing is counted per name alone: someone hammering a name from their address holds up
+    that address, never the player signing in from their own. A successful sign-in is not
+    counted and forgets its pair's failures (not its address's: an attacker with an account of
+    their own must not reset it)."""
 
     MAX_KEYS = 100_000  # memory bound for each kind of key: the oldest are forgotten first
 
@@ -95,6 +114,7 @@ class SignInLimiter:
         self.limits = limits
         self.clock = clock
         self._pairs: OrderedDict[tuple[str, ...], tuple[int, float]] = OrderedDict()  # → (failures, last)
+        # an address's latest failures: only as many as the limit, so a flood keeps no more
         self._addresses: OrderedDict[tuple[str, ...], deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -114,11 +134,19 @@ class SignInLimiter:
     def _pair_expired(self, failures: int, last: float, now: float) -> bool:
         return now >= last + self.limits.backoff(failures) + self.limits.sign_in_window
 
-    def check(self, event_id: int, name: object, address: str | None) -> None:
-        """Raise :class:`RateLimited` if this name from this address must wait, or this address
-        has failed too often lately."""
+    def _over(self, addr: tuple[str, ...] | None, now: float) -> bool:
+        q = self._addresses.get(addr) if addr else None
+        if q is None:
+            return False
+        while q and q[0] <= now - self.limits.sign_in_window:
+            q.popleft()
+        return len(q) >= self.limits.sign_in_failures_per_address
+
+    def check(self, event_id: int, name: object, address: str | None) -> bool:
+        """Raise :class:`RateLimited` if this name from this address must wait. Otherwise,
+        whether this address failed too often lately across names: then only a name that exists
+        may have its password checked."""
         now = self.clock()
-        window = self.limits.sign_in_window
         pair, addr = self._pair_key(event_id, name, address), self._address_key(address)
         with self._lock:
             rec = self._pairs.get(pair)
@@ -127,22 +155,20 @@ class SignInLimiter:
                     del self._pairs[pair]
                 elif (wait := self._pair_wait(*rec, now)) > 0:
                     raise _pair_refused(wait)
-            q = self._addresses.get(addr) if addr else None
-            if q is not None:
-                while q and q[0] <= now - window:
-                    q.popleft()
-                if len(q) >= self.limits.sign_in_failures_per_address:
-                    raise _address_refused(q[0] + window - now)
+            return self._over(addr, now)
 
     def failed(self, event_id: int, name: object, address: str | None) -> None:
         now = self.clock()
         pair, addr = self._pair_key(event_id, name, address), self._address_key(address)
         with self._lock:
+            over = self._over(addr, now)
             rec = self._pairs.pop(pair, None)
             failures = 1 if rec is None or self._pair_expired(*rec, now) else rec[0] + 1
+            if over:  # past the address's limit a name's free tries are spent at once
+                failures = max(failures, self.limits.sign_in_failures_per_name)
             self._pairs[pair] = (failures, now)  # most recently failed last
             if addr is not None:
-                q = self._addresses.pop(addr, None) or deque()
+                q = self._addresses.pop(addr, None) or deque(maxlen=max(1, self.limits.sign_in_failures_per_address))
                 q.append(now)
                 self._addresses[addr] = q
             for d in (self._pairs, self._addresses):
@@ -155,11 +181,23 @@ class SignInLimiter:
             self._pairs.pop(self._pair_key(event_id, name, address), None)
 
 
-# One failure of a name from an address, atomically: count it, note when, and keep the hash until
-# ``sign_in_window`` after the wait it earns ends (the same rule as SignInLimiter._pair_expired).
-_PAIR_FAILED = """
+# One failure of a name from an address, atomically (the same rule as SignInLimiter.failed):
+# the address's failures in the window (its newest ``limit`` kept), whether it was over its limit
+# already, the name's count (at least the free tries when it was), and the hash kept until
+# ``sign_in_window`` after the wait it earns ends. KEYS: the pair's hash [, the address's set].
+_FAILED = """
+local now, free, backoff, cap, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]),
+    tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local over = false
+if #KEYS > 1 then
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+    over = redis.call('ZCARD', KEYS[2]) >= limit
+    redis.call('ZADD', KEYS[2], now, ARGV[7])
+    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(limit + 1))
+    redis.call('PEXPIRE', KEYS[2], math.ceil(window * 1000))
+end
 local n = (tonumber(redis.call('HGET', KEYS[1], 'n')) or 0) + 1
-local free, backoff, cap, window = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+if over and n < free then n = free end
 local wait = 0
 if n >= free then wait = math.min(backoff * 2 ^ math.min(n - free, 64), cap) end
 redis.call('HSET', KEYS[1], 'n', n, 'last', ARGV[1])
@@ -171,9 +209,9 @@ return n
 class SharedSignInLimiter(SignInLimiter):
     """:class:`SignInLimiter` for several processes, by the same rule: each (name, address)
     pair is a hash in Redis (its failures and the last one's wall-clock time, expiring when the
-    in-process counter would be forgotten), each address a sorted set of its failures, so trying
-    names or passwords on every process in turn gains nothing. If Redis cannot be reached it
-    falls back to this process's own counters rather than refusing every sign-in."""
+    in-process counter would be forgotten), each address a sorted set of its latest failures, so
+    trying names or passwords on every process in turn gains nothing. If Redis cannot be reached
+    it falls back to this process's own counters rather than refusing every sign-in."""
 
     def __init__(self, limits: Limits, redis_url: str, prefix: str,
                  clock: Callable[[], float] = time.time) -> None:
@@ -185,7 +223,7 @@ class SharedSignInLimiter(SignInLimiter):
         self.prefix = prefix
         self.redis = redis.Redis.from_url(redis_url, socket_timeout=1, socket_connect_timeout=1,
                                           retry=Retry(NoBackoff(), 0))
-        self._pair_failed = self.redis.register_script(_PAIR_FAILED)
+        self._failed = self.redis.register_script(_FAILED)
 
     def _rkey(self, key: tuple[str, ...]) -> str:
         # hashed: no two keys run together (an IPv6 address has colons, a name tried anything),
@@ -193,7 +231,7 @@ class SharedSignInLimiter(SignInLimiter):
         digest = hashlib.sha256(json.dumps(key).encode()).hexdigest()
         return f"{self.prefix}:signin:{key[0]}:{digest}"
 
-    def check(self, event_id: int, name: object, address: str | None) -> None:
+    def check(self, event_id: int, name: object, address: str | None) -> bool:
         import redis
 
         now, window = self.clock(), self.limits.sign_in_window
@@ -203,7 +241,6 @@ class SharedSignInLimiter(SignInLimiter):
             pipe.hmget(self._rkey(pair), "n", "last")
             if addr is not None:
                 pipe.zremrangebyscore(self._rkey(addr), "-inf", now - window)
-                pipe.zrange(self._rkey(addr), 0, 0, withscores=True)
                 pipe.zcard(self._rkey(addr))
             got = pipe.execute()
         except redis.RedisError as e:
@@ -212,26 +249,19 @@ class SharedSignInLimiter(SignInLimiter):
         failures, last = got[0]
         if failures is not None and last is not None and (wait := self._pair_wait(int(failures), float(last), now)) > 0:
             raise _pair_refused(wait)
-        if addr is not None:
-            oldest, count = got[2], got[3]
-            if count >= self.limits.sign_in_failures_per_address:
-                raise _address_refused(oldest[0][1] + window - now)
+        return addr is not None and got[2] >= self.limits.sign_in_failures_per_address
 
     def failed(self, event_id: int, name: object, address: str | None) -> None:
         import redis
 
         now, lim = self.clock(), self.limits
         pair, addr = self._pair_key(event_id, name, address), self._address_key(address)
+        keys = [self._rkey(pair)] + ([self._rkey(addr)] if addr is not None else [])
         try:
-            pipe = self.redis.pipeline(transaction=False)
-            self._pair_failed(keys=[self._rkey(pair)], client=pipe,
-                              args=[repr(now), lim.sign_in_failures_per_name, lim.sign_in_backoff,
-                                    lim.sign_in_backoff_cap, lim.sign_in_window])
-            if addr is not None:
-                member = f"{now!r}:{os.urandom(4).hex()}"
-                pipe.zadd(self._rkey(addr), {member: now})
-                pipe.expire(self._rkey(addr), math.ceil(lim.sign_in_window))
-            pipe.execute()
+            self._failed(keys=keys, args=[repr(now), lim.sign_in_failures_per_name, lim.sign_in_backoff,
+                                          lim.sign_in_backoff_cap, lim.sign_in_window,
+                                          max(1, lim.sign_in_failures_per_address),
+                                          f"{now!r}:{os.urandom(4).hex()}"])
         except redis.RedisError:
             super().failed(event_id, name, address)
 

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Protocol
 from fastapi import Depends, FastAPI, Request
 
 from ..room.cardroom import CardRoom
+from .hosts import Hosts
 from .security import Limits, Sessions, SignInLimiter
 
 
@@ -54,13 +55,15 @@ class Cluster(Protocol):
 class Settings:
     """How the deployment serves, as ``create_app`` was given it."""
 
-    secure_cookies: bool = False  # the session cookie is Secure (behind HTTPS)
+    secure_cookies: bool = False  # the session cookie is Secure (sent over HTTPS only)
     current_event: str | None = None  # the event the pages open; None: the one made at first start
     limits: Limits = field(default_factory=Limits)
     trusted_origins: frozenset[str] = frozenset()
     #: where the players reach the server (``syndicate serve --public-url``): the address in the
     #: pages' QR codes; None: the address each request was sent to, if it is the server's own
     public_url: str | None = None
+    #: the names the room answers to besides the address a connection reached (web/hosts.py)
+    hosts: Hosts = field(default_factory=Hosts)
 
 
 def keep(app: FastAPI, *, room: CardRoom, live: LiveTables, cluster: Cluster | None, sessions: Sessions,

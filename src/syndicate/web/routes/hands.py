@@ -13,7 +13,7 @@ from ...room.errors import BadRequest
 from ...room.histories import finished_hands, shoe_history
 from ...room.roles import require
 from ..auth import Me
-from ..schemas import JSON_ERRORS, Id
+from ..schemas import JSON_ERRORS, Digits, Id
 from ..state import Room
 
 router = APIRouter()
@@ -21,10 +21,10 @@ router = APIRouter()
 
 @router.get("/api/hands", tags=["hands"])
 def hands(
-    account: Me, room: Room, table: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+    account: Me, room: Room, table: Annotated[int | None, Query(ge=1, le=2**31 - 1), Digits] = None,
     commitment: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    player: Annotated[int | None, Query(ge=1, le=2**31 - 1, description="an account that played")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000), Digits] = 100,
+    player: Annotated[int | None, Query(ge=1, le=2**31 - 1, description="an account that played"), Digits] = None,
 ) -> list[dict[str, Any]]:
     """Finished hands (settled or voided), searchable by table, shoe commitment and player. A
     hand in play is not listed: its stored log holds the hole card. A player searches the

@@ -49,6 +49,9 @@ def authorize(account: Me, body: Authorize, room: Room) -> dict[str, Any]:
 
 @router.post("/api/roster/revoke", tags=["roster"])
 def revoke(account: Me, body: Revoke, room: Room, live: Live) -> dict[str, Any]:
-    e = room.roster.revoke(account, body.dealer, body.hand_over_to)
-    live.refresh()  # their tables finish the round in play, then close (or carry on under the heir)
+    done = room.roster.revoke(account, body.dealer, body.hand_over_to)
+    live.refresh()  # their live tables finish the round in play, then close (or carry on under the heir)
+    for table_id in done.closed:  # as any close: a table with no runner reveals its seeds now
+        live.closed(table_id)
+    e = done.entry
     return {"dealer": e.dealer, "pit_boss": e.pit_boss, "active": e.active}

@@ -65,7 +65,7 @@ def table_status(account: Me, table_id: Id, body: TableStatus, room: Room, live:
 
 
 @router.websocket("/ws/tables/{table_id}")
-async def table_ws(ws: WebSocket, table_id: int) -> None:
+async def table_ws(ws: WebSocket, table_id: Id) -> None:
     state = ws.app.state  # the socket takes the live room whole, not only what the routes use
     settings = state.settings
     await table_socket(ws, table_id, state.room, state.live, limits=settings.limits, sessions=state.sessions,

@@ -3,7 +3,7 @@
 // house's figures per table; the tables' cash for walk-ins' chips (expected, counted by someone
 // other than the dealer, the difference), the chip sales waiting for approval and linking a
 // walk-in to a player's account (docs/walk-ins.md).
-import { api, eventId, h, headerBar, money, parseDollars, redraw, refused, signInForm, toast, whoAmI } from "./common.js";
+import { api, eventId, h, headerBar, inWords, money, parseDollars, redraw, refused, signInForm, toast, whoAmI } from "./common.js";
 import { evening } from "./evening.js";
 import { replayViewer } from "./replay.js";
 
@@ -167,17 +167,20 @@ function accountForm() {
   const name = h("input", { name: "name", required: true });
   const role = h("select", { name: "role" }, ["player", "dealer", "pit_boss", "spectator", "admin"].map((r) => h("option", { value: r }, r.replace("_", " "))));
   const pw = h("input", { name: "password", type: "password", minlength: "8", required: true, autocomplete: "new-password" });
+  // a refusal stays under the form until the next try: it may say what to do (a walk-in's name: link them)
+  const why = h("p", { class: "error", role: "alert", id: "account-refused" });
   const form = h("form", { class: "inline", "aria-label": "Create an account" },
     h("label", {}, "Name", name), h("label", {}, "Role", role), h("label", {}, "Password", pw),
-    h("button", { type: "submit", class: "primary" }, "Create account"));
+    h("button", { type: "submit", class: "primary" }, "Create account"), why);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
+    why.textContent = "";
     try {
       await api("POST", "/api/accounts", { name: name.value, role: role.value, password: pw.value });
       toast(`${name.value} created`);
       form.reset();
       await loadAccounts();
-    } catch (err) { refused(err); }
+    } catch (err) { why.textContent = inWords(err); why.dataset.rule = err.rule; }
   });
   return form;
 }

@@ -17,7 +17,19 @@ export function parseDollars(text) {
 }
 
 export class ApiError extends Error {
-  constructor(status, rule, message) { super(message); this.status = status; this.rule = rule; }
+  /** `retryAfter`: the seconds a 429 says to wait (its Retry-After), else null. */
+  constructor(status, rule, message, retryAfter = null) {
+    super(message); this.status = status; this.rule = rule; this.retryAfter = retryAfter;
+  }
+}
+
+/** 130 → "2 minutes 10 seconds": a wait in words, as the server says it. */
+export function inWords(seconds) {
+  const total = Math.max(1, Math.ceil(seconds));
+  const m = Math.floor(total / 60), s = total % 60;
+  const parts = m ? [`${m} minute${m === 1 ? "" : "s"}`] : [];
+  if (s || !m) parts.push(`${s} second${s === 1 ? "" : "s"}`);
+  return parts.join(" ");
 }
 
 export async function api(method, path, body) {
@@ -28,7 +40,8 @@ export async function api(method, path, body) {
   const data = text ? JSON.parse(text) : null;
   if (!r.ok) {
     const e = (data && data.error) || { rule: "http", message: `${r.status}` };
-    throw new ApiError(r.status, e.rule, e.message);
+    const wait = Number(r.headers.get("Retry-After"));
+    throw new ApiError(r.status, e.rule, e.message, wait > 0 ? wait : null);
   }
   return data;
 }
@@ -178,13 +191,22 @@ export function signInForm(onDone) {
   const form = h("form", { class: "inline", "aria-label": "Sign in" },
     h("label", {}, "Name", name), h("label", {}, "Password", pw),
     h("button", { type: "submit", class: "primary" }, "Sign in"), msg);
+  let waiting = null;
+  const waitOut = (seconds) => {  // a 429: the wait in words, then word when it is over (two announcements)
+    msg.textContent = `Too many failed sign-ins for this name from here. Try again in ${inWords(seconds)}.`;
+    waiting = setTimeout(() => { waiting = null; msg.textContent = "You can try again now."; }, seconds * 1000);
+  };
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    if (waiting) { clearTimeout(waiting); waiting = null; }
     msg.textContent = "";
     try {
       const out = await api("POST", `/api/events/${await eventId()}/session`, { name: name.value, password: pw.value });
       onDone(out.account);
-    } catch (e) { msg.textContent = e.message; }
+    } catch (e) {
+      if (e.status === 429 && e.retryAfter) waitOut(e.retryAfter);
+      else msg.textContent = e.message;
+    }
   });
   return form;
 }
@@ -238,7 +260,8 @@ export function newId() {
 }
 
 /** A QR code the server draws (`path`: /qr.svg, /tables/{id}/qr.svg): an image and the address
- * it carries (the SVG's title ends with it), or why there is none. `load()` fetches it once. */
+ * it carries (the SVG's title ends with it), or why there is none. `load()` fetches it once and
+ * resolves to the address (undefined when there is no code). */
 export function qrCode(path) {
   const img = h("img", { class: "qr", alt: "", hidden: true });
   const text = h("p", { class: "qr-url" }, "Loading the code…");
@@ -253,6 +276,7 @@ export function qrCode(path) {
     img.alt = `QR code of ${url}`;
     img.hidden = false;
     text.textContent = url;
+    return url;
   })().catch((e) => { done = null; text.textContent = `No code: ${e.message}`; }));
   return { img, text, load };
 }

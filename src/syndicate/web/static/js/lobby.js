@@ -17,7 +17,12 @@ async function main() {
   const code = qrCode("/qr.svg");
   document.getElementById("join").replaceChildren(code.img, code.text,
     h("a", { href: "/qr.svg", class: "button" }, "The code alone, to fill a screen"));
-  await Promise.all([refresh(me), code.load()]);
+  const [, url] = await Promise.all([refresh(me), code.load()]);
+  if (url && /^https?:\/\/(127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?\//.test(url)) {
+    // a room served on this machine alone (./run): a phone cannot open this address
+    code.text.after(h("p", { class: "muted", id: "join-hint" },
+      "Only this computer can open this address. To let phones join, serve the room on the local network: ./run serve --lan"));
+  }
   document.getElementById("main").setAttribute("aria-busy", "false");
   setInterval(() => { refresh(me).catch(() => {}); eventNotice(me); }, 3000);
 }
