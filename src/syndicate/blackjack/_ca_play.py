@@ -510,14 +510,14 @@ def analyze_upcard(shoe: Any, up: int, mode: int, bj: float, surrender: int, dou
                                scratch[3], split_ev, has_split)
 
     if not given_chart:
-        optimal_play(base, up, mode, das, double_on, *common, stand_v, stand_m2, *play, cont_hit, act2)
+        optimal_play(base, up, mode, das, double_on, *common, stand_v, stand_m2, *play, cont_hit, act2)  # type: ignore[call-arg]
         split_all(np.arange(10, dtype=np.int64), cont_hit)
-        optimal_result(shoe, up, mode, bj, surrender, double_on, ten_rank, comps.pair_index, comps.total, comps.soft,
+        optimal_result(shoe, up, mode, bj, surrender, double_on, ten_rank, comps.pair_index, comps.total, comps.soft,  # type: ignore[call-arg]
                        stand_v, stand_m2, *play[:4], split_ev, has_split, out_roots, out_moments, hard_codes,
                        soft_codes, pair_codes)
     hit = np.zeros(n, dtype=np.bool_)
-    chart_play(base, up, mode, das, double_on, *common, hard_codes, soft_codes, stand_v, stand_m2, *play, cont_hit,
+    chart_play(base, up, mode, das, double_on, *common, hard_codes, soft_codes, stand_v, stand_m2, *play, cont_hit,  # type: ignore[call-arg]
                hit, act2)
     split_all(np.array([p for p in range(10) if pair_codes[p] in (C_P, C_RP)], dtype=np.int64), hit)
-    chart_result(shoe, up, mode, bj, surrender, double_on, ten_rank, comps.pair_index, comps.total, comps.soft,
+    chart_result(shoe, up, mode, bj, surrender, double_on, ten_rank, comps.pair_index, comps.total, comps.soft,  # type: ignore[call-arg]
                  stand_v, stand_m2, *play[:4], split_ev, has_split, hard_codes, soft_codes, pair_codes, out_moments)
