@@ -7,6 +7,8 @@ chart derived from it and the chart's own play, with their split passes (:mod:`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -40,7 +42,7 @@ from ._ca import (
     p_dealer_bj,
     stand_value,
 )
-from ._ca_splits import _splits
+from ._ca_splits import exact_tables, splits
 
 
 @njit(cache=True, nogil=True)
@@ -343,100 +345,78 @@ def _chart_root(vals, pair_code, row_code):
 
 
 @njit(cache=True, nogil=True)
-def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hands, resplit_aces,
-                   hit_split_aces, ten_rank, exact, comp_counts, comp_total, comp_soft, comp_ncards, child,
-                   pair_index, trie_args, given_chart, hard_codes, soft_codes, pair_codes, out_dealer, out_roots,
-                   out_moments):
-    """The whole analysis against one up card, off the top of ``shoe``.
-
-    Unless ``given_chart``: the dealer's outcomes (``out_dealer``), every two-card hand's action
-    values under optimal composition-dependent play (``out_roots``, as :func:`_roots`), that
-    play's (E, E[X^2]) weighted by the deal (``out_moments[0:2]``) and the chart's column
-    (``hard_codes``, ``soft_codes``, ``pair_codes``: written). Then the chart's (E, E[X^2])
-    weighted by the deal (``out_moments[2:4]``), for the chart given or just derived.
-    ``ten_rank``: P(two tens are of one rank) when only such tens split, else below zero.
-    """
+def prepare(base, mode, comp_counts, comp_ncards, comp_total, trie_args, out_dealer, dp, valid, stand_v, stand_m2):
+    """The dealer's outcomes off the top (``out_dealer``) and against every composition the shoe
+    can hold (``dp``, ``valid``), and the stand values they give: shared by every play."""
     parent, value, mult, depth, outcome, orders, skip = trie_args
-    ncomp = comp_counts.shape[0]
+    dealer_probs(base, parent, value, mult, depth, outcome, orders, skip, np.zeros(parent.shape[0]), out_dealer)
+    _dealer_table(base, comp_counts, comp_ncards, trie_args, dp, valid)
+    _stand_pass(comp_total, valid, dp, mode, stand_v, stand_m2)
+
+
+@njit(cache=True, nogil=True)
+def optimal_play(base, up, mode, das, double_on, comp_counts, comp_total, comp_soft, comp_ncards, child, valid,
+                 stand_v, stand_m2, hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit, act2):
+    """Optimal composition-dependent play: the backward sweep, and each two-card split hand's
+    action (``act2``), as the same cards unsplit would play it."""
+    main_pass(base, up, mode, comp_counts, comp_ncards, child, valid, stand_v, stand_m2, False, cont_hit,
+              hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit)
+    for i in range(comp_counts.shape[0]):
+        act2[i] = STAND
+        if comp_ncards[i] != 2:
+            continue
+        can_double = das and _may_double(double_on, comp_total[i], comp_soft[i])
+        best, a = stand_v[i], STAND
+        if hit_v[i] > best:
+            best, a = hit_v[i], HIT
+        if can_double and dbl_v[i] > best:
+            a = DOUBLE
+        act2[i] = a
+
+
+@njit(cache=True, nogil=True)
+def optimal_result(shoe, up, mode, bj, surrender, double_on, ten_rank, pair_index, comp_total, comp_soft,
+                   stand_v, stand_m2, hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, roots, moments,
+                   hard_codes, soft_codes, pair_codes):
+    """The optimal play's values of every two-card hand (``roots``), its (E, E[X^2]) weighted
+    by the deal (``moments[0:2]``), and the chart's column for this up card."""
     base = shoe.copy()
     base[up] -= 1
-    prod = np.zeros(parent.shape[0])
-    dealer_probs(base, parent, value, mult, depth, outcome, orders, skip, prod, out_dealer)
-    # The dealer against every composition: shared by both plays and every split pass.
-    dp = np.zeros((NOUT, ncomp))
-    valid = np.zeros(ncomp, dtype=np.bool_)
-    _dealer_table(base, comp_counts, comp_ncards, trie_args, dp, valid)
-    # The split hands' own dealer outcomes, computed as the passes need them and kept for both plays.
-    index = np.full((10, 3, ncomp), -1, dtype=np.int64)
-    start_index = np.full((10, 3), -1, dtype=np.int64)
-    table = np.empty((NOUT, 0))
-    reaches = np.zeros((10, ncomp), dtype=np.bool_)
-    needs = np.zeros((10, ncomp), dtype=np.bool_)
-    starts = np.zeros(10, dtype=np.int64)
-    bufs = (np.zeros(ncomp), np.zeros(ncomp), np.zeros(ncomp), np.zeros(ncomp), np.zeros(ncomp),
-            np.zeros((ncomp, NOUT)), np.zeros((ncomp, NOUT)))
-    stand_v = np.zeros(ncomp)
-    stand_m2 = np.zeros(ncomp)
-    _stand_pass(comp_total, valid, dp, mode, stand_v, stand_m2)
-    hit_v = np.zeros(ncomp)
-    hit_m2 = np.zeros(ncomp)
-    dbl_v = np.zeros(ncomp)
-    dbl_m2 = np.zeros(ncomp)
-    cont_v = np.zeros(ncomp)
-    cont_m2 = np.zeros(ncomp)
-    cont_hit = np.zeros(ncomp, dtype=np.bool_)
-    act2 = np.zeros(ncomp, dtype=np.int64)
-    split_ev = np.zeros((10, 2))
-    has_split = np.zeros(10, dtype=np.bool_)
-    roots = out_roots
+    _roots(base, up, mode, bj, surrender, double_on, pair_index, comp_total, comp_soft, stand_v, stand_m2,
+           hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, roots)
+    ev = 0.0
+    m2 = 0.0
+    for a in range(10):
+        for b in range(a, 10):
+            w = _deal_weight(shoe, up, a, b)
+            vals = roots[a, b]
+            ks = _nanargmax(vals[:, 0])
+            if ten_rank >= 0 and a == TEN and b == TEN and not np.isnan(vals[SPLIT, 0]):
+                no_split = vals[:, 0].copy()
+                no_split[SPLIT] = np.nan
+                kn = _nanargmax(no_split)
+                e = ten_rank * vals[ks, 0] + (1 - ten_rank) * vals[kn, 0]
+                m = ten_rank * vals[ks, 1] + (1 - ten_rank) * vals[kn, 1]
+            else:
+                e, m = vals[ks, 0], vals[ks, 1]
+            ev += w * e
+            m2 += w * m
+    moments[0], moments[1] = ev, m2
+    _chart_column(shoe, up, roots, hard_codes, soft_codes, pair_codes)
 
-    if not given_chart:
-        main_pass(base, up, mode, comp_counts, comp_ncards, child, valid, stand_v, stand_m2, False, cont_hit,
-                  hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit)
-        for i in range(ncomp):  # each two-card split hand plays as the same cards unsplit would
-            if comp_ncards[i] != 2:
-                continue
-            can_double = das and _may_double(double_on, comp_total[i], comp_soft[i])
-            best, a = stand_v[i], STAND
-            if hit_v[i] > best:
-                best, a = hit_v[i], HIT
-            if can_double and dbl_v[i] > best:
-                a = DOUBLE
-            act2[i] = a
-        if max_split_hands >= 2:
-            table = _splits(base, up, mode, np.arange(10), max_split_hands, resplit_aces, hit_split_aces, exact,
-                            comp_counts, comp_total, comp_ncards, child, valid, dp, index, start_index, table,
-                            reaches, needs, starts, trie_args, act2, cont_hit, bufs, split_ev, has_split)
-        _roots(base, up, mode, bj, surrender, double_on, pair_index, comp_total, comp_soft, stand_v, stand_m2,
-               hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, roots)
-        ev = 0.0
-        m2 = 0.0
-        for a in range(10):
-            for b in range(a, 10):
-                w = _deal_weight(shoe, up, a, b)
-                vals = roots[a, b]
-                ks = _nanargmax(vals[:, 0])
-                if ten_rank >= 0 and a == TEN and b == TEN and not np.isnan(vals[SPLIT, 0]):
-                    no_split = vals[:, 0].copy()
-                    no_split[SPLIT] = np.nan
-                    kn = _nanargmax(no_split)
-                    e = ten_rank * vals[ks, 0] + (1 - ten_rank) * vals[kn, 0]
-                    m = ten_rank * vals[ks, 1] + (1 - ten_rank) * vals[kn, 1]
-                else:
-                    e, m = vals[ks, 0], vals[ks, 1]
-                ev += w * e
-                m2 += w * m
-        out_moments[0], out_moments[1] = ev, m2
-        _chart_column(shoe, up, roots, hard_codes, soft_codes, pair_codes)
 
-    # The chart's play: the same stand values, its own hits and splits.
-    hit = np.zeros(ncomp, dtype=np.bool_)
-    for i in range(ncomp):
+@njit(cache=True, nogil=True)
+def chart_play(base, up, mode, das, double_on, comp_counts, comp_total, comp_soft, comp_ncards, child, valid,
+               hard_codes, soft_codes, stand_v, stand_m2, hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit,
+               hit, act2):
+    """The chart's play: its hits (``hit``), its sweep over the same stand values, and each
+    two-card split hand's action by its row."""
+    for i in range(comp_counts.shape[0]):
         c = _row_code(hard_codes, soft_codes, comp_total[i], comp_soft[i])
         hit[i] = c == C_H or c == C_D or c == C_RH
     main_pass(base, up, mode, comp_counts, comp_ncards, child, valid, stand_v, stand_m2, True, hit,
               hit_v, hit_m2, dbl_v, dbl_m2, cont_v, cont_m2, cont_hit)
-    for i in range(ncomp):
+    for i in range(comp_counts.shape[0]):
         act2[i] = STAND
         if comp_ncards[i] != 2:
             continue
@@ -448,13 +428,15 @@ def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hand
             act2[i] = HIT if code == C_RH else STAND
         else:
             act2[i] = HIT if code == C_H else STAND
-    has_split[:] = False
-    if max_split_hands >= 2:
-        chart_pairs = np.array([p for p in range(10) if pair_codes[p] == C_P or pair_codes[p] == C_RP],
-                               dtype=np.int64)
-        table = _splits(base, up, mode, chart_pairs, max_split_hands, resplit_aces, hit_split_aces, exact,
-                        comp_counts, comp_total, comp_ncards, child, valid, dp, index, start_index, table,
-                        reaches, needs, starts, trie_args, act2, hit, bufs, split_ev, has_split)
+
+
+@njit(cache=True, nogil=True)
+def chart_result(shoe, up, mode, bj, surrender, double_on, ten_rank, pair_index, comp_total, comp_soft,
+                 stand_v, stand_m2, hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, hard_codes, soft_codes,
+                 pair_codes, moments):
+    """The chart's (E, E[X^2]) weighted by the deal, into ``moments[2:4]``."""
+    base = shoe.copy()
+    base[up] -= 1
     croots = np.empty((10, 10, 5, 2))
     _roots(base, up, mode, bj, surrender, double_on, pair_index, comp_total, comp_soft, stand_v, stand_m2,
            hit_v, hit_m2, dbl_v, dbl_m2, split_ev, has_split, croots)
@@ -476,5 +458,66 @@ def analyze_upcard(shoe, up, mode, bj, surrender, double_on, das, max_split_hand
                     e, m = ten_rank * e + (1 - ten_rank) * e0, ten_rank * m + (1 - ten_rank) * m0
             e_sum += w * e
             m_sum += w * m
-    out_moments[2], out_moments[3] = e_sum, m_sum
+    moments[2], moments[3] = e_sum, m_sum
 
+
+def analyze_upcard(shoe: Any, up: int, mode: int, bj: float, surrender: int, double_on: int, das: bool,
+                   max_split_hands: int, resplit_aces: bool, hit_split_aces: bool, ten_rank: float, exact: bool,
+                   comps: Any, trie: tuple[Any, ...], given_chart: bool, hard_codes: Any, soft_codes: Any,
+                   pair_codes: Any, out_dealer: Any, out_roots: Any, out_moments: Any) -> None:
+    """The whole analysis against one up card, off the top of ``shoe``: the kernels above in
+    turn (each its own compiled unit, so that none is compiled again inside another).
+
+    Unless ``given_chart``: the dealer's outcomes (``out_dealer``), every two-card hand's action
+    values under optimal composition-dependent play (``out_roots``, as :func:`_roots`), that
+    play's (E, E[X^2]) weighted by the deal (``out_moments[0:2]``) and the chart's column
+    (``hard_codes``, ``soft_codes``, ``pair_codes``: written). Then the chart's (E, E[X^2])
+    weighted by the deal (``out_moments[2:4]``), for the chart given or just derived.
+    ``ten_rank``: P(two tens are of one rank) when only such tens split, else below zero.
+    """
+    n = comps.counts.shape[0]
+    base = shoe.copy()
+    base[up] -= 1
+    dp = np.zeros((NOUT, n))
+    valid = np.zeros(n, dtype=np.bool_)
+    stand_v, stand_m2 = np.zeros(n), np.zeros(n)
+    prepare(base, mode, comps.counts, comps.ncards, comps.total, trie, out_dealer, dp, valid, stand_v, stand_m2)
+    play = [np.zeros(n) for _ in range(6)]  # hit, its square, double, its square, play on, its square
+    cont_hit = np.zeros(n, dtype=np.bool_)
+    act2 = np.zeros(n, dtype=np.int64)
+    # The split hands' own dealer outcomes, computed as the passes need them and kept for both plays.
+    kept = {"table": np.empty((NOUT, 0)), "index": np.full((10, 3, n), -1, dtype=np.int64),
+            "start": np.full((10, 3), -1, dtype=np.int64)}
+    scratch = (np.zeros((10, n), dtype=np.bool_), np.zeros((10, n), dtype=np.bool_), np.zeros(10, dtype=np.int64),
+               (np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), np.zeros((n, NOUT)),
+                np.zeros((n, NOUT))))
+    split_ev = np.zeros((10, 2))
+    has_split = np.zeros(10, dtype=np.bool_)
+    common = (comps.counts, comps.total, comps.soft, comps.ncards, comps.child, valid)
+
+    def split_all(pairs: Any, cont: Any) -> None:
+        split_ev[:] = 0.0
+        has_split[:] = False
+        if max_split_hands < 2 or len(pairs) == 0:
+            return
+        ex_np, ex_any = np.zeros((10, 5, 4)), np.zeros((10, 5, 4))
+        if exact:
+            exact_tables(base, up, mode, pairs, max_split_hands, resplit_aces, hit_split_aces, comps.counts,
+                         comps.total, comps.ncards, comps.child, trie, act2, cont, ex_np, ex_any)
+        kept["table"] = splits(base, up, mode, pairs, max_split_hands, resplit_aces, hit_split_aces, exact, ex_np,
+                               ex_any, comps.counts, comps.total, comps.ncards, comps.child, valid, dp,
+                               kept["index"], kept["start"], kept["table"], *scratch[:3], trie, act2, cont,
+                               scratch[3], split_ev, has_split)
+
+    if not given_chart:
+        optimal_play(base, up, mode, das, double_on, *common, stand_v, stand_m2, *play, cont_hit, act2)  # type: ignore[call-arg]
+        split_all(np.arange(10, dtype=np.int64), cont_hit)
+        optimal_result(shoe, up, mode, bj, surrender, double_on, ten_rank, comps.pair_index, comps.total, comps.soft,  # type: ignore[call-arg]
+                       stand_v, stand_m2, *play[:4], split_ev, has_split, out_roots, out_moments, hard_codes,
+                       soft_codes, pair_codes)
+    hit = np.zeros(n, dtype=np.bool_)
+    chart_play(base, up, mode, das, double_on, *common, hard_codes, soft_codes, stand_v, stand_m2, *play, cont_hit,  # type: ignore[call-arg]
+               hit, act2)
+    split_all(np.array([p for p in range(10) if pair_codes[p] in (C_P, C_RP)], dtype=np.int64), hit)
+    chart_result(shoe, up, mode, bj, surrender, double_on, ten_rank, comps.pair_index, comps.total, comps.soft,  # type: ignore[call-arg]
+                 stand_v, stand_m2, *play[:4], split_ev, has_split, hard_codes, soft_codes, pair_codes, out_moments)

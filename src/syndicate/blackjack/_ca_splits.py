@@ -139,10 +139,9 @@ def split_dealer_batch(base, pairs, max_hands, starts, needs, comp_counts, child
                     continue
                 index[pair, h - 2, i] = have + k
                 k += 1
-    out = np.empty((NOUT, have + count))
-    out[:, :have] = table
-    dealer_batch(rems, count, parent, value, mult, depth, outcome, orders, skip, out[:, have:])
-    return out
+    new = np.empty((NOUT, count))
+    dealer_batch(rems, count, parent, value, mult, depth, outcome, orders, skip, new)
+    return np.concatenate((table, new), axis=1)
 
 
 @njit(cache=True, nogil=True)
@@ -377,15 +376,64 @@ def split_hand_pass_exact(base, up, mode, pair, kmax, comp_counts, comp_total, c
 
 
 @njit(cache=True, nogil=True)
-def _split_value(base, up, mode, pair, max_h, one_card, exact, comp_counts, comp_total, comp_ncards, child,
-                 valid, dp, index, start_index, table, start, reach, need_stand, trie_args, act2, cont_hit, bufs):
+def exact_tables(base, up, mode, pairs, max_split_hands, resplit_aces, hit_split_aces, comp_counts, comp_total,
+                 comp_ncards, child, trie_args, act2, cont_hit, ex_np, ex_any):
+    """For ``exact_resplits``: per pair in ``pairs`` with resplits, number of hands ``h`` and
+    number ``k`` of other hands closed by a non-pair card, the split hand's value given that
+    those k cards are non-pair (``ex_np``: its own second card non-pair too; ``ex_any``: any),
+    indexed [pair, h, k]. Its own kernel: a game without it never compiles it."""
+    parent, value, mult, depth, outcome, orders, skip = trie_args
+    b = np.zeros(10, dtype=np.int64)
+    rem = np.zeros(10, dtype=np.int64)
+    for t in range(pairs.shape[0]):
+        pair = pairs[t]
+        max_h = 2 if pair == ACE and not resplit_aces else max_split_hands
+        if max_h <= 2:
+            continue
+        kmax = max_h - 1
+        num = np.zeros((10, kmax + 1))
+        for h in range(2, max_h + 1):
+            for v in range(10):
+                b[v] = base[v] - (h - 1 if v == pair else 0)
+            num[:, :] = 0.0
+            split_hand_pass_exact(b, up, mode, pair, kmax, comp_counts, comp_total, comp_ncards, child, parent,
+                                  value, mult, depth, outcome, orders, skip, act2, cont_hit,
+                                  pair == ACE and not hit_split_aces, num)
+            n_h = 0
+            for v in range(10):
+                rem[v] = b[v] - (1 if v == pair else 0)
+                n_h += rem[v]
+            non_pair = n_h - rem[pair]
+            for k in range(kmax + 1):
+                wnp = _ff_ratio(non_pair - 1, n_h - 1, k)
+                wp = _ff_ratio(non_pair, n_h - 1, k)
+                num_np = 0.0
+                p_sum = 0.0
+                num_any = 0.0
+                for v in range(10):
+                    pv = rem[v] / n_h
+                    num_any += pv * num[v, k]
+                    if v != pair:
+                        num_np += pv * num[v, k]
+                        p_sum += pv
+                den_np = p_sum * wnp
+                den_any = den_np + rem[pair] / n_h * wp
+                ex_np[pair, h, k] = num_np / den_np if den_np > 0 else 0.0
+                ex_any[pair, h, k] = num_any / den_any if den_any > 0 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _split_value(base, up, mode, pair, max_h, one_card, use_exact, ex_np, ex_any, comp_counts, comp_total,
+                 comp_ncards, child, valid, dp, index, start_index, table, start, reach, need_stand, act2, cont_hit,
+                 bufs):
     """(E[sum of split hands' results], E[(sum)^2]) for splitting ``pair`` against ``up``.
 
     ``base`` is the shoe without the up card (the pair cards are still in it: each pass
     removes the hands' own cards). Exact for two hands; with resplits each hand's value
     removes the pair cards of all hands but not their other cards (docs/maths.md, "Splits"),
-    unless ``exact``: then each hand's value is conditioned on the other hands' second cards
-    being non-pair cards, which is exact (the variance keeps the approximation). The split
+    unless ``use_exact``: then each hand's value is conditioned on the other hands' second
+    cards being non-pair cards, which is exact (the variance keeps the approximation; the
+    conditioned values ``ex_np`` and ``ex_any`` by hands and k: :func:`exact_tables`). The split
     hands' dealer outcomes are in ``dp``, or ``table`` at ``index`` (:func:`split_dealer_batch`).
     """
     lost = mode == MODE_OBO_LOST
@@ -469,42 +517,6 @@ def _split_value(base, up, mode, pair, max_h, one_card, exact, comp_counts, comp
             aa += va * va / sq
         c_nn[h], c_na[h], c_aa[h] = nn, na, aa
 
-    use_exact = exact and max_h > 2
-    kmax = max_h - 1
-    ex_np = np.zeros((H, kmax + 1))
-    ex_any = np.zeros((H, kmax + 1))
-    if use_exact:
-        parent, value, mult, depth, outcome, orders, skip = trie_args
-        num = np.zeros((10, kmax + 1))
-        rem = np.zeros(10, dtype=np.int64)
-        for h in range(2, max_h + 1):
-            for v in range(10):
-                b[v] = base[v] - (h - 1 if v == pair else 0)
-            num[:, :] = 0.0
-            split_hand_pass_exact(b, up, mode, pair, kmax, comp_counts, comp_total, comp_ncards, child,
-                                  parent, value, mult, depth, outcome, orders, skip, act2, cont_hit, one_card, num)
-            n_h = 0
-            for v in range(10):
-                rem[v] = b[v] - (1 if v == pair else 0)
-                n_h += rem[v]
-            non_pair = n_h - rem[pair]
-            for k in range(kmax + 1):
-                wnp = _ff_ratio(non_pair - 1, n_h - 1, k)
-                wp = _ff_ratio(non_pair, n_h - 1, k)
-                num_np = 0.0
-                p_sum = 0.0
-                num_any = 0.0
-                for v in range(10):
-                    pv = rem[v] / n_h
-                    num_any += pv * num[v, k]
-                    if v != pair:
-                        num_np += pv * num[v, k]
-                        p_sum += pv
-                den_np = p_sum * wnp
-                den_any = den_np + rem[pair] / n_h * wp
-                ex_np[h, k] = num_np / den_np if den_np > 0 else 0.0
-                ex_any[h, k] = num_any / den_any if den_any > 0 else 0.0
-
     # Phase 1: deal second cards; a pair card starts a new hand while hands < max_h. A state
     # (hands, open slots, closed with a non-pair card) is reached after (hands - 2) + closed
     # cards, so the states are visited in that order.
@@ -524,7 +536,7 @@ def _split_value(base, up, mode, pair, max_h, one_card, exact, comp_counts, comp
                 if h == max_h or open_ == 0:
                     n_np, n_any = closed, open_
                     wn, wa = w_np[h], w_any[h]
-                    if use_exact:
+                    if use_exact and max_h > 2:
                         wn = ex_np[h, max(0, n_np - 1)]
                         wa = ex_any[h, n_np]
                     ev += pr * (n_np * wn + n_any * wa)
@@ -544,9 +556,9 @@ def _split_value(base, up, mode, pair, max_h, one_card, exact, comp_counts, comp
 
 
 @njit(cache=True, nogil=True)
-def _splits(base, up, mode, pairs, max_split_hands, resplit_aces, hit_split_aces, exact, comp_counts, comp_total,
-            comp_ncards, child, valid, dp, index, start_index, table, reaches, needs, starts, trie_args, act2,
-            cont_hit, bufs, split_ev, has_split):
+def splits(base, up, mode, pairs, max_split_hands, resplit_aces, hit_split_aces, use_exact, ex_np, ex_any,
+           comp_counts, comp_total, comp_ncards, child, valid, dp, index, start_index, table, reaches, needs, starts,
+           trie_args, act2, cont_hit, bufs, split_ev, has_split):
     """The value of splitting each of ``pairs`` under one policy (``act2``, ``cont_hit``), into
     ``split_ev`` and ``has_split``: what each split reaches, then the dealer's outcomes it needs
     in one batch, then the values. Returns the grown table of split dealer outcomes."""
@@ -562,10 +574,8 @@ def _splits(base, up, mode, pairs, max_split_hands, resplit_aces, hit_split_aces
     for t in range(npairs):
         pair = pairs[t]
         split_ev[pair, 0], split_ev[pair, 1] = _split_value(
-            base, up, mode, pair, max_hands[t], pair == ACE and not hit_split_aces, exact, comp_counts, comp_total,
-            comp_ncards, child, valid, dp, index[pair], start_index[pair], table, starts[t], reaches[t], needs[t],
-            trie_args, act2, cont_hit, bufs)
+            base, up, mode, pair, max_hands[t], pair == ACE and not hit_split_aces, use_exact, ex_np[pair],
+            ex_any[pair], comp_counts, comp_total, comp_ncards, child, valid, dp, index[pair], start_index[pair],
+            table, starts[t], reaches[t], needs[t], act2, cont_hit, bufs)
         has_split[pair] = True
     return table
-
-

@@ -179,8 +179,7 @@ def _run(rules: Rules, exact_resplits: bool, chart: ChartCells | None) -> list[_
                 u.pairs[v - 1] = _CODE_NUMBER[row[lab]]
     args = (_mode(rules), _bj_payout(rules), ("none", "late", "early").index(rules.surrender),
             ("any", "9-11", "10-11").index(rules.double_on), rules.double_after_split, rules.max_split_hands,
-            rules.resplit_aces, rules.hit_split_aces, ten_rank, exact_resplits, comps.counts, comps.total,
-            comps.soft, comps.ncards, comps.child, comps.pair_index)
+            rules.resplit_aces, rules.hit_split_aces, ten_rank, exact_resplits, comps)
 
     def one(up: int) -> None:
         u = out[up]
@@ -340,6 +339,13 @@ def _compute(rules: Rules, exact_resplits: bool) -> Analysis:
                                          for a, b in pairs}
                      for up, u in enumerate(ups)},
     )
+
+
+def compile_kernels() -> None:
+    """Compile the kernels into numba's cache (``./run`` does it once after installing): the
+    first analysis of a fresh install otherwise waits for it. Exact resplits' own kernel is
+    left to the first analysis that asks for it."""
+    _compute(Rules(decks=1), False)
 
 
 def _chart_moments(rules: Rules, chart: ChartCells, exact_resplits: bool = False) -> tuple[float, float]:
