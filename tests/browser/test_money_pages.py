@@ -61,7 +61,7 @@ def test_a_big_sale_waits_on_the_tablet_until_a_pit_boss_approves(world: Any) ->
     form.get_by_label("Seat", exact=True).fill("1")
     form.get_by_label("Walk-in's name").fill("Kaito")
     form.get_by_label("Chips bought ($)").fill("500")
-    form.get_by_role("button", name="Seat walk-in").click()
+    form.get_by_role("button", name="Seat a walk-in").click()
     rows = dealer.get_by_role("group", name=f"Walk-ins' chips at {table}")
     expect(rows).to_contain_text("Seat 1: Kaito, $0.00 ($500.00 waiting for a pit boss's approval)")
     dealer.get_by_role("button", name="Back to the round").click()
@@ -140,7 +140,7 @@ def test_the_count_picks_its_table_and_the_cashier_cashes_out_everything(world: 
     asked: list[str] = []
     boss.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     cashier.get_by_role("button", name="Cash out everything").click()
-    expect(boss.locator("#toasts")).to_contain_text("(at_table)")
+    expect(boss.locator('#toasts [data-rule="at_table"]')).to_contain_text("Alice has chips at table")
     assert asked == ["Cash out all of Alice's bankroll? Pay them every chip it holds."]
     assert world.room.ledger.balance(ev, player_key(world.cast.alice.id)) == 2_500
     from syndicate.room.recovery import void_table

@@ -163,7 +163,7 @@ def test_a_real_draw_hand_on_what_the_dealer_sees(world: Any, size: str) -> None
         page.set_viewport_size({"width": w, "height": h})
     con.card(HAND_3[4])
     payouts = page.get_by_role("region", name=f"Payouts at {table}")
-    expect(payouts).to_contain_text(f"seat 3 ({player}): push $8.50 ($8.50: the pot, Three of a Kind, Queens")
+    expect(payouts).to_contain_text(f"seat 3 ({player}): give $8.50 ($8.50: the pot, Three of a Kind, Queens")
     expect(payouts).to_contain_text(f"seat 2 ({second}): nothing")
     expect(con.awaited).to_have_text(f"Hand {hand_id(world, t, 1)} is over: pay out, then start the next")
     check_screen(page)
@@ -185,7 +185,7 @@ def test_a_real_draw_hand_on_what_the_dealer_sees(world: Any, size: str) -> None
     phone.get_by_role("button", name="Bet", exact=True).click()
     decide(page, con, 1, table, "Fold")
     decide(page, con, 2, table, "Fold")
-    expect(payouts).to_contain_text(f"seat 3 ({player}): push $2.50")
+    expect(payouts).to_contain_text(f"seat 3 ({player}): give $2.50")
     expect(payouts).to_contain_text("everyone else folded")
     with room.store.transaction() as repo:
         hands = repo.hands(ev, t, limit=10)
@@ -215,7 +215,7 @@ def test_a_real_draw_hand_on_what_the_dealer_sees(world: Any, size: str) -> None
     shot(page, f"real-draw-ruling-{size}")
     page.get_by_role("button", name=f"Seat 1's hand is dead at {table}").click()
     con.taps += 1
-    expect(payouts).to_contain_text(f"seat 2 ({second}): push $1.50 ($1.50: the pot, Two Pair, Jacks and Threes")
+    expect(payouts).to_contain_text(f"seat 2 ({second}): give $1.50 ($1.50: the pot, Two Pair, Jacks and Threes")
     expect(seat_tile(page, 1, table)).to_contain_text("dead hand")
     with room.store.transaction() as repo:
         third = next(x for x in repo.hands(ev, t, limit=10) if x.number == 3)

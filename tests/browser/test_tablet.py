@@ -302,7 +302,7 @@ def test_the_dealer_runs_a_table_from_the_tablet(world: Any, size: str) -> None:
     decide(page, con, folder, draw, "Fold")
     payouts = page.get_by_role("region", name=f"Payouts at {draw}")
     names = {1: third, 2: fourth}
-    expect(payouts).to_contain_text(f"seat {bettor} ({names[bettor]}): push $2.00")
+    expect(payouts).to_contain_text(f"seat {bettor} ({names[bettor]}): give $2.00")
     expect(payouts).to_contain_text("everyone else folded")
     expect(payouts).to_contain_text(f"seat {folder} ({names[folder]}): nothing")
     expect(seat_tile(page, bettor, draw)).to_contain_text("Chips $20.50")

@@ -114,7 +114,7 @@ def test_a_draw_pot_won_by_folds_returns_the_uncalled_bet() -> None:
     ante = rules.ante
     (won,) = [p for p in game.payouts() if p["amount"] > 0]
     assert won["seat"] == first and won["net"] == 2 * ante
-    assert won["text"] == (f"seat {first}: push ${(3 * ante + rules.min_bet) // 100}.{(3 * ante + rules.min_bet) % 100:02d} "
+    assert won["text"] == (f"seat {first}: give ${(3 * ante + rules.min_bet) // 100}.{(3 * ante + rules.min_bet) % 100:02d} "
                            f"(${rules.min_bet // 100}.{rules.min_bet % 100:02d}: uncalled bet back; "
                            f"${3 * ante // 100}.{3 * ante % 100:02d}: the pot, everyone else folded)")
     assert sum(p["net"] for p in game.payouts()) == 0
@@ -164,7 +164,7 @@ def test_a_real_draw_runs_on_counts_and_the_showdown_is_entered() -> None:
     assert game.dealer_action("ruling", {"seat": 3, "dead": True}) is True
     assert not game.in_play
     assert texts(game) == {2: "seat 2: nothing", 3: "seat 3: nothing",
-                           1: "seat 1: push $1.50 ($1.50: the pot, Full House, Eights over Sixes)"}
+                           1: "seat 1: give $1.50 ($1.50: the pot, Full House, Eights over Sixes)"}
     assert {p["seat"]: p["net"] for p in game.payouts()} == game.round.results() == {1: 100, 2: -50, 3: -50}
 
 

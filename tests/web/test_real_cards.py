@@ -549,7 +549,7 @@ def test_draw_hand_with_real_cards_equals_the_ordinary_table(servers, room, cast
     moved = seat_nets(room, ev, hand.id, stack_keys(real["id"], got))
     assert {p["seat"]: p["net"] for p in payouts if p["seat"] is not None} == moved
     winners = [p for p in payouts if p["amount"] > 0]
-    assert winners and all(p["text"].startswith(f"seat {p['seat']}: push $") for p in winners)
+    assert winners and all(p["text"].startswith(f"seat {p['seat']}: give $") for p in winners)
     assert hand.commitment.startswith("entered-")
     entry = hand.history["hands"][0]
     assert entry["shoe"]["entered"] is True and entry["shoe"]["shown_only"] is True

@@ -323,9 +323,9 @@ class DrawGame(RoundAccessors):
             amount = sum(i["amount"] for i in got)
             net = hand.stacks[seat] - hand.start_stacks[seat]
             said = "; ".join(f"{money.format(i['amount'])}: {i['why']}" for i in got)
-            text = f"seat {seat}: push {money.format(amount)} ({said})" if got else f"seat {seat}: nothing"
+            text = f"seat {seat}: give {money.format(amount)} ({said})" if got else f"seat {seat}: nothing"
             out.append({"seat": seat, "amount": amount, "paid": 0, "net": net, "text": text,
-                        "items": [{**i, "text": f"push {money.format(i['amount'])} ({i['why']})"} for i in got]})
+                        "items": [{**i, "text": f"give {money.format(i['amount'])} ({i['why']})"} for i in got]})
         carried = sum(r.amount for r in hand.log if r.type == "carry") if everything else 0
         if carried:
             out.append({"seat": None, "amount": 0, "paid": 0, "net": 0, "items": [],

@@ -24,7 +24,7 @@ export class ApiError extends Error {
 }
 
 /** 130 → "2 minutes 10 seconds": a wait in words, as the server says it. */
-export function inWords(seconds) {
+export function waitInWords(seconds) {
   const total = Math.max(1, Math.ceil(seconds));
   const m = Math.floor(total / 60), s = total % 60;
   const parts = m ? [`${m} minute${m === 1 ? "" : "s"}`] : [];
@@ -193,7 +193,7 @@ export function signInForm(onDone) {
     h("button", { type: "submit", class: "primary" }, "Sign in"), msg);
   let waiting = null;
   const waitOut = (seconds) => {  // a 429: the wait in words, then word when it is over (two announcements)
-    msg.textContent = `Too many failed sign-ins for this name from here. Try again in ${inWords(seconds)}.`;
+    msg.textContent = `Too many failed sign-ins for this name from here. Try again in ${waitInWords(seconds)}.`;
     waiting = setTimeout(() => { waiting = null; msg.textContent = "You can try again now."; }, seconds * 1000);
   };
   form.addEventListener("submit", async (ev) => {
