@@ -52,13 +52,18 @@ def parse(text: str | int) -> int:
     return check(whole * 100 + int(frac))
 
 
-def check(cents: int) -> int:
-    """Return ``cents`` if it is a valid amount of chips, else raise :class:`MoneyError`."""
+def _whole_cents(cents: int) -> int:
+    """``cents`` if it is a whole, non-negative number of cents, else :class:`MoneyError`."""
     if isinstance(cents, bool) or not isinstance(cents, int):
         raise MoneyError(f"amounts are whole cents (int), got {type(cents).__name__}")
     if cents < 0:
         raise MoneyError(f"amounts cannot be negative: {cents} cents")
-    if cents > MAX_CENTS:
+    return cents
+
+
+def check(cents: int) -> int:
+    """Return ``cents`` if it is a valid amount of chips, else raise :class:`MoneyError`."""
+    if _whole_cents(cents) > MAX_CENTS:
         raise MoneyError(f"amount too large: {cents} cents (the most is {format(MAX_CENTS)})")
     return cents
 
@@ -67,11 +72,7 @@ def check_held(cents: int) -> int:
     """Return ``cents`` if it is an amount of chips someone may hold (a stack, a balance), else
     raise :class:`MoneyError`: whole, not negative, within :data:`MAX_HELD`. No typo guard
     here: chips won are never "too large"."""
-    if isinstance(cents, bool) or not isinstance(cents, int):
-        raise MoneyError(f"amounts are whole cents (int), got {type(cents).__name__}")
-    if cents < 0:
-        raise MoneyError(f"amounts cannot be negative: {cents} cents")
-    if cents > MAX_HELD:
+    if _whole_cents(cents) > MAX_HELD:
         raise MoneyError(f"amount beyond what the ledger holds: {cents} cents")
     return cents
 

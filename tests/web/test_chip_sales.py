@@ -109,30 +109,6 @@ async def settle(dealer: TableClient, seat: int) -> dict[str, Any]:
         await dealer.act(next(a for a in ("no_insurance", "play_on", "stand") if a in legal), seat=seat)
 
 
-#: One seat's Blackjack round, over and over: Ts Kd (20) against the dealer's Th up and 8s in
-#: the hole (18). No insurance, no natural: every round waits for the seat's decision.
-WIN = "Ts Th Kd 8s"
-
-
-@pytest.fixture
-def stacked_server(database):  # noqa: ANN001, ANN201
-    from syndicate.cards import parse
-    from syndicate.room.clock import Timers
-    from syndicate.shoe import Shoe
-    from syndicate.web import create_app
-    from syndicate.web.security import Limits
-    from tests.room.kit import FAST_HASHER, LiveServer
-
-    def shoe(rules: Any) -> Shoe:
-        return Shoe.stacked(parse(" ".join([WIN] * 300), distinct=False), decks=rules.decks)
-
-    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
-                     limits=Limits(actions_per_second=10_000, action_burst=10_000), new_shoe=shoe)
-    srv = LiveServer(app)
-    yield srv
-    srv.stop()
-
-
 def test_a_sale_above_the_limit_waits_for_approval(stacked_server, room, cast) -> None:
     """The host sets the limit (admin only, through the API). A sale above it, seating a walk-in
     or selling them more, moves no chip: the seat shows it waiting; the approver sees it, and

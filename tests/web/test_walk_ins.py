@@ -466,30 +466,6 @@ def test_a_walk_in_sits_at_one_table_at_a_time(server, room, cast) -> None:
     boss.close()
 
 
-#: One seat's Blackjack round, over and over: Ts Kd (20) against the dealer's Th up and 8s in
-#: the hole (18): the seat stands and wins even money.
-WIN = "Ts Th Kd 8s"
-
-
-@pytest.fixture
-def stacked_server(database):  # noqa: ANN001, ANN201
-    from syndicate.cards import parse
-    from syndicate.room.clock import Timers
-    from syndicate.shoe import Shoe
-    from syndicate.web import create_app
-    from syndicate.web.security import Limits
-    from tests.room.kit import FAST_HASHER, LiveServer
-
-    def shoe(rules: Any) -> Shoe:
-        return Shoe.stacked(parse(" ".join([WIN] * 300), distinct=False), decks=rules.decks)
-
-    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
-                     limits=Limits(actions_per_second=10_000, action_burst=10_000), new_shoe=shoe)
-    srv = LiveServer(app)
-    yield srv
-    srv.stop()
-
-
 def test_chips_sold_while_bets_are_open(stacked_server, room, cast) -> None:
     """"Start round" pressed, no card out: the walk-in buys chips, and the engine's stack for
     the seat changes with the ledger's (equal at every moment the table answers); the round
