@@ -18,18 +18,9 @@ import orjson
 
 from .errors import BadRequest, Conflict
 
-#: The newest version of the live-play protocol (docs/protocol.md), and every version served.
-#: Version 2 answers an action that changed the table with the table's next state, which
-#: carries the action's id as ``ack``, instead of an ``ack`` message and then the state: one
-#: frame less per action for the client that acted (issue 16).
+#: The version of the live-play protocol (docs/protocol.md): an action that changed the table is
+#: answered by the sender's next state, which carries the action's id as ``ack``.
 PROTOCOL_VERSION = 2
-PROTOCOLS = (1, 2)
-
-
-def protocol_of(conn: object) -> int:
-    """The protocol version a client said hello with. In-process clients (the actor's own
-    callers, bots, tests) have none and speak version 1."""
-    return getattr(conn, "protocol", 1)
 
 
 #: What a table that stopped on a server error tells its clients (rule ``table_unavailable``).
@@ -101,7 +92,7 @@ class Encoded(dict[str, Any]):
 
 def kind_of(message: dict[str, Any]) -> str:
     """What an :class:`Encoded` copy of ``message`` needs to know of it: its type, marked when
-    it answers an action (a state of protocol version 2 with ``ack``), which must reach the
+    it answers an action (a state with ``ack``), which must reach the
     client even when a newer state follows it."""
     kind = message.get("type", "")
     return kind + ACKED if "ack" in message else kind
