@@ -313,11 +313,6 @@ class Accounts:
             raise Unauthorized("signed_in", "this sign-in has expired or was signed out: sign in again")
         return account
 
-    def sign_out_everywhere(self, account_id: int) -> int:
-        """Drop every token and session cookie of an account; how many there were."""
-        with self.store.transaction() as repo:
-            return repo.drop_tokens(account_id)
-
     def sign_out(self, token: str) -> None:
         with self.store.transaction() as repo:
             repo.drop_token(token_hash(token))
