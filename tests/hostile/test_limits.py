@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from syndicate.client import RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.room.ledger import now
-from syndicate.room.values import WALK_IN_HASH
+from syndicate.room.values import NO_PASSWORD, WALK_IN
 from syndicate.web import create_app
 from syndicate.web.security import Limits, RateLimited, SignInLimiter, TokenBucket, in_words
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
@@ -147,7 +147,7 @@ def test_past_the_address_limit_only_names_that_exist_cost_a_check(database, roo
         assert hasher.verified == 8
         # a walk-in's name signs nobody in and costs what an unknown name does
         with room.store.transaction() as repo:
-            repo.add_account(ev, "Walker", "player", WALK_IN_HASH, now())
+            repo.add_account(ev, "Walker", "player", NO_PASSWORD, now(), kind=WALK_IN)
         t0 = time.perf_counter()
         assert _sign_in(c, ev, "Walker", "guess").json() == answers[0][1]
         assert time.perf_counter() - t0 >= 0.04 and hasher.verified == 8

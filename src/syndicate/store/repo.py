@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session, aliased
 from ..room.accounts import canonical_name, name_taken
 from ..room.errors import Conflict, Fenced
 from ..room.values import (
+    PERSON,
     Account,
     CashCount,
     ChipSale,
@@ -74,7 +75,7 @@ def _utc(dt: datetime) -> datetime:
 
 
 def _account(r: AccountRow) -> Account:
-    return Account(r.id, r.event_id, r.name, r.role, r.password_hash, r.linked_to)
+    return Account(r.id, r.event_id, r.name, r.role, r.password_hash, r.linked_to, r.kind)
 
 
 def _table(r: TableRow) -> Table:
@@ -296,9 +297,10 @@ class SqlRepo:
             row.min_bet, row.max_bet = min_bet, max_bet
         self.s.flush()
 
-    def add_account(self, event_id: int, name: str, role: str, password_hash: str, at: datetime) -> Account:
+    def add_account(self, event_id: int, name: str, role: str, password_hash: str, at: datetime,
+                    kind: str = PERSON) -> Account:
         row = AccountRow(event_id=event_id, name=name, name_key=canonical_name(name), role=role,
-                         password_hash=password_hash, created_at=at)
+                         password_hash=password_hash, created_at=at, kind=kind)
         self.s.add(row)
         try:
             self.s.flush()
