@@ -152,7 +152,7 @@ class TableClient:
         self._state: dict[str, Any] | None = None
         self._version = -1
         # keep=0 (a bot): the latest state's text, decoded when first read. A bot at a table of
-        # six reads one state in three or four; decoding them all was a third of its CPU.
+        # six reads one state in three or four; decoding them all would be a third of its CPU.
         self._lazy = keep == 0
         self._text: str | None = None
         self.rules: dict[str, Any] = {}  # the table's rules, from the welcome

@@ -523,8 +523,8 @@ def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: 
             b.on_action = counted
         connected = await connect_tables(bots)
         # What the connections made lives to the end: out of the collector's sight, so that a
-        # collection of the young objects does not scan thousands of sockets' state (it paused
-        # this process for a third of a second, counted as the server's latency).
+        # collection of the young objects does not scan thousands of sockets' state (its pauses
+        # would be counted as the server's latency).
         gc.collect()
         gc.freeze()
         messages.put(("ready", index, connected))

@@ -1,5 +1,5 @@
-"""Several server processes on one PostgreSQL database, with Redis between them (issue 7;
-docs/deployment.md).
+"""Several server processes on one PostgreSQL database, with Redis between them
+(docs/deployment.md).
 
 Each live table runs in exactly one process at a time, its **owner**, which holds the table's
 lease in the database (``table_leases``: owner, epoch, expiry). The owner renews its leases

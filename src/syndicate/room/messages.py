@@ -106,11 +106,11 @@ def superseded(old: dict[str, Any], new: dict[str, Any]) -> bool:
 
 def dumps(value: Any) -> str:
     """Compact JSON text, as ``json.dumps(value, separators=(",", ":"))`` reads it back, made by
-    orjson: a state is encoded for each of a table's players on every change (issue 16's
-    profile found the standard library's encoder the largest single cost of a broadcast).
+    orjson: a state is encoded for each of a table's players on every change, and the standard
+    library's encoder would be the largest single cost of a broadcast (docs/benchmarks.md).
     Integer keys become strings, as the standard library makes them; text outside ASCII is
     written as UTF-8 rather than escaped, which is the same JSON. What orjson refuses (an
-    integer beyond 64 bits) the standard library still writes, as before."""
+    integer beyond 64 bits) the standard library writes."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
@@ -122,10 +122,9 @@ def sharing() -> Iterator[None]:
     """Within: the messages of one broadcast. A message sent to several clients (the
     spectators') is still encoded once, but the messages are cached only for the broadcast's
     length, not among the 512 newest: most go to one client each, and kept alive they outlived
-    the collector's young generation and filled the older ones, whose collections then paused
-    the server (a stall of 374 ms at 400 tables on PostgreSQL, docs/benchmarks.md). (Encoding
-    the parts every viewer's message shares once, as orjson fragments, was tried: 72 → 64 µs
-    per Blackjack change in process, and no gain measurable at 400 tables or at the ceiling.)"""
+    the collector's young generation and filled the older ones, whose collections would pause
+    the server under load. Encoding once the parts every viewer's message shares (orjson
+    fragments) does not pay (docs/benchmarks.md)."""
     global _broadcast
     outer, _broadcast = _broadcast, {}
     try:

@@ -233,7 +233,7 @@ class HandPlayerRow(Base):
 
 
 class TableLeaseRow(Base):
-    """Which server process runs a live table (several processes on one database, issue 7).
+    """Which server process runs a live table (several processes on one database: docs/deployment.md).
 
     ``owner`` holds the table until ``expires_at`` and renews it while alive; once it has
     expired, another process may take the table, which raises ``epoch``. Every write a table's
@@ -294,8 +294,8 @@ class TableSeatRow(Base):
 
 
 class EventLimitRow(Base):
-    """An event's table limits for one game, as its admin set them (issue: a dealer cannot
-    set a table's stakes beyond them). No row: the house rule's bounds
+    """An event's table limits for one game, as its admin set them (a dealer cannot set a
+    table's stakes beyond them). No row: the house rule's bounds
     (:data:`syndicate.room.tables.DEFAULT_BOUNDS`)."""
 
     __tablename__ = "event_limits"

@@ -39,8 +39,8 @@ class _SendWatch:
     A client that stopped reading (its TCP window shut) blocks its socket's send; after the
     connection's ``send_timeout`` the send is cancelled, which ends its pump and so the socket's
     handler. Nearly every send completes at once, so a timer per send (``asyncio.timeout``, or a
-    task per send with ``wait_for``) was work for nothing on every message (issue 16: one send
-    per player per change): a send only notes its deadline here, and one timer, armed while any
+    task per send with ``wait_for``) would be work for nothing on every message (one send per
+    player per change): a send only notes its deadline here, and one timer, armed while any
     send is waiting, looks twice a second for the sends past theirs."""
 
     TICK = 0.5
@@ -112,11 +112,11 @@ class SocketConnection:
     the older one would only be read and thrown away), which keeps a busy table's watchers
     from falling behind. A client more than ``OUTBOX`` messages behind is disconnected.
 
-    A message for a socket whose pump has nothing waiting is written at once (issue 16): the
-    ASGI send is started by hand and nearly always finishes without waiting, the frame handed to
-    the transport, so that the pump's task is not woken for every message of every player. If
-    the send has to wait (the client's TCP window is full), the pump finishes it, under the send
-    timeout, and the messages after it wait in the outbox as before."""
+    A message for a socket whose pump has nothing waiting is written at once: the ASGI send is
+    started by hand and nearly always finishes without waiting, the frame handed to the
+    transport, so that the pump's task is not woken for every message of every player. If the
+    send has to wait (the client's TCP window is full), the pump finishes it, under the send
+    timeout, and the messages after it wait in the outbox."""
 
     def __init__(self, ws: WebSocket, account: Account, send_timeout: float = 10.0) -> None:
         self.ws = ws
