@@ -1,4 +1,4 @@
-"""The card room on one process and on several, side by side in one run (issue 7).
+"""The card room on one process and on several, side by side in one run.
 
 For each configuration a fresh database gets the bots' accounts (a cheap argon2: this measures
 play, not sign-in), the server processes start, and :mod:`syndicate.loadtest` (the engine of
@@ -12,14 +12,14 @@ docs/deployment.md). Configurations:
 - ``pg×N``: N ``syndicate serve --redis`` processes on one PostgreSQL database and Redis.
 
 Reports, per configuration, actions per second, errors, p50/p95/p99 action latency as the bots
-see it, and the CPU of all the server processes together, in all and per action (issue 16). Clients that failed (their tables
+see it, and the CPU of all the server processes together, in all and per action. Clients that failed (their tables
 stop, the others play on) are counted with the first error named; a configuration that could
-not run is reported and the next one runs; either way the run ends with exit code 1. The target in issue 7: 2,000
-connected players across 400 tables with p99 under 100 ms and no errors.
+not run is reported and the next one runs; either way the run ends with exit code 1. The target: 2,000
+connected players across 400 tables with p99 under 100 ms and no errors (docs/benchmarks.md).
 
     python bench/bench_cluster.py --tables 400 --players 5 --think 2000 --seconds 30 --configs sqlite,pg1,pg2,pg4
 
-A second machine, simulated (issue 16): ``--server-cpus 0 --load-cpus 1`` pins the server
+A second machine, simulated: ``--server-cpus 0 --load-cpus 1`` pins the server
 processes (and every thread they start) to CPU 0 and the load processes to CPU 1 with the
 kernel's CPU affinity (``sched_setaffinity``, what ``taskset`` does), so that the load generators'
 work is not the servers' to share. PostgreSQL and Redis are the machine's services and are not

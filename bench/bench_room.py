@@ -9,8 +9,8 @@ over WebSockets with :mod:`syndicate.loadtest` (the engine of ``syndicate loadte
 Players think 0.5–1.5 × ``--think`` ms before each bet and decision (0: as fast as the server
 answers: the ceiling, not a table of people); tables start one by one over a warm-up and only
 the next ``--seconds`` are measured. Reports actions per second, errors, the latency of an
-action as the client sees it (p50/p95/p99, and per action) and the server's CPU. The target in
-issue 5: p99 below 50 ms at 500 connected clients.
+action as the client sees it (p50/p95/p99, and per action) and the server's CPU. The target:
+p99 below 50 ms at 500 connected clients (docs/benchmarks.md).
 
     python bench/bench_room.py --tables 50 --players 5 --spectators 4 --seconds 30 --think 1000
     python bench/bench_room.py --tables 50 --think 0          # the ceiling

@@ -27,7 +27,7 @@ if not os.environ.get("PYTHONPATH"):
     sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(1, str(ROOT))
 SYNDICATE = str(Path(sys.executable).with_name("syndicate"))
-#: The rule set of the issue that set the target (docs/benchmarks.md): 8 decks, H17, late surrender.
+#: The rule set of the start-up target (docs/benchmarks.md): 8 decks, H17, late surrender.
 COMMAND = [SYNDICATE, "odds", "blackjack", "--rules", "syndicate", "--set", "decks=8",
            "--set", "dealer_hits_soft_17=true", "--set", "surrender=late", "--json"]
 

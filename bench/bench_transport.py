@@ -1,4 +1,4 @@
-"""The floor under the card room's cost per action (issue 16): the server CPU that uvicorn and
+"""The floor under the card room's cost per action: the server CPU that uvicorn and
 its WebSocket protocol spend on the frames of one action alone, with no card room behind them.
 
 A bare ASGI app, served by uvicorn exactly as ``syndicate serve`` serves the card room (the same

@@ -1,4 +1,4 @@
-"""What a live draw table makes on every change, in process (issue 16): each viewer's view of
+"""What a live draw table makes on every change, in process: each viewer's view of
 the hand (the round and its log, for five seats and the dealer, as one broadcast does) and the
 hand's history (what the table stores on every change), timed per change over random hands.
 

@@ -1,9 +1,10 @@
 """The live tables' writer thread: its CPU per table change, with one connection kept between
-transactions (``Store.serial``, today) against a connection from the pool for each (before).
+transactions (``Store.serial``) against a connection from the pool for each.
 
 One live Blackjack table on a fresh SQLite file, 5 bots on auto-deal: the table awaits each
 change's write before the next, so every write is a transaction of its own, as at 400 tables
-and a 2 s think time (bench/bench_cluster.py), where the writer was a third of the server's CPU.
+and a 2 s think time (bench/bench_cluster.py), where the writer is a large part of the server's
+CPU (docs/benchmarks.md).
 The two ways run in turn, ``--rounds`` times each, and the medians are printed with their ratio.
 The writer thread's own CPU clock is read, so the event loop's work is not in the figure.
 
@@ -36,7 +37,7 @@ from syndicate.store.repo import SqlRepo
 
 
 class Pooled:
-    """``Store.serial`` as it was before: every transaction takes a connection from the pool."""
+    """``Store.serial`` without its kept connection: every transaction takes one from the pool."""
 
     commit_window = 0.0  # one table: its writer never waits anyway
 

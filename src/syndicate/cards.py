@@ -13,7 +13,7 @@ only ``card(text, suitless=True)`` makes one, so no poker path ever meets it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 RANKS: Final = "23456789TJQKA"
@@ -72,11 +72,6 @@ class Card:
     def suited(self) -> bool:
         """False for a rank entered without its suit (see the module's docstring)."""
         return self.suit != ""
-
-    @property
-    def is_ten(self) -> bool:
-        """A ten-valued card (10, J, Q, K) for Blackjack."""
-        return self.value == 10
 
     @property
     def is_ace(self) -> bool:
@@ -161,7 +156,3 @@ def text(cards: Iterable[Card]) -> str:
 def decks(n: int) -> list[Card]:
     """``n`` standard decks in index order."""
     return list(DECK) * n
-
-
-def iter_deck() -> Iterator[Card]:
-    return iter(DECK)

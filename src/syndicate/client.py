@@ -152,7 +152,7 @@ class TableClient:
         self._state: dict[str, Any] | None = None
         self._version = -1
         # keep=0 (a bot): the latest state's text, decoded when first read. A bot at a table of
-        # six reads one state in three or four; decoding them all was a third of its CPU.
+        # six reads one state in three or four; decoding them all would be a third of its CPU.
         self._lazy = keep == 0
         self._text: str | None = None
         self.rules: dict[str, Any] = {}  # the table's rules, from the welcome
@@ -160,35 +160,21 @@ class TableClient:
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
         self.closed = False
-        self.hello_refused = False  # the server did not take the hello (its protocol version)
 
     @classmethod
     async def connect(cls, base_url: str, table_id: int, token: str, *, keep: int | None = None,
-                      timeout: float = 10.0, protocol: int = PROTOCOL) -> TableClient:
+                      timeout: float = 10.0) -> TableClient:
         """Open the socket and wait for the welcome, each within ``timeout`` seconds
-        (:class:`TimeoutError` otherwise, the socket closed). ``protocol``: the version to
-        speak (1 answers every action with an ``ack`` message; 2 with the state it made). A
-        server that speaks only version 1 (an older release) refuses the hello with rule
-        ``hello``: the client then connects again speaking 1."""
-        try:
-            return await cls._connect(base_url, table_id, token, keep, timeout, protocol)
-        except _OlderServer:
-            return await cls._connect(base_url, table_id, token, keep, timeout, 1)
-
-    @classmethod
-    async def _connect(cls, base_url: str, table_id: int, token: str, keep: int | None, timeout: float,
-                       protocol: int) -> TableClient:
+        (:class:`TimeoutError` otherwise, the socket closed)."""
         url = base_url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/")
         ws = await websockets.connect(f"{url}/ws/tables/{table_id}", max_size=2**22, open_timeout=timeout)
         client = cls(ws, keep)
         try:
-            await ws.send(orjson.dumps({"type": "hello", "protocol": protocol, "token": token}).decode())
+            await ws.send(orjson.dumps({"type": "hello", "protocol": PROTOCOL, "token": token}).decode())
             client._reader = asyncio.create_task(client._read())
             await client.wait(lambda s: True, timeout)
-        except BaseException as e:
+        except BaseException:
             await client.close()  # not left open behind a client the caller never got
-            if protocol > 1 and isinstance(e, ConnectionError) and client.hello_refused:
-                raise _OlderServer from e
             raise
         return client
 
@@ -212,12 +198,10 @@ class TableClient:
                 if kind in ("welcome", "state"):
                     if msg["version"] >= self._version:
                         self._state, self._text, self._version = msg, None, msg["version"]
-                    if "ack" in msg:  # version 2: the state the action made answers it
+                    if "ack" in msg:  # the state the action made answers it
                         self._answer(msg["ack"], {"type": "ack", "id": msg["ack"], "version": msg["version"]})
                 elif kind in ("ack", "error"):
                     self._answer(msg.get("id"), msg)
-                    if kind == "error" and msg.get("rule") == "hello":
-                        self.hello_refused = True  # then the server closes the socket
                 self._changed.set()
         except websockets.ConnectionClosed:
             pass
@@ -286,10 +270,6 @@ class TableClient:
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 await self._reader
-
-
-class _OlderServer(Exception):
-    """The server refused the protocol version of the hello: it speaks an older one."""
 
 
 def my_turn(state: dict[str, Any]) -> bool:

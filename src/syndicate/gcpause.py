@@ -2,9 +2,9 @@
 
 CPython's cyclic collector scans every tracked object of the oldest generation in one go. A
 card room with thousands of open sockets holds hundreds of thousands of long-lived objects
-(each socket's coroutines, tasks, buffers), and a full collection of them took about half a
-second on the benchmark machine (bench/bench_cluster.py), every few seconds: every table
-stood still meanwhile, which was most of the p99 latency. The remedy (Instagram's, for the same
+(each socket's coroutines, tasks, buffers), and a full collection of them pauses the server
+every few seconds, long enough to stand every table still and to dominate its tail latency
+(bench/bench_cluster.py, docs/benchmarks.md). The remedy (Instagram's, for the same
 reason): move what has survived into the permanent generation (``gc.freeze``), which
 collections skip, so routine collections scan only recent objects; and once in a while
 (``every`` seconds) thaw everything and collect it all, so that cycles among old objects (the

@@ -38,7 +38,7 @@ from typing import Any
 import websockets
 
 from .blackjack.rules import Rules
-from .client import ActionRefused, ApiError, RoomClient, TableClient, basic_strategy, my_turn
+from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, basic_strategy, my_turn
 from .gcpause import keep_pauses_short
 
 GAMES = ("blackjack", "poker")
@@ -196,8 +196,7 @@ class _Watcher:
         ws = await websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}", max_size=2**22,
                                       open_timeout=timeout)
         try:
-            # Version 1, which every release speaks: a watcher sends no action, so both read alike.
-            await ws.send(f'{{"type":"hello","protocol":1,"token":"{token}"}}')
+            await ws.send(f'{{"type":"hello","protocol":{PROTOCOL},"token":"{token}"}}')
             await asyncio.wait_for(ws.recv(), timeout)
         except BaseException:
             await ws.close()
@@ -524,8 +523,8 @@ def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: 
             b.on_action = counted
         connected = await connect_tables(bots)
         # What the connections made lives to the end: out of the collector's sight, so that a
-        # collection of the young objects does not scan thousands of sockets' state (it paused
-        # this process for a third of a second, counted as the server's latency).
+        # collection of the young objects does not scan thousands of sockets' state (its pauses
+        # would be counted as the server's latency).
         gc.collect()
         gc.freeze()
         messages.put(("ready", index, connected))

@@ -101,7 +101,7 @@ def test_one_table_played_through_two_processes(nodes: list[Node], cluster_room)
     # Each client's messages through the other process are exactly the owner's view of that
     # client: the same versions with the same content (the turn clock's seconds left aside:
     # they are read at each send; and the answers, which go to the socket that acted only:
-    # Alice plays through b, with protocol 2, so her states there answer her actions).
+    # Alice plays through b, so her states there answer her actions).
     def states(msgs: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
         return {m["version"]: {k: v for k, v in m.items() if k not in ("clock", "ack")}
                 for m in msgs if m["type"] == "state"}

@@ -111,7 +111,7 @@ class NeverReads:
         while not (events := self.proto.events_received()):
             self.proto.receive_data(self.sock.recv(4096))
         assert isinstance(events[0], Response) and events[0].status_code == 101, events
-        self.send({"type": "hello", "protocol": 1, "token": token})
+        self.send({"type": "hello", "protocol": 2, "token": token})
         # From here on nothing is read: the welcome and everything after stay unread.
 
     def _flush(self) -> None:
@@ -513,7 +513,7 @@ def test_postgresql_connections_dropped_under_a_playing_table(db_url, database, 
             # A new connection to that table is refused at hello, with the same rule.
             url = server.url.replace("http://", "ws://") + f"/ws/tables/{doomed}"
             async with websockets.connect(url) as ws:
-                await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": tokens["Alice"]}))
+                await ws.send(json.dumps({"type": "hello", "protocol": 2, "token": tokens["Alice"]}))
                 refused = json.loads(await asyncio.wait_for(ws.recv(), T))
                 assert refused["type"] == "error" and refused["rule"] == "table_unavailable"
                 with pytest.raises(websockets.ConnectionClosed) as closed:

@@ -55,12 +55,12 @@ def test_deep_nesting_and_lone_surrogates_get_named_errors_and_no_traceback(serv
     assert len(deep) < 4096
     firsts = [
         (deep, "nesting"),
-        ('{"type": "hello", "protocol": 1, "x": ' + "[" * 1000 + "]" * 1000 + "}", "nesting"),
-        ('{"type": "hello", "protocol": 1, "token": "\\ud800abc"}', "unicode"),
-        ('{"type": "hello", "protocol": 1, "token": "\\udfff"}', "unicode"),
+        ('{"type": "hello", "protocol": 2, "x": ' + "[" * 1000 + "]" * 1000 + "}", "nesting"),
+        ('{"type": "hello", "protocol": 2, "token": "\\ud800abc"}', "unicode"),
+        ('{"type": "hello", "protocol": 2, "token": "\\udfff"}', "unicode"),
         (json.dumps({"type": "hello", "protocol": True, "token": c.token}), "hello"),
-        (json.dumps({"type": "hello", "protocol": 1.0, "token": c.token}), "hello"),
-        (json.dumps({"type": "hello", "protocol": "1", "token": c.token}), "hello"),
+        (json.dumps({"type": "hello", "protocol": 2.0, "token": c.token}), "hello"),
+        (json.dumps({"type": "hello", "protocol": "2", "token": c.token}), "hello"),
     ]
 
     async def go() -> None:
@@ -72,7 +72,7 @@ def test_deep_nesting_and_lone_surrogates_get_named_errors_and_no_traceback(serv
                 assert code == 1008
         # after the hello, the same frames are answered and the socket stays open
         async with websockets.connect(url) as ws:
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": c.token}))
+            await ws.send(json.dumps({"type": "hello", "protocol": 2, "token": c.token}))
             assert json.loads(await ws.recv())["type"] == "welcome"
             for frame, rule in ((deep, "nesting"), ('{"type": "action", "id": "\\ud83d", "action": "x"}', "unicode"),
                                 ('{"type": "ping", "pad": ' + "{\"a\":" * 500 + "1" + "}" * 500 + "}", "nesting")):
@@ -89,23 +89,26 @@ def test_deep_nesting_and_lone_surrogates_get_named_errors_and_no_traceback(serv
 
 
 def test_the_protocol_version_is_the_json_integer(server, cast) -> None:
-    """``true`` and ``1.0`` equal 1 in Python: the hello refuses them, as it refuses ``2.0`` and
-    versions it does not speak; 1 and 2 both work."""
+    """``true`` equals 1 and ``2.0`` equals 2 in Python: the hello refuses them, as it refuses
+    ``1.0`` and the versions it does not speak (1, which it names, among them); 2 works."""
     c = RoomClient(server.url)
     c.sign_in(cast.event.id, "Bokuden", PASSWORD)
     table = c.open_table("Version")
 
     async def go() -> None:
-        for version in (True, 1.0, 2.0, 0, 3):
+        for version in (True, 1.0, 2.0, 0, 1, 3):
             async with websockets.connect(_ws_url(server, table["id"])) as ws:
                 await ws.send(json.dumps({"type": "hello", "protocol": version, "token": c.token}))
                 msg, code = await _error_then_close(ws)
                 assert (msg["rule"], code) == ("hello", 1008)
-                assert "integer: 1 or 2" in msg["message"]
-        for version in (1, 2):
-            dealer = await TableClient.connect(server.url, table["id"], c.token, protocol=version)
-            assert dealer.state is not None and dealer.state["protocol"] == version
-            await dealer.close()
+                assert '"protocol": 2' in msg["message"]
+                if type(version) is int:
+                    assert f"speaks version 2 of the live-play protocol only, not {version}" in msg["message"]
+                else:
+                    assert "the JSON integer 2" in msg["message"]
+        dealer = await TableClient.connect(server.url, table["id"], c.token)
+        assert dealer.state is not None and dealer.state["protocol"] == 2
+        await dealer.close()
 
     asyncio.run(go())
 
@@ -129,7 +132,7 @@ def test_an_unforeseen_failure_closes_with_1011_and_one_line(server, cast, caplo
     async def go() -> None:
         for _ in range(40):
             async with websockets.connect(_ws_url(server, table["id"])) as ws:
-                await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": c.token}))
+                await ws.send(json.dumps({"type": "hello", "protocol": 2, "token": c.token}))
                 with pytest.raises(websockets.ConnectionClosed) as closed:
                     while True:
                         await asyncio.wait_for(ws.recv(), 5)
@@ -204,20 +207,21 @@ def test_seats_and_other_whole_numbers_of_an_action_are_json_integers(server, ro
 
     async def refused(ws: Any, action: dict[str, Any]) -> dict[str, Any]:
         await ws.send(json.dumps({"type": "action", **action}))
-        while (m := json.loads(await asyncio.wait_for(ws.recv(), 5))).get("id") != action["id"]:
+        while action["id"] not in ((m := json.loads(await asyncio.wait_for(ws.recv(), 5))).get("id"), m.get("ack")):
             pass
-        return m
+        return m  # an error, or the state the action made
 
     async def go() -> None:
         dealer = await TableClient.connect(server.url, table["id"], dealer_c.token)
         async with websockets.connect(_ws_url(server, table["id"])) as ws:
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": alice_c.token}))
+            await ws.send(json.dumps({"type": "hello", "protocol": 2, "token": alice_c.token}))
             assert json.loads(await ws.recv())["type"] == "welcome"
             m = await refused(ws, {"id": "sit-1", "action": "sit", "seat": True, "amount": 2_000})
             assert m["type"] == "error" and m["rule"] == "seat" and "not true" in m["message"], m
             m = await refused(ws, {"id": "sit-2", "action": "sit", "seat": 1, "amount": 2_000.0})
             assert m["type"] == "error" and m["rule"] == "amount" and "not 2000.0" in m["message"], m
-            assert (await refused(ws, {"id": "sit-3", "action": "sit", "seat": 1, "amount": 2_000}))["type"] == "ack"
+            sat = await refused(ws, {"id": "sit-3", "action": "sit", "seat": 1, "amount": 2_000})
+            assert (sat["type"], sat.get("ack")) == ("state", "sit-3"), sat
             await dealer.act("start_round")
             st = await dealer.wait(lambda s: s["round"] is not None and s["round"]["phase"] == "betting")
             for n, bad in enumerate(({"seat": True}, {"seat": 1.0}, {"seat": "1"}, {"version": float(st["version"])},
@@ -231,7 +235,7 @@ def test_seats_and_other_whole_numbers_of_an_action_are_json_integers(server, ro
             seat = next(s for s in (await dealer.wait(lambda s: True))["round"]["seats"] if s["seat"] == 1)
             assert seat["bet"] == 0  # nothing was applied
             ok = await refused(ws, {"id": "bet-ok", "action": "bet", "amount": 100, "seat": 1})
-            assert ok["type"] == "ack", ok
+            assert (ok["type"], ok.get("ack")) == ("state", "bet-ok"), ok
         with pytest.raises(Exception) as e:
             await dealer.act("add_bots", count=2.0)
         assert "count" in str(e.value)

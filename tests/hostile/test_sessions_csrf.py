@@ -66,7 +66,7 @@ def test_a_role_change_ends_every_sign_in_of_that_account(server, room, cast) ->
     async def go() -> None:
         async with websockets.connect(url) as bob_ws, websockets.connect(url) as alice_ws:
             for ws, c in ((bob_ws, bob), (alice_ws, alice)):
-                await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": c.token}))
+                await ws.send(json.dumps({"type": "hello", "protocol": 2, "token": c.token}))
                 assert (await _next(ws, ("welcome",)))["you"]["account"] == c.me()["id"]
             changed = await asyncio.to_thread(admin.change_role, cast.bob.id, "spectator")
             assert changed == {"id": cast.bob.id, "event_id": ev, "name": "Bob", "role": "spectator"}
@@ -138,7 +138,7 @@ def test_signing_out_closes_the_sockets_of_that_sign_in_only(server, cast) -> No
     async def go() -> None:
         async with websockets.connect(url) as a, websockets.connect(url) as b:
             for ws, c in ((a, dealer), (b, other)):
-                await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": c.token}))
+                await ws.send(json.dumps({"type": "hello", "protocol": 2, "token": c.token}))
                 await _next(ws, ("welcome",))
             await asyncio.to_thread(dealer.sign_out)
             assert (await _next(a, ("error",)))["rule"] == "signed_in"
@@ -192,7 +192,7 @@ def test_cross_site_websocket_with_the_cookie_is_refused(server, cast) -> None:
     async def hello(origin: str | None, token: str | None = None) -> dict:
         headers = {"Cookie": cookie}
         async with websockets.connect(url, origin=origin, additional_headers=headers) as ws:  # type: ignore[arg-type]
-            await ws.send(json.dumps({"type": "hello", "protocol": 1, **({"token": token} if token else {})}))
+            await ws.send(json.dumps({"type": "hello", "protocol": 2, **({"token": token} if token else {})}))
             m = json.loads(await asyncio.wait_for(ws.recv(), 5))
             if m["type"] == "error":
                 assert await _closed_with(ws) == 1008

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from syndicate.room.ledger import WALK_IN_HASH, now
+from syndicate.room.ledger import now
 from syndicate.store import Database, SqlStore
+from tests.store.test_account_kind import OLD_WALK_IN
 from tests.store.test_canonical_names import _upgrade, fresh  # noqa: F401
 
 
@@ -16,7 +17,7 @@ def test_0010_over_an_existing_night(fresh: Database) -> None:  # noqa: F811
     _upgrade(fresh, "0009_turn_clock")
     with fresh.engine.begin() as c:
         c.execute(text("INSERT INTO events (id, name, created_at) VALUES (1, 'Old night', :at)"), {"at": now()})
-        for i, name, hashed in ((1, "Boku", "x"), (2, "Kenji", WALK_IN_HASH), (3, "Jean", "x")):
+        for i, name, hashed in ((1, "Boku", "x"), (2, "Kenji", OLD_WALK_IN), (3, "Jean", "x")):
             c.execute(text("INSERT INTO accounts (id, event_id, name, name_key, role, password_hash, created_at) "
                            "VALUES (:i, 1, :n, :k, 'dealer', :h, :at)"),
                       {"i": i, "n": name, "k": name.lower(), "h": hashed, "at": now()})

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from syndicate.room.ledger import WALK_IN_HASH, now
+from syndicate.room.ledger import now
 from syndicate.store import Database, SqlStore
+from tests.store.test_account_kind import OLD_WALK_IN
 from tests.store.test_canonical_names import _upgrade, fresh  # noqa: F401
 
 
@@ -15,7 +16,7 @@ def test_0008_over_existing_accounts(fresh: Database) -> None:  # noqa: F811
     _upgrade(fresh, "0007_house_float")
     with fresh.engine.begin() as c:
         c.execute(text("INSERT INTO events (id, name, created_at) VALUES (1, 'Old night', :at)"), {"at": now()})
-        for i, name, hashed in ((1, "Bob", "x"), (2, "Kenji", WALK_IN_HASH), (3, "Boku", "x")):
+        for i, name, hashed in ((1, "Bob", "x"), (2, "Kenji", OLD_WALK_IN), (3, "Boku", "x")):
             c.execute(text("INSERT INTO accounts (id, event_id, name, name_key, role, password_hash, created_at) "
                            "VALUES (:i, 1, :n, :k, 'player', :h, :at)"),
                       {"i": i, "n": name, "k": name.lower(), "h": hashed, "at": now()})

@@ -12,8 +12,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from syndicate.room.ledger import WALK_IN_HASH, now, player_key
+from syndicate.room.ledger import now, player_key
 from syndicate.room.roles import PERMISSIONS, ROLES, allowed
+from syndicate.room.values import NO_PASSWORD, WALK_IN
 from syndicate.web import create_app
 from syndicate.web.app import COOKIE
 from tests.room.kit import FAST_HASHER, PASSWORD, Cast, bearer
@@ -138,12 +139,14 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
     if action == "approve_sale":  # a sale Bokuden asked for at his table, waiting for approval
         t = room.tables.open(cast.dealer, "Sold")
         with room.store.transaction() as repo:
-            walk_in = repo.add_account(cast.event.id, "W" + secrets.token_hex(4), "player", WALK_IN_HASH, now())
+            walk_in = repo.add_account(cast.event.id, "W" + secrets.token_hex(4), "player", NO_PASSWORD, now(),
+                                       kind=WALK_IN)
             sale = repo.add_chip_sale(t.id, 1, walk_in.id, 5_000, cast.dealer.id, now())
         return client.post(f"/api/chip-sales/{sale.id}/approve", headers=headers)
     if action == "link_walk_in":
         with room.store.transaction() as repo:
-            walk_in = repo.add_account(cast.event.id, "W" + secrets.token_hex(4), "player", WALK_IN_HASH, now())
+            walk_in = repo.add_account(cast.event.id, "W" + secrets.token_hex(4), "player", NO_PASSWORD, now(),
+                                       kind=WALK_IN)
         return client.post(f"/api/walk-ins/{walk_in.id}/link", json={"player": cast.bob.id}, headers=headers)
     raise AssertionError(action)
 

@@ -227,12 +227,13 @@ def test_the_card_that_settled_the_round_is_taken_back(servers, room, cast) -> N
     assert rd["phase"] == "dealing" and rd["card_needed"]["why"] == "hole" and rd["payouts"] is None
     assert rd["corrections"] == ["take_back", "misdeal"]  # the card before it may go back too; nothing is settled
     assert [s["stack"] for s in reopened["seats"]] == [5_000 - BET, 5_000 - BET]
-    # The dealer was told the payouts, then that they are withdrawn, then the real ones as due.
+    # The dealer was shown the payouts, then told that they are withdrawn, then the real ones as due.
     told = [(m["when"], [p["text"] for p in m["payouts"]]) for m in d.messages if m["type"] == "payouts"]
     wrong = ["seat 1: push", "seat 2: take $10.00"]
-    assert told == [("end", wrong), ("withdrawn", wrong), ("now", ["seat 1: pay $15.00 (blackjack 3:2)"]),
-                    ("end", ["seat 1: done: paid $15.00 during the round (blackjack 3:2)",
-                             "seat 2: pay $10.00 (win 1:1)"])]
+    assert [p["text"] for p in settled["round"]["payouts"]] == wrong
+    assert told == [("withdrawn", wrong), ("now", ["seat 1: pay $15.00 (blackjack 3:2)"])]
+    assert [p["text"] for p in done["round"]["payouts"]] == [
+        "seat 1: done: paid $15.00 during the round (blackjack 3:2)", "seat 2: pay $10.00 (win 1:1)"]
     assert results(done) == {1: 1_500, 2: BET}
 
     (hand,) = hands_of(room, ev, real["id"])

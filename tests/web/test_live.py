@@ -250,12 +250,14 @@ def test_hello_is_required_and_checked(server, room, cast) -> None:
     async def go() -> list[dict[str, Any]]:
         out = []
         url = server.url.replace("http", "ws") + f"/ws/tables/{t.id}"
-        for first in ({"type": "action"}, {"type": "hello", "protocol": 1, "token": "bad"},
-                      {"type": "hello", "protocol": 99}):
+        for first in ({"type": "action"}, {"type": "hello", "protocol": 2, "token": "bad"},
+                      {"type": "hello", "protocol": 99}, {"type": "hello", "protocol": 1, "token": "bad"}):
             async with websockets.connect(url) as ws:
                 await ws.send(json.dumps(first))
                 out.append(json.loads(await ws.recv()))
         return out
 
-    rules = [m["rule"] for m in asyncio.run(go())]
-    assert rules == ["hello", "signed_in", "hello"]
+    answers = asyncio.run(go())
+    assert [m["rule"] for m in answers] == ["hello", "signed_in", "hello", "hello"]
+    # a hello of version 1 is refused before its token is looked at, naming the version spoken
+    assert "speaks version 2 of the live-play protocol only, not 1" in answers[3]["message"]

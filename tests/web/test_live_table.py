@@ -12,6 +12,7 @@ from syndicate.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
+from syndicate.room.values import NO_PASSWORD
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
 
@@ -328,7 +329,7 @@ def test_bots_fill_a_table(server, room, cast, game) -> None:
         assert balances.get(f"player:{b.id}", 0) == 0
         assert balances.get(stack_key(table["id"], b.id), 0) == 0
     with pytest.raises(Exception):
-        room.accounts.sign_in(ev, bots[0].name, "!bot: no password signs in")
+        room.accounts.sign_in(ev, bots[0].name, NO_PASSWORD)
 
 
 def test_a_table_that_fails_says_so_and_the_others_play_on(server, room, cast) -> None:

@@ -57,11 +57,11 @@ def test_a_waiting_snapshot_is_replaced_but_answers_are_kept() -> None:
 
 
 def test_a_waiting_state_that_answers_an_action_is_not_replaced() -> None:
-    """Protocol 2: a state carrying an ``ack`` is the action's answer, so a newer state does not
+    """A state carrying an ``ack`` is the action's answer, so a newer state does not
     replace it while it waits; the newer state still replaces a plain one after it. The same
     for a state encoded by the table's owner in another process (Encoded, kind ``state+ack``)."""
     ws = FakeSocket()
-    conn = SocketConnection(ws, account=None, protocol=2)  # type: ignore[arg-type]
+    conn = SocketConnection(ws, account=None)  # type: ignore[arg-type]
     from_owner = Encoded(kind_of({**_state(5), "ack": "c"}), encode({**_state(5), "ack": "c"}))
     for m in ({**_state(1), "ack": "a"}, _state(2), {**_state(3), "ack": "b"}, _state(4), from_owner,
               _state(6), _state(7)):

@@ -1,6 +1,6 @@
-"""The live-play protocol's two versions at one table (docs/protocol.md): version 1 answers an
-action that changed the table with an ``ack`` and then the state; version 2 with the state
-alone, which carries the action's id as ``ack``, to the client that acted and to no one else."""
+"""How the live-play protocol answers an action (docs/protocol.md): an action that changed the
+table with the state alone, which carries the action's id as ``ack``, to the client that acted
+and to no one else; a resend with an ``ack`` message."""
 
 from __future__ import annotations
 
@@ -26,24 +26,19 @@ def _acks(messages: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
     return out
 
 
-def cl_version(name: str) -> int:
-    """The version each client of :func:`_play` speaks."""
-    return 1 if name in ("alice", "watcher1") else 2
-
-
 async def _play(url: str, table_id: int, tokens: dict[str, str]) -> dict[str, TableClient]:
     c = {
-        "dealer": await TableClient.connect(url, table_id, tokens["dealer"], protocol=2),
-        "alice": await TableClient.connect(url, table_id, tokens["alice"], protocol=1),
-        "bob": await TableClient.connect(url, table_id, tokens["bob"], protocol=2),
-        "watcher1": await TableClient.connect(url, table_id, tokens["spectator"], protocol=1),
-        "watcher2": await TableClient.connect(url, table_id, tokens["spectator"], protocol=2),
+        "dealer": await TableClient.connect(url, table_id, tokens["dealer"]),
+        "alice": await TableClient.connect(url, table_id, tokens["alice"]),
+        "bob": await TableClient.connect(url, table_id, tokens["bob"]),
+        "watcher1": await TableClient.connect(url, table_id, tokens["spectator"]),
+        "watcher2": await TableClient.connect(url, table_id, tokens["spectator"]),
     }
     sit_a = await c["alice"].act("sit", seat=1, amount=5_000, action_id="alice-sit")
     sit_b = await c["bob"].act("sit", seat=2, amount=5_000, action_id="bob-sit")
-    # a resend of an answered action: answered again, by an ack message in both versions
+    # a resend of an answered action: answered again, by an ack message
     assert await c["bob"].act("sit", seat=2, amount=5_000, action_id="bob-sit") == sit_b
-    with pytest.raises(ActionRefused) as refused:  # errors are the same in both
+    with pytest.raises(ActionRefused) as refused:
         await c["bob"].act("bet", amount=100, action_id="bob-early")
     assert refused.value.rule == "no_round"
     start = await c["dealer"].act("start_round", action_id="dealer-start")
@@ -62,7 +57,7 @@ async def _play(url: str, table_id: int, tokens: dict[str, str]) -> dict[str, Ta
     return c
 
 
-def test_each_version_answers_its_own_way_and_only_the_sender(server, room, cast) -> None:
+def test_the_state_answers_an_action_and_only_the_sender(server, room, cast) -> None:
     ev = cast.event.id
     for who in (cast.alice, cast.bob):
         room.cashier.buy_in(cast.admin, who.id, 10_000)
@@ -72,12 +67,9 @@ def test_each_version_answers_its_own_way_and_only_the_sender(server, room, cast
     c = asyncio.run(_play(server.url, table["id"], {k: cl.token for k, cl in clients.items()}))
 
     alice, bob, dealer = c["alice"].messages, c["bob"].messages, c["dealer"].messages
-    # Version 1: an ack message for each applied action, then the state of its version.
-    assert [(how, i) for how, i, _ in _acks(alice)] == [("ack", "alice-sit"), ("ack", "alice-bet")]
-    for _, action_id, version in _acks(alice):
-        at = next(n for n, m in enumerate(alice) if m.get("id") == action_id)
-        assert any(m["type"] == "state" and m["version"] == version for m in alice[at + 1:])
-    # Version 2: the state answers; an ack message only for the resend.
+    # The state answers; an ack message only for the resend.
+    assert [(how, i) for how, i, _ in _acks(alice)] == [("state", "alice-sit"), ("state", "alice-bet")]
+    assert not any(m["type"] == "ack" for m in alice)
     assert [(how, i) for how, i, _ in _acks(bob)] == [
         ("state", "bob-sit"), ("ack", "bob-sit"), ("state", "bob-bet"), ("state", "bob-leaves")]
     assert [(how, i) for how, i, _ in _acks(dealer)] == [("state", "dealer-start")]
@@ -85,15 +77,15 @@ def test_each_version_answers_its_own_way_and_only_the_sender(server, room, cast
     leave = next(m for m in bob if m.get("ack") == "bob-leaves")
     watcher2 = next(m for m in c["watcher2"].messages if m["type"] == "state" and m["version"] == leave["version"])
     assert {k: v for k, v in leave.items() if k != "ack"} == watcher2
-    # Nobody sees another's answer; every socket's states say its own version.
+    # Nobody sees another's answer; every socket's states say the version.
     for name in ("watcher1", "watcher2"):
         assert _acks(c[name].messages) == []
-    for name, cl in c.items():
-        assert {m["protocol"] for m in cl.messages if m["type"] in ("welcome", "state")} == {cl_version(name)}
+    for cl in c.values():
+        assert {m["protocol"] for m in cl.messages if m["type"] in ("welcome", "state")} == {2}
     errors = [m for m in bob if m["type"] == "error"]
     assert [(m["id"], m["rule"]) for m in errors] == [("bob-early", "no_round")]
 
-    # Every message of both versions matches the published schema.
+    # Every message matches the published schema.
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((Path(__file__).parents[2] / "docs" / "protocol.schema.json").read_text())
     server_message = jsonschema.Draft202012Validator(
@@ -104,33 +96,6 @@ def test_each_version_answers_its_own_way_and_only_the_sender(server, room, cast
     assert room.ledger.audit(ev) == []
     for cl in clients.values():
         cl.close()
-
-
-def test_the_client_speaks_version_1_to_a_server_that_knows_no_other(server, room, cast, monkeypatch) -> None:
-    """An older server refuses the hello of version 2 (rule ``hello``); the client connects again
-    speaking 1, and is answered by ack messages."""
-    from syndicate.web import live
-
-    monkeypatch.setattr(live, "PROTOCOLS", (1,))
-    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
-    alice = sign_in(server, cast.event.id, "Alice")
-    table = sign_in(server, cast.event.id, "Bokuden").open_table("Older")
-
-    async def go() -> TableClient:
-        c = await TableClient.connect(server.url, table["id"], alice.token)
-        assert c.state is not None and c.state["protocol"] == 1
-        sat = await c.act("sit", seat=1, amount=1_000, action_id="sit")
-        assert sat["type"] == "ack" and c.version == sat["version"]
-        await c.close()
-        # a client that keeps no messages (the load bots) falls back the same way
-        bot = await TableClient.connect(server.url, table["id"], alice.token, keep=0)
-        assert bot.state is not None and bot.state["protocol"] == 1
-        await bot.close()
-        return c
-
-    c = asyncio.run(go())
-    assert _acks(c.messages) == [("ack", "sit", c.version)]
-    assert not any(m["type"] == "error" for m in c.messages)  # the refused hello was the first socket's
 
 
 def test_a_client_that_keeps_nothing_decodes_only_the_states_it_reads(server, room, cast, monkeypatch) -> None:

@@ -285,12 +285,3 @@ def best_five(cards: Any) -> tuple[HandValue, tuple[Card, ...]]:
     if not 5 <= len(hand) <= 7:
         raise CardError(f"best_five takes five to seven cards, got {len(hand)}")
     return max(((evaluate(f), f) for f in itertools.combinations(hand, 5)), key=lambda x: x[0])
-
-
-def category_ranges() -> dict[str, tuple[int, int]]:
-    """The first and last rank of each category: Royal Flush (1, 1) … High Card (6186, 7462)."""
-    out: dict[str, tuple[int, int]] = {}
-    for v in VALUES:
-        lo, _hi = out.get(v.category, (v.rank, v.rank))
-        out[v.category] = (lo, v.rank)
-    return out

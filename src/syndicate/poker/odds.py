@@ -121,10 +121,3 @@ def discard_options(cards: Sequence[Card | str] | str, *, ace_discard: bool = Tr
     ]
     options.sort(key=lambda o: (-o.improve, -o.strength, len(o.discard)))
     return options
-
-
-def strongest_discard(cards: Sequence[Card | str] | str, *, ace_discard: bool = True) -> DrawOdds:
-    """The discard with the best expected final strength (what a bot wants: winning at showdown
-    matters more than merely improving)."""
-    options = discard_options(cards, ace_discard=ace_discard)
-    return max(options, key=lambda o: (o.strength, -len(o.discard)))

@@ -30,7 +30,7 @@ from .ledger import is_bot, is_walk_in, now, stacks_of
 from .lookalikes import look_alike_key
 from .ports import Repo, Store
 from .roles import ADMIN, PLAYER, ROLES, allowed, require
-from .values import Account, Event
+from .values import PERSON, Account, Event
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,39}$")
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
@@ -283,8 +283,8 @@ class Accounts:
             raise BadRequest("kind", "kind is 'session' or 'token'")
         with self.store.transaction() as repo:
             account = repo.account_by_name(event_id, name) if isinstance(name, str) else None
-        if account is not None and (is_walk_in(account) or is_bot(account)):
-            account = None  # no password signs them in: checked like an unknown name
+        if account is not None and account.kind != PERSON:
+            account = None  # a bot or a walk-in, which no password signs in: checked like an unknown name
         refused = Unauthorized("credentials", "wrong name or password")
         if account is None and not unknown:
             raise refused
@@ -312,11 +312,6 @@ class Accounts:
         if account is None:
             raise Unauthorized("signed_in", "this sign-in has expired or was signed out: sign in again")
         return account
-
-    def sign_out_everywhere(self, account_id: int) -> int:
-        """Drop every token and session cookie of an account; how many there were."""
-        with self.store.transaction() as repo:
-            return repo.drop_tokens(account_id)
 
     def sign_out(self, token: str) -> None:
         with self.store.transaction() as repo:

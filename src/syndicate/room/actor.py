@@ -45,7 +45,7 @@ from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
 from .game import Game, misdeal_allowed
 from .histories import with_entries
 from .ledger import check_amount, now, table_account, transfer
-from .messages import UNAVAILABLE, check_whole_numbers, error, protocol_of, refusal, running, sharing
+from .messages import PROTOCOL_VERSION, UNAVAILABLE, check_whole_numbers, error, refusal, running, sharing
 from .ports import Repo
 from .recovery import reveal_table_seeds, void_hand
 from .roles import ADMIN, PIT_BOSS, require
@@ -259,16 +259,13 @@ class TableActor:
         self._seen[key] = reply
         while len(self._seen) > SEEN_IDS:
             self._seen.popitem(last=False)
-        if changed and reply["type"] == "ack" and protocol_of(conn) >= 2:
-            # version 2: the state this client is sent next carries the answer
-            if not self._broadcast(answer=(conn, action_id)):
-                conn.send(reply)  # not among the table's clients: no state comes to it
-            self._wake_bots()
+        if not changed:
+            conn.send(reply)
             return
-        conn.send(reply)
-        if changed:
-            self._broadcast()
-            self._wake_bots()
+        # the state this client is sent next carries the answer
+        if not self._broadcast(answer=(conn, action_id)):
+            conn.send(reply)  # not among the table's clients: no state comes to it
+        self._wake_bots()
 
     async def _apply(self, account: Account, msg: dict[str, Any]) -> bool:
         action = msg.get("action")
@@ -955,15 +952,15 @@ class TableActor:
         return table, seats, clock
 
     def _send_state(self, conn: Connection, kind: str = "state") -> None:
-        conn.send({"type": kind, "protocol": protocol_of(conn), "version": self.version,
+        conn.send({"type": kind, "protocol": PROTOCOL_VERSION, "version": self.version,
                    **self.view(conn.account, welcome=kind == "welcome")})
 
     def _broadcast(self, answer: tuple[Connection, str] | None = None) -> bool:
         """Every client its own view. Viewers who see the same thing (every spectator; the
         dealer) share one message object, so the transport can encode it once. ``answer``: a
-        client of protocol version 2 and the id of its action that made this change, which its
-        state carries as ``ack``; whether that client was among the table's (and was sent it)."""
-        shared: dict[tuple[str, int], dict[str, Any]] = {}
+        client and the id of its action that made this change, which its state carries as
+        ``ack``; whether that client was among the table's (and was sent it)."""
+        spectators: dict[str, Any] | None = None
         self._memo, self._shared = {}, None
         seated = {s.account.id: n for n, s in self.seats.items()}
         dealt = self.game.hand_stacks() if self.game.has_hand else {}
@@ -972,16 +969,15 @@ class TableActor:
             with sharing():  # its messages die with it (see messages.sharing)
                 for conn in list(self.clients):
                     viewer, seat = self._viewer(conn.account, seated, dealt)
-                    protocol = protocol_of(conn)
                     if viewer == "spectator" and seat is None:
-                        msg = shared.get(("spectator", protocol))
-                        if msg is None:
+                        if spectators is None:
                             # "you" is the same for every watcher (they learnt who they are in the welcome)
-                            msg = shared["spectator", protocol] = self._state_message("spectator", None, None, protocol)
+                            spectators = self._state_message("spectator", None, None)
+                        msg = spectators
                     else:
-                        msg = self._state_message(viewer, conn.account.id, seat, protocol)
+                        msg = self._state_message(viewer, conn.account.id, seat)
                     if answer is not None and conn is answer[0]:
-                        if viewer == "spectator" and seat is None:
+                        if msg is spectators:
                             msg = {**msg}  # a copy: the spectators' message is shared
                         msg["ack"] = answer[1]
                         answered = True
@@ -990,9 +986,8 @@ class TableActor:
             self._memo = self._shared = None
         return answered
 
-    def _state_message(self, viewer: int | str, account_id: int | None, seat: int | None,
-                       protocol: int) -> dict[str, Any]:
-        return {"type": "state", "protocol": protocol, "version": self.version,
+    def _state_message(self, viewer: int | str, account_id: int | None, seat: int | None) -> dict[str, Any]:
+        return {"type": "state", "protocol": PROTOCOL_VERSION, "version": self.version,
                 **self._view(viewer, account_id, seat, False)}
 
     # -- the database, off the event loop ------------------------------------------------

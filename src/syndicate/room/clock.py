@@ -77,8 +77,8 @@ class Clock:
 
         One timer serves turn after turn: a turn that starts while it is set moves the deadline
         only, and when the timer comes due before the deadline it is set again for what is left.
-        A busy table starts a turn on nearly every change, which cancelled a timer and made
-        another each time: 2.3 against 0.25 µs a turn (issue 16's seventh round)."""
+        A busy table starts a turn on nearly every change, and a timer cancelled and made anew
+        each time costs several times more (docs/benchmarks.md)."""
         if self.timers.turn is None:
             self.stop_turn()
             return

@@ -1,5 +1,5 @@
-"""Several server processes on one PostgreSQL database, with Redis between them (issue 7;
-docs/deployment.md).
+"""Several server processes on one PostgreSQL database, with Redis between them
+(docs/deployment.md).
 
 Each live table runs in exactly one process at a time, its **owner**, which holds the table's
 lease in the database (``table_leases``: owner, epoch, expiry). The owner renews its leases
@@ -52,7 +52,7 @@ from .errors import Conflict
 from .games import NewShoe
 from .ledger import now
 from .live import LiveRoom, unrestored
-from .messages import Encoded, encode, kind_of, protocol_of, refusal, running
+from .messages import Encoded, encode, kind_of, refusal, running
 from .ports import Bus, Repo
 from .recovery import void_table
 from .values import Account, Lease, Table
@@ -72,11 +72,10 @@ def node_name() -> str:
 class RemoteConn:
     """A client of another process, as the owner's table sees it."""
 
-    __slots__ = ("account", "cid", "cluster", "node", "protocol")
+    __slots__ = ("account", "cid", "cluster", "node")
 
-    def __init__(self, cluster: ClusterRoom, node: str, cid: int, account: Account, protocol: int = 1) -> None:
+    def __init__(self, cluster: ClusterRoom, node: str, cid: int, account: Account) -> None:
         self.cluster, self.node, self.cid, self.account = cluster, node, cid, account
-        self.protocol = protocol  # the version the client said hello with, to its own process
 
     def send(self, message: dict[str, Any]) -> None:
         self.cluster._deliver(self.node, self.cid, message)
@@ -127,7 +126,6 @@ class RemoteTable:
                                 "conn": self.conns.get(conn) or self.cluster._cid(conn)}
         if op != "part":
             body["account"] = conn.account.to_json()
-            body["protocol"] = protocol_of(conn)
         if message is not None:
             body["message"] = message
 
@@ -547,8 +545,7 @@ class ClusterRoom(LiveRoom):
         found = self._remotes.get(key)
         if found is None or found[1] != tid:
             a = op["account"]
-            rc = RemoteConn(self, node, cid, Account(a["id"], a["event_id"], a["name"], a["role"], ""),
-                            op.get("protocol", 1))
+            rc = RemoteConn(self, node, cid, Account(a["id"], a["event_id"], a["name"], a["role"], ""))
             self._remotes[key] = (rc, tid)
             if op["op"] == "action":
                 runner.join_nowait(rc)  # a client that joined the last owner: its state first

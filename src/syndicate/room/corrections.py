@@ -63,17 +63,16 @@ def corrections(game: Game, seats: dict[int, Seat], dealt: dict[int, Account]) -
 
 def payout_messages(game: Game, told: Told, hand: int) -> tuple[Told, list[dict[str, Any]]]:
     """What the dealer is told after a change of hand ``hand``, given what they were told
-    before: the bets a take-back undid (``when: "withdrawn"``); the bets just settled during the
-    hand, to pay or take now (``"now"``), each once; and once the hand is settled the whole list,
-    what was moved during it marked ``paid`` (``"end"``). Returns what has been told now."""
+    before: the bets a take-back undid (``when: "withdrawn"``), and the bets just settled during
+    the hand, to pay or take now (``"now"``), each once. The whole list, what was moved during
+    the hand marked ``paid``, is in the dealer's view (``round.payouts``), not told again here.
+    Returns what has been told now."""
     now = {(i["at"], i["seat"], i.get("hand"), i["amount"], i["why"]): i for i in game.settlements()}
     withdrawn = [i for k, i in told.items() if k not in now]
     new = [i for k, i in now.items() if k not in told]
     messages = []
     if withdrawn:
         messages.append({"type": "payouts", "hand": hand, "when": "withdrawn", "payouts": game.payouts(withdrawn)})
-    if not game.in_play:
-        messages.append({"type": "payouts", "hand": hand, "when": "end", "payouts": game.payouts()})
-    elif new:
+    if new and game.in_play:
         messages.append({"type": "payouts", "hand": hand, "when": "now", "payouts": game.payouts(new)})
     return now, messages

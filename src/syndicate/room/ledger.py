@@ -17,7 +17,7 @@ from typing import Any
 from .. import money
 from .errors import BadRequest, Conflict, NotFound
 from .ports import Repo, Store
-from .values import WALK_IN_HASH, LedgerAccount, Line, Move
+from .values import BOT, WALK_IN, Account, LedgerAccount, Line, Move
 
 CASHIER = "cashier"
 #: The house's chips for bots: the admin moves them from the cashier, bots sit down with them
@@ -26,8 +26,6 @@ CASHIER = "cashier"
 HOUSE_FLOAT = "house_float"
 #: The most an admin may put in an event's float ($100,000).
 MAX_FLOAT = 10_000_000
-#: A bot's account is marked by this password hash (it can never sign in).
-BOT_HASH = "!bot: no password signs in"
 #: The ledger kinds of play at a table (stack ↔ table); everything else moves chips, not winnings.
 GAME_KINDS = frozenset(("blackjack", "poker", "void"))
 
@@ -109,12 +107,12 @@ def float_account(repo: Repo, event_id: int) -> LedgerAccount:
     return repo.ledger_account(event_id, HOUSE_FLOAT, "player", "the house float for bots")
 
 
-def is_bot(account: Any) -> bool:
-    return bool(account.password_hash == BOT_HASH)
+def is_bot(account: Account) -> bool:
+    return account.kind == BOT
 
 
-def is_walk_in(account: Any) -> bool:
-    return bool(account.password_hash == WALK_IN_HASH)
+def is_walk_in(account: Account) -> bool:
+    return account.kind == WALK_IN
 
 
 def player_account(repo: Repo, event_id: int, account_id: int, name: str) -> LedgerAccount:

@@ -18,18 +18,9 @@ import orjson
 
 from .errors import BadRequest, Conflict
 
-#: The newest version of the live-play protocol (docs/protocol.md), and every version served.
-#: Version 2 answers an action that changed the table with the table's next state, which
-#: carries the action's id as ``ack``, instead of an ``ack`` message and then the state: one
-#: frame less per action for the client that acted (issue 16).
+#: The version of the live-play protocol (docs/protocol.md): an action that changed the table is
+#: answered by the sender's next state, which carries the action's id as ``ack``.
 PROTOCOL_VERSION = 2
-PROTOCOLS = (1, 2)
-
-
-def protocol_of(conn: object) -> int:
-    """The protocol version a client said hello with. In-process clients (the actor's own
-    callers, bots, tests) have none and speak version 1."""
-    return getattr(conn, "protocol", 1)
 
 
 #: What a table that stopped on a server error tells its clients (rule ``table_unavailable``).
@@ -101,7 +92,7 @@ class Encoded(dict[str, Any]):
 
 def kind_of(message: dict[str, Any]) -> str:
     """What an :class:`Encoded` copy of ``message`` needs to know of it: its type, marked when
-    it answers an action (a state of protocol version 2 with ``ack``), which must reach the
+    it answers an action (a state with ``ack``), which must reach the
     client even when a newer state follows it."""
     kind = message.get("type", "")
     return kind + ACKED if "ack" in message else kind
@@ -115,11 +106,11 @@ def superseded(old: dict[str, Any], new: dict[str, Any]) -> bool:
 
 def dumps(value: Any) -> str:
     """Compact JSON text, as ``json.dumps(value, separators=(",", ":"))`` reads it back, made by
-    orjson: a state is encoded for each of a table's players on every change (issue 16's
-    profile found the standard library's encoder the largest single cost of a broadcast).
+    orjson: a state is encoded for each of a table's players on every change, and the standard
+    library's encoder would be the largest single cost of a broadcast (docs/benchmarks.md).
     Integer keys become strings, as the standard library makes them; text outside ASCII is
     written as UTF-8 rather than escaped, which is the same JSON. What orjson refuses (an
-    integer beyond 64 bits) the standard library still writes, as before."""
+    integer beyond 64 bits) the standard library writes."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
@@ -131,10 +122,9 @@ def sharing() -> Iterator[None]:
     """Within: the messages of one broadcast. A message sent to several clients (the
     spectators') is still encoded once, but the messages are cached only for the broadcast's
     length, not among the 512 newest: most go to one client each, and kept alive they outlived
-    the collector's young generation and filled the older ones, whose collections then paused
-    the server (a stall of 374 ms at 400 tables on PostgreSQL, docs/benchmarks.md). (Encoding
-    the parts every viewer's message shares once, as orjson fragments, was tried: 72 → 64 µs
-    per Blackjack change in process, and no gain measurable at 400 tables or at the ceiling.)"""
+    the collector's young generation and filled the older ones, whose collections would pause
+    the server under load. Encoding once the parts every viewer's message shares (orjson
+    fragments) does not pay (docs/benchmarks.md)."""
     global _broadcast
     outer, _broadcast = _broadcast, {}
     try:

@@ -25,8 +25,6 @@ from .. import money
 from .accounts import account_name, canonical_name, check_look_alike, check_not_bot_name
 from .errors import Conflict
 from .ledger import (
-    BOT_HASH,
-    WALK_IN_HASH,
     cash_account,
     float_account,
     is_bot,
@@ -37,7 +35,7 @@ from .ledger import (
     transfer,
 )
 from .ports import Repo
-from .values import Account, ChipSale, Move, Table
+from .values import BOT, NO_PASSWORD, WALK_IN, Account, ChipSale, Move, Table
 
 BOT_STAKE = 100  # a bot sits down with this many maximum bets (Blackjack) or antes (poker)
 #: The most chips a walk-in's stack may reach by buying them at the table (the typo guard's
@@ -119,7 +117,7 @@ def walk_in_account(repo: Repo, event_id: int, name: str) -> Account:
             raise Conflict("roster_name", f"{name!r} is on the roster of authorized dealers ({dealer}): the name is "
                                           "kept for their account; seat the walk-in under another name")
         check_look_alike(repo, event_id, name)
-        return repo.add_account(event_id, name, "player", WALK_IN_HASH, now())
+        return repo.add_account(event_id, name, "player", NO_PASSWORD, now(), kind=WALK_IN)
     if not is_walk_in(holder):
         raise Conflict("name", f"{name!r} is the name of {holder.name!r}, an account that signs in: a walk-in "
                        "takes another name (a surname's initial, say), or that player sits from their own "
@@ -198,7 +196,7 @@ def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int
 
 def seat_bots(repo: Repo, table: Table, seats: list[int], stake: int) -> list[tuple[int, Account, int]]:
     """A bot in each of ``seats`` with ``stake`` from the house float: (seat, bot, stack's ledger
-    id) each. Only an account marked as a bot (:func:`is_bot`) is reused as a bot's seat: a
+    id) each. Only an account of the kind bot (:func:`is_bot`) is reused as a bot's seat: a
     person's account under a bot's name (made before such names were reserved) is refused."""
     out = []
     pool = float_account(repo, table.event_id)
@@ -212,7 +210,7 @@ def seat_bots(repo: Repo, table: Table, seats: list[int], stake: int) -> list[tu
         if bot is not None and not is_bot(bot):
             raise Conflict("bot_name", f"{bot.name!r} is a person's account, not a bot: it cannot take "
                            "a bot's seat or the float's chips (rename or remove it first)")
-        bot = bot or repo.add_account(table.event_id, name, "player", BOT_HASH, now())
+        bot = bot or repo.add_account(table.event_id, name, "player", NO_PASSWORD, now(), kind=BOT)
         wallet = player_account(repo, table.event_id, bot.id, bot.name)
         stack = repo.ledger_account(table.event_id, stack_key(table.id, bot.id), "player",
                                     f"{bot.name}'s stack at table {table.id}")

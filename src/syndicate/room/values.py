@@ -39,9 +39,13 @@ class Event:
                 "turn_clock": dict(self.turn_clock), "sale_limit": self.sale_limit}
 
 
-#: A walk-in's account (a player a dealer seats by name) is marked by this password hash: no
-#: password matches it, so it never signs in (:func:`syndicate.room.ledger.is_walk_in`).
-WALK_IN_HASH = "!walk-in: no password signs in"
+#: What an account is (its ``kind``): a person, who signs in with a password; a bot; or a
+#: walk-in, a player a dealer seats by name (docs/walk-ins.md). Only a person signs in.
+PERSON, BOT, WALK_IN = "person", "bot", "walk_in"
+ACCOUNT_KINDS = (PERSON, BOT, WALK_IN)
+#: The password hash of a bot's or a walk-in's account: no password matches it. It says nothing
+#: of the account (its ``kind`` does), and the sign-in refuses those kinds before any check.
+NO_PASSWORD = "!no password signs in"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +57,11 @@ class Account:
     password_hash: str
     #: A walk-in linked by the host to a player's account: their history counts as that player's.
     linked_to: int | None = None
+    kind: str = PERSON  # one of ACCOUNT_KINDS
 
     def to_json(self) -> dict[str, Any]:  # never the hash
         out: dict[str, Any] = {"id": self.id, "event_id": self.event_id, "name": self.name, "role": self.role}
-        if self.password_hash == WALK_IN_HASH:
+        if self.kind == WALK_IN:
             out["walk_in"] = True
             out["linked_to"] = self.linked_to
         return out

@@ -12,24 +12,23 @@ rollback is safe. For the same reason a batch whose connection was lost before i
 sent (PostgreSQL restarted, or the connection ended by its server) runs once more on a new
 connection; lost twice, it fails like any batch, and its tables stop (docs/server.md).
 
-**A short wait when other tables are writing too** (``window``). At 400 tables and a 2 s think
-time the writes come one at a time, some 4 ms apart, so each paid for its own transaction:
+**A short wait when other tables are writing too** (``window``). Under load the writes of many
+tables come one at a time, a few milliseconds apart, so each would pay for its own transaction:
 opening it (``BEGIN IMMEDIATE``) and committing it cost about as much as the unit's statements
-(issue 16, docs/benchmarks.md "Sixth round"). When a unit comes within ``window`` seconds
-of another *table's* unit, the writer waits up to ``window`` for more before it commits (as
-PostgreSQL's ``commit_delay`` does when other transactions are active). A table alone (a quiet
-evening, a test, one dealer's table) never waits: a table has at most one unit in flight, so its
-own units say nothing about whether another is coming. ``source`` names a unit's table; units
-without one never wait and are not counted as another table's. The store says how long a wait
-pays (``SerialTransactions.commit_window``): on PostgreSQL it is none, as measured.
+(docs/benchmarks.md). When a unit comes within ``window`` seconds of another *table's* unit, the
+writer waits up to ``window`` for more before it commits (as PostgreSQL's ``commit_delay`` does
+when other transactions are active). A table alone (a quiet evening, a test, one dealer's
+table) never waits: a table has at most one unit in flight, so its own units say nothing about
+whether another is coming. ``source`` names a unit's table; units without one never wait and are
+not counted as another table's. The store says how long a wait pays
+(``SerialTransactions.commit_window``): on PostgreSQL none does (docs/benchmarks.md).
 
 SQLite allows one writer at a time, so this is the writer for SQLite. It is also the writer for
-PostgreSQL: a pool of threads with a transaction per unit was measured against it at 400 tables
-(bench/bench_cluster.py, docs/benchmarks.md) and lost, p50 44 ms against 22 ms on one process:
-the threads' Python work contends for the interpreter lock with the event loop, and every unit
-paid for its own commit. On PostgreSQL two processes' batches may deadlock on a shared account
-(a player seated at tables of two processes); the database aborts one, which is then run unit
-by unit like any failed batch.
+PostgreSQL: a pool of threads with a transaction per unit is slower under load
+(bench/bench_cluster.py, docs/benchmarks.md): the threads' Python work contends for the
+interpreter lock with the event loop, and every unit pays for its own commit. On PostgreSQL two
+processes' batches may deadlock on a shared account (a player seated at tables of two
+processes); the database aborts one, which is then run unit by unit like any failed batch.
 """
 
 from __future__ import annotations

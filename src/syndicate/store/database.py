@@ -98,6 +98,6 @@ def _sqlite_setup(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
-        # On the driver's connection: SQLAlchemy's statement machinery cost more than the
-        # statement itself, on every transaction (issue 16).
+        # On the driver's connection: SQLAlchemy's statement machinery costs more than the
+        # statement itself, on every transaction.
         conn.connection.driver_connection.execute("BEGIN IMMEDIATE")

@@ -70,6 +70,7 @@ class AccountRow(Base):
         # rows of other tables point at)
         Index("uq_accounts_event_id_name_key", "event_id", "name_key", unique=True),
         CheckConstraint("role IN ('admin','pit_boss','dealer','player','spectator')", name="role"),
+        CheckConstraint("kind IN ('person','bot','walk_in')", name="kind"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
@@ -81,6 +82,9 @@ class AccountRow(Base):
     # A walk-in linked to a player's account (migration 0008): an alias, so that the ledger stays
     # as it was written and the walk-in's hands, stacks and winnings are read as the player's.
     linked_to: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
+    # A person, who signs in; or a bot or a walk-in, who never do (migration 0011,
+    # syndicate.room.values.ACCOUNT_KINDS).
+    kind: Mapped[str] = mapped_column(String(10), default="person", server_default="person")
 
 
 class TokenRow(Base):
@@ -229,7 +233,7 @@ class HandPlayerRow(Base):
 
 
 class TableLeaseRow(Base):
-    """Which server process runs a live table (several processes on one database, issue 7).
+    """Which server process runs a live table (several processes on one database: docs/deployment.md).
 
     ``owner`` holds the table until ``expires_at`` and renews it while alive; once it has
     expired, another process may take the table, which raises ``epoch``. Every write a table's
@@ -290,8 +294,8 @@ class TableSeatRow(Base):
 
 
 class EventLimitRow(Base):
-    """An event's table limits for one game, as its admin set them (issue: a dealer cannot
-    set a table's stakes beyond them). No row: the house rule's bounds
+    """An event's table limits for one game, as its admin set them (a dealer cannot set a
+    table's stakes beyond them). No row: the house rule's bounds
     (:data:`syndicate.room.tables.DEFAULT_BOUNDS`)."""
 
     __tablename__ = "event_limits"

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session, aliased
 from ..room.accounts import canonical_name, name_taken
 from ..room.errors import Conflict, Fenced
 from ..room.values import (
+    PERSON,
     Account,
     CashCount,
     ChipSale,
@@ -74,7 +75,7 @@ def _utc(dt: datetime) -> datetime:
 
 
 def _account(r: AccountRow) -> Account:
-    return Account(r.id, r.event_id, r.name, r.role, r.password_hash, r.linked_to)
+    return Account(r.id, r.event_id, r.name, r.role, r.password_hash, r.linked_to, r.kind)
 
 
 def _table(r: TableRow) -> Table:
@@ -90,10 +91,10 @@ _LEASE_OF = select(_LEASES.c.owner, _LEASES.c.epoch).where(_LEASES.c.table_id ==
 class _HotSql:
     """The live tables' statements (every change at a table: its ledger transfer, its hand's
     history, its lease check), as the driver's own SQL run on the transaction's DBAPI
-    connection. Issue 16's profile found more of each write in SQLAlchemy's Python work per
-    statement (the execution context, the result, the bound values' processing) than in the
-    database itself, on the writer thread that shares the interpreter with the event loop. The
-    statements are the same ones SQLAlchemy would send; the values are processed as its types
+    connection: through SQLAlchemy more of each write goes into its Python work per statement
+    (the execution context, the result, the bound values' processing) than into the database
+    (docs/benchmarks.md), on the writer thread that shares the interpreter with the event loop.
+    The statements are the same ones SQLAlchemy would send; the values are processed as its types
     would (a timestamp as SQLite's text); everything else in the repository stays on SQLAlchemy."""
 
     def __init__(self, dialect: Dialect) -> None:
@@ -146,8 +147,8 @@ def _hot_sql(dialect: Dialect) -> _HotSql:
 
 def _history_text(history: dict[str, Any]) -> str:
     """A hand's history as stored: written on every change at a live table, on the table's one
-    writer thread, which shares the interpreter with the event loop (issue 16), so orjson, not
-    the standard library; the same JSON (integer keys as strings)."""
+    writer thread, which shares the interpreter with the event loop, so orjson, not the standard
+    library; the same JSON (integer keys as strings)."""
     return orjson.dumps(history, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
@@ -159,7 +160,7 @@ def _hand(r: HandRow) -> Hand:
 class SqlRepo:
     """One transaction's worth of reads and writes, on one connection. The ORM's session over it
     is made on first use: a live table's change (the most frequent transaction by far) needs
-    none, and making one costs more than its statements (issue 16)."""
+    none, and making one costs more than its statements."""
 
     def __init__(self, conn: Connection, for_update: bool, pipelined: bool = False) -> None:
         self.conn = conn
@@ -200,11 +201,10 @@ class SqlRepo:
     # -- the pipeline (PostgreSQL, the live tables' writer) ------------------------------------
     # A live table's change is four or five statements (the lease's fence, the balances' lock,
     # the transfer, the hand) and the writer commits several tables' changes at once; waiting
-    # for each statement's answer made the writer a chain of round trips, the ceiling of one
-    # process on PostgreSQL (issue 16, docs/benchmarks.md "Eighth round"). In pipeline mode they
-    # are sent one after another and answered together; what needs an answer (a check) waits
-    # in ``_later`` until :meth:`_settle`, which runs before the commit and before SQLAlchemy
-    # is used again. A hot statement that needs its answer at once (a new hand's id) reads it,
+    # for each statement's answer would make the writer a chain of round trips, the ceiling of
+    # one process on PostgreSQL (docs/benchmarks.md). In pipeline mode they are sent one after
+    # another and answered together; what needs an answer (a check) waits in ``_later`` until
+    # :meth:`_settle`, which runs before the commit and before SQLAlchemy is used again. A hot statement that needs its answer at once (a new hand's id) reads it,
     # which psycopg does by flushing what is queued.
     def _defer(self, check: Callable[[], None]) -> None:
         if self._pipe is None:
@@ -296,9 +296,10 @@ class SqlRepo:
             row.min_bet, row.max_bet = min_bet, max_bet
         self.s.flush()
 
-    def add_account(self, event_id: int, name: str, role: str, password_hash: str, at: datetime) -> Account:
+    def add_account(self, event_id: int, name: str, role: str, password_hash: str, at: datetime,
+                    kind: str = PERSON) -> Account:
         row = AccountRow(event_id=event_id, name=name, name_key=canonical_name(name), role=role,
-                         password_hash=password_hash, created_at=at)
+                         password_hash=password_hash, created_at=at, kind=kind)
         self.s.add(row)
         try:
             self.s.flush()
@@ -421,7 +422,7 @@ class SqlRepo:
     # -- ledger ------------------------------------------------------------------------------
     # The ledger is the live tables' hot path (every bet, double and payout posts here), so it
     # is written with Core statements on the tables rather than through ORM objects: a
-    # transfer costs a third of what the ORM's unit of work made it cost. No ORM object of a
+    # transfer costs a third of what it would through the ORM's unit of work. No ORM object of a
     # ledger account is ever held in a session, so none can go stale when a balance moves.
     def ledger_account(self, event_id: int, key: str, kind: str, name: str) -> LedgerAccount:
         """The ledger account ``key`` of the event, created (with a zero balance) if new. Two
@@ -835,9 +836,9 @@ class SerialTransactions:
 
     The connection is kept open from one transaction to the next: the live tables' writer
     commits once per table change (or batch of them), and taking a connection from the pool and
-    giving it back (with the pool's reset, and on PostgreSQL its check, a round trip) cost
-    several times SQLite's ``BEGIN IMMEDIATE … COMMIT`` (issue 16; ``bench/bench_writer.py``)
-    and about a quarter of the writer's CPU on PostgreSQL (docs/benchmarks.md, "Eighth round").
+    giving it back (with the pool's reset, and on PostgreSQL its check, a round trip) costs
+    several times SQLite's ``BEGIN IMMEDIATE … COMMIT`` and a good part of the writer's CPU on
+    PostgreSQL (``bench/bench_writer.py``, docs/benchmarks.md).
     A transaction that raises closes the connection, and the next one opens a new one, so a
     connection in an unknown state is never reused. A PostgreSQL server that ends an idle connection (a restart, an administrator's
     ``pg_terminate_backend``) says so on its socket first: a kept connection with anything to
@@ -849,9 +850,8 @@ class SerialTransactions:
         self._store = store
         self._conn: Connection | None = None
         # On SQLite a busy room's writes share commits when the writer waits a little for other
-        # tables' (docs/benchmarks.md, issue 16 "Sixth round": 8-10% less CPU per action at 400
-        # tables). On PostgreSQL one process's writer was then the bottleneck: every wait was a
-        # wait of every table behind it (pg1's p50 5 -> 26 ms), so it commits what is waiting.
+        # tables'; on PostgreSQL every wait would hold up every table behind it, so it commits
+        # what is waiting (docs/benchmarks.md).
         self.commit_window = SQLITE_COMMIT_WINDOW if store.db.is_sqlite else 0.0
         self.lost = False
 

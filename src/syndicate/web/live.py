@@ -23,7 +23,7 @@ from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
 from ..room.errors import Forbidden, RoomError
 from ..room.live import LiveRoom
-from ..room.messages import PROTOCOL_VERSION, PROTOCOLS, encode, refusal, superseded
+from ..room.messages import PROTOCOL_VERSION, encode, refusal, superseded
 from ..room.roles import require
 from ..room.values import Account
 from .connections import CLIENT_LOG, where
@@ -39,8 +39,8 @@ class _SendWatch:
     A client that stopped reading (its TCP window shut) blocks its socket's send; after the
     connection's ``send_timeout`` the send is cancelled, which ends its pump and so the socket's
     handler. Nearly every send completes at once, so a timer per send (``asyncio.timeout``, or a
-    task per send with ``wait_for``) was work for nothing on every message (issue 16: one send
-    per player per change): a send only notes its deadline here, and one timer, armed while any
+    task per send with ``wait_for``) would be work for nothing on every message (one send per
+    player per change): a send only notes its deadline here, and one timer, armed while any
     send is waiting, looks twice a second for the sends past theirs."""
 
     TICK = 0.5
@@ -112,16 +112,15 @@ class SocketConnection:
     the older one would only be read and thrown away), which keeps a busy table's watchers
     from falling behind. A client more than ``OUTBOX`` messages behind is disconnected.
 
-    A message for a socket whose pump has nothing waiting is written at once (issue 16): the
-    ASGI send is started by hand and nearly always finishes without waiting, the frame handed to
-    the transport, so that the pump's task is not woken for every message of every player. If
-    the send has to wait (the client's TCP window is full), the pump finishes it, under the send
-    timeout, and the messages after it wait in the outbox as before."""
+    A message for a socket whose pump has nothing waiting is written at once: the ASGI send is
+    started by hand and nearly always finishes without waiting, the frame handed to the
+    transport, so that the pump's task is not woken for every message of every player. If the
+    send has to wait (the client's TCP window is full), the pump finishes it, under the send
+    timeout, and the messages after it wait in the outbox."""
 
-    def __init__(self, ws: WebSocket, account: Account, send_timeout: float = 10.0, protocol: int = 1) -> None:
+    def __init__(self, ws: WebSocket, account: Account, send_timeout: float = 10.0) -> None:
         self.ws = ws
         self.account = account
-        self.protocol = protocol  # the version it said hello with
         self.send_timeout = send_timeout
         self.outbox: deque[dict[str, Any] | None] = deque()
         self._ready = asyncio.Event()
@@ -211,6 +210,14 @@ class SocketConnection:
 
 def _err(rule: str, message: str) -> dict[str, Any]:
     return {"type": "error", "id": None, "rule": rule, "message": message}
+
+
+def _hello_refused(first: dict[str, Any], protocol: object) -> str:
+    """Why a first message is not a hello this server takes, naming the version it speaks."""
+    start = f'start with {{"type": "hello", "protocol": {PROTOCOL_VERSION}, "token": ...}}'
+    if first.get("type") == "hello" and type(protocol) is int:
+        return f"this server speaks version {PROTOCOL_VERSION} of the live-play protocol only, not {protocol}: {start}"
+    return f"{start} (the protocol version is the JSON integer {PROTOCOL_VERSION}, the only version served)"
 
 
 async def _read(ws: WebSocket) -> dict[str, Any] | str:
@@ -306,12 +313,9 @@ async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Live
             await ws.close(code=1008)
             return
         protocol = first.get("protocol")
-        # ``true == 1`` and ``1.0 == 1`` in Python: the version is the JSON integer itself
-        if first.get("type") != "hello" or type(protocol) is not int or protocol not in PROTOCOLS:
-            versions = " or ".join(map(str, PROTOCOLS))
-            await ws.send_text(json.dumps(_err("hello", f"start with {{\"type\": \"hello\", \"protocol\": "
-                                                        f"{PROTOCOL_VERSION}, \"token\": ...}} (the protocol "
-                                                        f"version a JSON integer: {versions})")))
+        # ``2.0 == 2`` and ``true == 1`` in Python: the version is the JSON integer itself
+        if first.get("type") != "hello" or type(protocol) is not int or protocol != PROTOCOL_VERSION:
+            await ws.send_text(json.dumps(_err("hello", _hello_refused(first, protocol))))
             await ws.close(code=1008)
             return
         token = first.get("token")
@@ -329,7 +333,7 @@ async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Live
         return
     except (TimeoutError, WebSocketDisconnect):
         return
-    conn = SocketConnection(ws, account, limits.send_timeout, protocol)
+    conn = SocketConnection(ws, account, limits.send_timeout)
     if sessions is not None:
         assert token is not None  # authenticate() refused a missing one
         sessions.add(conn, account.id, token_hash(token))
