@@ -11,7 +11,7 @@ import pytest
 from syndicate.room.errors import Conflict
 from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
 from syndicate.room.values import Move
-from syndicate.room.writer import GroupWriter, writer_for
+from syndicate.room.writer import GroupWriter
 from syndicate.store.repo import SQLITE_COMMIT_WINDOW
 
 
@@ -133,9 +133,8 @@ def test_a_unit_waits_for_other_tables_when_another_table_just_wrote(room, cast)
 
 
 def test_group_commit_serves_both_databases(room, database) -> None:
-    w = writer_for(room.store)
+    w = GroupWriter(room.store)
     try:
-        assert isinstance(w, GroupWriter)
         # the wait for other tables' units: SQLite's (measured to pay), none on PostgreSQL
         assert w.window == (SQLITE_COMMIT_WINDOW if database.is_sqlite else 0.0)
     finally:

@@ -61,7 +61,7 @@ from .seating import (
     stand_up,
 )
 from .values import CLOCK_KEY, Account, Move, Table
-from .writer import Writer
+from .writer import GroupWriter
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class TableActor:
     """The one writer of one live table (see the module's docstring)."""
 
     def __init__(self, room: CardRoom, table: Table, game: Callable[[Callable[[], dict[int, int]]], Game], *,
-                 timers: Timers | None = None, writer: Writer | None = None) -> None:
+                 timers: Timers | None = None, writer: GroupWriter | None = None) -> None:
         """``game`` makes the table's game adapter, given the seated players it deals to."""
         self.room = room
         self.table = table

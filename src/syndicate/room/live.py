@@ -16,7 +16,7 @@ from .games import NewShoe, game_for
 from .messages import running
 from .recovery import reveal_table_seeds
 from .values import Table
-from .writer import writer_for
+from .writer import GroupWriter
 
 
 class LiveRoom:
@@ -35,7 +35,7 @@ class LiveRoom:
         self._loop: asyncio.AbstractEventLoop | None = None
         # The tables' database work, off the event loop: on SQLite one thread that commits
         # every table's waiting work together (group commit), on PostgreSQL a pool.
-        self.writer = writer_for(room.store)
+        self.writer = GroupWriter(room.store)
 
     def _runner(self, table: Table) -> TableActor:
         runner = TableActor(self.room, table, partial(game_for, table, new_shoe=self.new_shoe), timers=self.timers,

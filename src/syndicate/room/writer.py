@@ -166,9 +166,3 @@ class GroupWriter:
         if not self._loop.is_closed():
             self._loop.call_soon_threadsafe(settle)
 
-
-def writer_for(store: Store) -> GroupWriter:
-    return GroupWriter(store)
-
-
-Writer = GroupWriter
