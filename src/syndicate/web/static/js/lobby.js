@@ -2,8 +2,7 @@
 // the lobby's QR code for the host's screen.
 // Public; refreshed every few seconds.
 import { api, eventId, eventNotice, h, headerBar, money, qrCode, signInForm, whoAmI } from "./common.js";
-
-const GAMES = { blackjack: "Blackjack", poker: "Five-card draw" };
+import { byGame } from "./games/index.js";
 
 async function main() {
   const me = await whoAmI();
@@ -40,11 +39,10 @@ async function refresh(me) {
 function renderTables(tables, me) {
   const box = document.getElementById("tables");
   const out = [];
-  for (const game of Object.keys(GAMES)) {
-    const list = tables.filter((t) => t.game === game);
-    out.push(h("h3", {}, GAMES[game]));
+  for (const [game, list] of byGame(tables)) {
+    out.push(h("h3", {}, game.title));
     if (!list.length) { out.push(h("p", { class: "muted" }, "No table open.")); continue; }
-    out.push(withColumnLabels(h("table", { class: "data stack", "aria-label": `${GAMES[game]} tables` },
+    out.push(withColumnLabels(h("table", { class: "data stack", "aria-label": `${game.title} tables` },
       h("thead", {}, h("tr", {}, ["Table", "Rules", "Stakes", "Free seats", "Dealer", "Status", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, list.map((t) => h("tr", { dataset: { table: t.id } },
         h("td", {}, t.name),

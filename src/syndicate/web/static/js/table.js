@@ -2,10 +2,11 @@
 // snapshot with the highest version; every decision goes to the server, which enforces the rules.
 import { api, eventId, eventNotice, fieldValue, forget, h, handTitle, headerBar, keptInput, money, parseDollars, redraw, refused, signInForm, suggest, toast, whoAmI } from "./common.js";
 import { TableSocket } from "./socket.js";
-import * as blackjack from "./blackjack.js";
-import * as poker from "./poker.js";
+import { tickTimer } from "./clock.js";
+import { gameOf } from "./games/index.js";
 
 const tableId = Number(location.pathname.split("/")[2]);
+
 const watchOnly = new URLSearchParams(location.search).has("watch");
 const hook = (window.__syndicate = { firstRenderMs: null, renders: 0, state: null, drop: () => ctx.sock.drop(),
   get reconnects() { return ctx.sock ? ctx.sock.reconnects : 0; } });
@@ -70,7 +71,8 @@ function announce() {
   if (said.length) box.textContent = said.join(" ");
 }
 
-function game() { return ctx.state && ctx.state.table.game === "poker" ? poker : blackjack; }
+/** The game of this table (games/): how its felt, actions and results are drawn. */
+function game() { return gameOf(ctx.state.table.game); }
 
 function mySeat() { return ctx.state && ctx.state.you ? ctx.state.you.seat : null; }
 
@@ -90,7 +92,7 @@ function renderTop() {
   const conn = ctx.connStatus || "connecting";
   const seat = s.seats.find((x) => x.account === (ctx.me && ctx.me.account.id));
   redraw(top, ...[
-    h("strong", {}, t.name), h("span", { class: "muted" }, `${t.game === "poker" ? "Five-card draw" : "Blackjack"}, ${money(t.min_bet)}–${money(t.max_bet)}`),
+    h("strong", {}, t.name), h("span", { class: "muted" }, `${game().title}, ${money(t.min_bet)}–${money(t.max_bet)}`),
     h("span", {}, `Status: ${t.status}`),
     s.round ? h("span", { "data-testid": "hand-number" }, handTitle(s)) : null,
     ctx.bankroll !== null ? h("span", { "data-testid": "bankroll" }, `Bankroll: ${money(ctx.bankroll)}`) : null,
@@ -156,9 +158,8 @@ function dealerControls() {
   const rd = s.round;
   const over = !rd || rd.phase === "settled" || rd.phase === "complete";
   const out = [h("span", { class: "muted" }, "Dealer:"),
-    h("button", { type: "button", disabled: !over, onclick: () => act("start_round") },
-      s.table.game === "poker" ? "Deal a hand" : "Start round")];
-  if (s.table.game === "blackjack") out.push(h("button", { type: "button", disabled: !(rd && rd.phase === "betting"), onclick: () => act("deal") }, "Deal"));
+    h("button", { type: "button", disabled: !over, onclick: () => act("start_round") }, game().start)];
+  if (game().deals) out.push(h("button", { type: "button", disabled: !(rd && rd.phase === "betting"), onclick: () => act("deal") }, "Deal"));
   return out;
 }
 
@@ -224,7 +225,7 @@ async function main() {
   ctx.sock.connect();
   refreshBankroll();
   if (!ctx.odds) api("GET", `/api/tables/${tableId}/odds`).then((o) => { ctx.odds = o; render(); }).catch(() => {});
-  setInterval(() => { if (ctx.clock) blackjack.tickTimer(ctx); }, 250);
+  setInterval(() => { if (ctx.clock) tickTimer(ctx); }, 250);
   eventId();
 }
 
