@@ -3,9 +3,25 @@
 import { api, eventId, eventNotice, fieldValue, forget, h, handTitle, headerBar, keptInput, money, parseDollars, redraw, refused, signInForm, suggest, toast, whoAmI } from "./common.js";
 import { TableSocket } from "./socket.js";
 import { tickTimer } from "./clock.js";
-import { gameOf } from "./games/index.js";
+import { GAMES, gameOf } from "./games/index.js";
 
 const tableId = Number(location.pathname.split("/")[2]);
+
+/** "[H] hit" → a key and its words. */
+const keyWords = (text) => text.split(/\[([^\]]+)\]/).map((x, i) => (i % 2 ? h("kbd", {}, x) : x));
+
+/** The page in the shell's root: the sign-in, the table's line, the felt, the dock (messages and
+ * your actions), what a screen reader hears, the results and the keys. */
+const skeleton = () => document.getElementById("main").replaceChildren(
+  h("section", { id: "signin", hidden: true, "aria-labelledby": "signin-h" }, h("h2", { id: "signin-h" }, "Sign in to play or watch")),
+  h("div", { id: "top", class: "actions", style: "margin-top:0", role: "group", "aria-label": "Table" }),
+  h("div", { id: "table", "aria-live": "off" }, h("p", { class: "muted" }, "Connecting…")),
+  h("div", { id: "dock" }, h("div", { id: "toasts", class: "docked", role: "status", "aria-live": "polite" }), h("div", { id: "controls" })),
+  h("p", { id: "announce", class: "visually-hidden", role: "status", "aria-live": "polite", "data-testid": "announce" }),
+  h("section", { id: "results", class: "results", "aria-live": "polite" }),
+  h("details", { id: "keys", class: "card-box", style: "margin-top:1rem" }, h("summary", {}, "Keyboard keys"),
+    GAMES.map((g) => h("p", {}, `${g.title}: `, ...keyWords(g.keys))),
+    h("p", {}, "Dealer (own table): ", ...keyWords("[Shift]+[N] start a round, [Shift]+[D] deal."))));
 
 const watchOnly = new URLSearchParams(location.search).has("watch");
 const hook = (window.__syndicate = { firstRenderMs: null, renders: 0, state: null, drop: () => ctx.sock.drop(),
@@ -210,6 +226,7 @@ document.addEventListener("keydown", (ev) => {
 });
 
 async function main() {
+  skeleton();
   ctx.me = await whoAmI();
   document.getElementById("header").replaceWith(Object.assign(headerBar("Card room", ctx.me), { id: "header" }));
   if (!ctx.me) {

@@ -332,6 +332,9 @@ export default {
   deals: true,
   newShoe: true,
   renderTable, renderActions, renderResults,
+  /** The table page's keys, in words (each [key] is shown as a key). */
+  keys: "[H] hit, [S] stand, [D] double, [P] split, [R] surrender, [I] insurance, [N] no insurance, [E] even money, "
+    + "[O] play on, [B] place the bet, [?] show or hide the strategy hint.",
   /** What the dealer may enter for a seat, in the order the buttons stand. */
   seatActions: { bet: "Bet", ...LABELS },
   done: {},

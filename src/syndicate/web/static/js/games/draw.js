@@ -345,6 +345,9 @@ export default {
   deals: false,
   newShoe: false,
   renderTable, renderActions, renderResults,
+  /** The table page's keys, in words (each [key] is shown as a key). */
+  keys: "[K] check, [C] call, [B] bet, [R] raise, [F] fold, [1]–[5] select a card to discard, [D] draw, [S] stand pat, "
+    + "[A] accept the proposed ante; at a table with real cards, [1]–[4] throw that many cards.",
   /** What the dealer may enter for a seat, in the order the buttons stand. */
   seatActions: { check: "Check", call: "Call", bet: "Bet", raise: "Raise", fold: "Fold", stand_pat: "Stand pat", draw: "Draw",
     accept_ante: "Accept ante", refuse_ante: "Refuse ante" },
