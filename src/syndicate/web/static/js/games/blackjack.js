@@ -9,9 +9,9 @@ import { RANKS, SUITS, cards } from "../cards.js";
 import { timer } from "../clock.js";
 import * as replay from "./blackjack-replay.js";
 
-export const LABELS = { hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
+const LABELS = { hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
   insurance: "Insurance", no_insurance: "No insurance", even_money: "Even money", play_on: "Play on" };
-export const KEYS = { hit: "h", stand: "s", double: "d", split: "p", surrender: "r", insurance: "i",
+const KEYS = { hit: "h", stand: "s", double: "d", split: "p", surrender: "r", insurance: "i",
   no_insurance: "n", even_money: "e", play_on: "o" };
 /** What each cell of the chart asks for, in order of preference: the hint names the first the
  * player may do now (a surrender that has lapsed, a double after a hit, a split past the
@@ -41,7 +41,7 @@ function handView(ctx, seatNo, hand, acting) {
       `${OUTCOME[hand.outcome] || hand.outcome}${hand.returned !== null ? `: ${money(hand.returned)} back` : ""}`) : null);
 }
 
-export function renderTable(ctx) {
+function renderTable(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const felt = h("div", { class: "felt", "aria-label": "Blackjack table", role: "region" });
@@ -82,7 +82,7 @@ export function renderTable(ctx) {
   return felt;
 }
 
-export function renderActions(ctx) {
+function renderActions(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const seat = s.you.seat;
@@ -181,7 +181,7 @@ function legalChoice(cell, legal) {
 
 /** What the chart computed for this table's rules says for the hand to play (display only):
  * always one of the actions the player may take now. */
-export function hintFor(ctx) {
+function hintFor(ctx) {
   const rd = ctx.state.round;
   const chart = ctx.odds && ctx.odds.chart;
   const legal = rd ? rd.legal_actions : [];
@@ -204,7 +204,7 @@ export function hintFor(ctx) {
   return legalChoice(row ? row[up] : "H", legal);
 }
 
-export function renderResults(ctx) {
+function renderResults(ctx) {
   const rd = ctx.state.round;
   if (!rd || rd.phase !== "settled") return null;
   const pays = ctx.state.log.filter((r) => r.type === "payout");

@@ -32,7 +32,7 @@ function rules(ctx) {
 }
 
 /** Whether throwing ``picked`` of ``hand`` is a draw the house allows, and why not. */
-export function discardProblem(ctx, hand, picked) {
+function discardProblem(ctx, hand, picked) {
   const r = rules(ctx);
   const n = picked.size;
   if (n <= r.max_discard) return null;
@@ -41,7 +41,7 @@ export function discardProblem(ctx, hand, picked) {
   return `You may discard up to ${r.max_discard}${r.ace_discard ? " (four if the card you keep is an Ace, which you then show)" : ""}.`;
 }
 
-export function renderTable(ctx) {
+function renderTable(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const felt = h("div", { class: "felt", role: "region", "aria-label": "Five-card draw table" });
@@ -119,7 +119,7 @@ function amountControl(ctx, action, range) {
   return h("span", { class: "field" }, h("label", {}, `${LABELS[action]} ${money(lo)}–${money(hi)}`, input), btn);
 }
 
-export function renderActions(ctx) {
+function renderActions(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const out = [];
@@ -187,7 +187,7 @@ function antePanel(ctx) {
     }) }, `Refuse ante ${money(p.amount)}`)];
 }
 
-export function renderResults(ctx) {
+function renderResults(ctx) {
   const rd = ctx.state.round;
   if (!rd || rd.phase !== "complete") return null;
   const winners = rd.seats.filter((x) => x.won);
