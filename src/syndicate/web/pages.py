@@ -12,17 +12,19 @@ and pit bosses). The turn clock and a draw table's ante proposal come in the pro
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from ..blackjack import odds, strategy
 from ..blackjack.rules import PRESET_TITLES, PRESETS, Rules
@@ -39,8 +41,6 @@ from .security import RateLimited
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"": "index.html", "table": "table.html", "dealer": "dealer.html", "admin": "admin.html",
-         "rules": "rules.html"}
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json"}
 Id = Annotated[int, PathParam(ge=1, le=2**31 - 1), Digits]
@@ -48,39 +48,90 @@ Id = Annotated[int, PathParam(ge=1, le=2**31 - 1), Digits]
 router = APIRouter()
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(STATIC / PAGES[name], media_type=TYPES[".html"], headers={"Cache-Control": "no-cache"})
+@dataclass(frozen=True)
+class Page:
+    """A page of the room: its title, its module (``static/js/<module>.js``, which draws the page
+    in the shell's root), the stylesheets it needs beside the room's own, and the modules worth
+    fetching at once, before its module asks for them."""
+
+    title: str
+    module: str
+    stylesheets: tuple[str, ...] = ()
+    preload: tuple[str, ...] = ()
+
+
+CHARTS = ("/static/vendor/uplot/uPlot.min.css",)
+PAGES = {
+    "lobby": Page("Card room — lobby", "lobby"),
+    "table": Page("Card room — table", "table", preload=(
+        "common", "cards", "clock", "socket", "games/index", "games/blackjack", "games/blackjack-replay",
+        "games/draw", "games/draw-replay")),
+    "rules": Page("Card room — Rules and odds", "rules"),
+    "dealer": Page("Card room — Dealer console", "dealer"),
+    "admin": Page("Card room — Admin", "admin", stylesheets=CHARTS),
+    "me": Page("Card room — My evening", "me", stylesheets=CHARTS),
+}
+
+#: Every page's HTML: its title, the stylesheets, its module and a root for the module to draw in.
+SHELL = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+{stylesheets}<link rel="stylesheet" href="/static/css/app.css">
+{preload}<script type="module" src="/static/js/{module}.js"></script>
+</head>
+<body>
+<div id="header"></div>
+<main id="main"><p class="muted">Loading…</p></main>
+</body>
+</html>
+"""
+
+
+def shell(page: Page) -> str:
+    return SHELL.format(
+        title=html.escape(page.title), module=page.module,
+        stylesheets="".join(f'<link rel="stylesheet" href="{href}">\n' for href in page.stylesheets),
+        preload="".join(f'<link rel="modulepreload" href="/static/js/{m}.js">\n' for m in page.preload))
+
+
+def page_response(name: str) -> HTMLResponse:
+    """The page ``name`` of :data:`PAGES`: the shell, with its module."""
+    return HTMLResponse(shell(PAGES[name]), headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/", include_in_schema=False)
-def lobby_page() -> FileResponse:
-    return _page("")
+def lobby_page() -> HTMLResponse:
+    return page_response("lobby")
 
 
 @router.get("/tables/{table_id}", include_in_schema=False)
-def table_page(table_id: Id) -> FileResponse:
-    return _page("table")
+def table_page(table_id: Id) -> HTMLResponse:
+    return page_response("table")
 
 
 @router.get("/tables/{table_id}/rules", include_in_schema=False)
-def rules_page(table_id: Id) -> FileResponse:
-    return _page("rules")
+def rules_page(table_id: Id) -> HTMLResponse:
+    return page_response("rules")
 
 
 @router.get("/dealer", include_in_schema=False)
-def dealer_page() -> FileResponse:
-    return _page("dealer")
+def dealer_page() -> HTMLResponse:
+    return page_response("dealer")
 
 
 @router.get("/dealer/tables/{table_id}", include_in_schema=False)
-def tablet_page(table_id: Id) -> FileResponse:
+def tablet_page(table_id: Id) -> HTMLResponse:
     """The dealer's tablet: the console of one table, laid out for a tablet held in one hand."""
-    return _page("dealer")
+    return page_response("dealer")
 
 
 @router.get("/admin", include_in_schema=False)
-def admin_page() -> FileResponse:
-    return _page("admin")
+def admin_page() -> HTMLResponse:
+    return page_response("admin")
 
 
 #: A chip in the felt's colours. Browsers ask for /favicon.ico on every page; without it each

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from ..room import report
 from ..room.errors import Forbidden
@@ -107,7 +107,7 @@ def player_chips(request: Request, account: Me, account_id: Id) -> dict[str, Any
 
 
 @router.get("/me", include_in_schema=False)
-def me_page() -> FileResponse:
-    from .pages import STATIC, TYPES
+def me_page() -> HTMLResponse:
+    from .pages import page_response
 
-    return FileResponse(STATIC / "me.html", media_type=TYPES[".html"], headers={"Cache-Control": "no-cache"})
+    return page_response("me")

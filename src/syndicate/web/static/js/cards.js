@@ -75,3 +75,7 @@ export function cards(list, opts) {
   for (const c of list || []) div.append(card(c, opts));
   return div;
 }
+
+/** The ranks and suits in the order the dealer's card pad shows them (suit: code, sign, name). */
+export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+export const SUITS = [["s", "♠", "spades"], ["h", "♥", "hearts"], ["d", "♦", "diamonds"], ["c", "♣", "clubs"]];

@@ -2,8 +2,24 @@
 // the lobby's QR code for the host's screen.
 // Public; refreshed every few seconds.
 import { api, eventId, eventNotice, h, headerBar, money, qrCode, signInForm, whoAmI } from "./common.js";
+import { byGame } from "./games/index.js";
 
-const GAMES = { blackjack: "Blackjack", poker: "Five-card draw" };
+/** The page in the shell's root: the sign-in, the open tables, the roster, the leaderboard and
+ * the lobby's join code. */
+function skeleton() {
+  const box = (id, title, attrs, ...body) => h("section", { "aria-labelledby": `${id}-h`, class: "card-box", ...attrs }, h("h2", { id: `${id}-h` }, title), ...body);
+  const main = document.getElementById("main");
+  main.setAttribute("aria-busy", "true");
+  main.replaceChildren(
+    h("section", { id: "signin", "aria-labelledby": "signin-h", hidden: true }, h("h2", { id: "signin-h" }, "Sign in")),
+    h("div", { class: "grid" },
+      box("tables", "Open tables", { style: "grid-column: 1 / -1" }, h("div", { id: "tables" }, h("p", { class: "muted" }, "Loading…"))),
+      box("roster", "Authorized dealers", {},
+        h("p", { class: "muted" }, "\"Blackjack requires a dealer. Authorized dealers will make it known when tables are open.\""),
+        h("div", { id: "roster" })),
+      box("board", "Leaderboard", {}, h("div", { id: "leaderboard" })),
+      box("join", "Join from your phone", { class: "card-box join-box" }, h("div", { id: "join" }))));
+}
 
 async function main() {
   const me = await whoAmI();
@@ -40,11 +56,10 @@ async function refresh(me) {
 function renderTables(tables, me) {
   const box = document.getElementById("tables");
   const out = [];
-  for (const game of Object.keys(GAMES)) {
-    const list = tables.filter((t) => t.game === game);
-    out.push(h("h3", {}, GAMES[game]));
+  for (const [game, list] of byGame(tables)) {
+    out.push(h("h3", {}, game.title));
     if (!list.length) { out.push(h("p", { class: "muted" }, "No table open.")); continue; }
-    out.push(withColumnLabels(h("table", { class: "data stack", "aria-label": `${GAMES[game]} tables` },
+    out.push(withColumnLabels(h("table", { class: "data stack", "aria-label": `${game.title} tables` },
       h("thead", {}, h("tr", {}, ["Table", "Rules", "Stakes", "Free seats", "Dealer", "Status", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, list.map((t) => h("tr", { dataset: { table: t.id } },
         h("td", {}, t.name),
@@ -91,4 +106,5 @@ function renderBoard(board) {
       h("td", { class: "num" }, money(r.won)), h("td", { class: "num" }, money(r.balance)))))));
 }
 
+skeleton();
 main().catch((e) => { document.getElementById("tables").textContent = `Could not load the lobby: ${e.message}`; });

@@ -31,8 +31,9 @@ export class TableSocket {
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "welcome") { this.attempt = 0; this.version = msg.version; this.onStatus("open"); }
-      // Protocol 2: an action that changed the table is answered by the state it made.
-      if (msg.type === "state" && msg.ack) this.answer(msg.ack, { type: "ack", id: msg.ack, version: msg.version });
+      // An action that changed the table is answered by the state it made, which carries its id
+      // as `ack`; one that changed nothing (or was sent before) by an `ack`; a refusal by an `error`.
+      if (msg.type === "state" && msg.ack) this.answer(msg.ack, msg);
       if (msg.type === "state") {
         if (msg.version < this.version) return; // an older snapshot: keep the newest
         this.version = msg.version;
@@ -55,12 +56,12 @@ export class TableSocket {
     };
   }
 
-  /** Settle the action `id` with `answer`: an ack resolves it, an error rejects it. */
+  /** Settle the action `id` with `answer`: an error rejects it, a state or an ack resolves it. */
   answer(id, answer) {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    answer.type === "ack" ? p.resolve(answer) : p.reject(answer);
+    answer.type === "error" ? p.reject(answer) : p.resolve(answer);
   }
 
   /** Reconnect now if we are waiting to (the network came back, the tab was shown again). */
@@ -70,7 +71,8 @@ export class TableSocket {
     this.connect();
   }
 
-  /** Send an action; resolves with the ack, rejects with the error (rule, message). */
+  /** Send an action; resolves with its answer (the state it made, or an ack), rejects with the
+   * error (rule, message). */
   act(action, fields = {}) {
     const id = newId();
     const msg = { type: "action", id, action, ...fields };

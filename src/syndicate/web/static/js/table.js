@@ -2,10 +2,27 @@
 // snapshot with the highest version; every decision goes to the server, which enforces the rules.
 import { api, eventId, eventNotice, fieldValue, forget, h, handTitle, headerBar, keptInput, money, parseDollars, redraw, refused, signInForm, suggest, toast, whoAmI } from "./common.js";
 import { TableSocket } from "./socket.js";
-import * as blackjack from "./blackjack.js";
-import * as poker from "./poker.js";
+import { tickTimer } from "./clock.js";
+import { GAMES, gameOf } from "./games/index.js";
 
 const tableId = Number(location.pathname.split("/")[2]);
+
+/** "[H] hit" → a key and its words. */
+const keyWords = (text) => text.split(/\[([^\]]+)\]/).map((x, i) => (i % 2 ? h("kbd", {}, x) : x));
+
+/** The page in the shell's root: the sign-in, the table's line, the felt, the dock (messages and
+ * your actions), what a screen reader hears, the results and the keys. */
+const skeleton = () => document.getElementById("main").replaceChildren(
+  h("section", { id: "signin", hidden: true, "aria-labelledby": "signin-h" }, h("h2", { id: "signin-h" }, "Sign in to play or watch")),
+  h("div", { id: "top", class: "actions", style: "margin-top:0", role: "group", "aria-label": "Table" }),
+  h("div", { id: "table", "aria-live": "off" }, h("p", { class: "muted" }, "Connecting…")),
+  h("div", { id: "dock" }, h("div", { id: "toasts", class: "docked", role: "status", "aria-live": "polite" }), h("div", { id: "controls" })),
+  h("p", { id: "announce", class: "visually-hidden", role: "status", "aria-live": "polite", "data-testid": "announce" }),
+  h("section", { id: "results", class: "results", "aria-live": "polite" }),
+  h("details", { id: "keys", class: "card-box", style: "margin-top:1rem" }, h("summary", {}, "Keyboard keys"),
+    GAMES.map((g) => h("p", {}, `${g.title}: `, ...keyWords(g.keys))),
+    h("p", {}, "Dealer (own table): ", ...keyWords("[Shift]+[N] start a round, [Shift]+[D] deal."))));
+
 const watchOnly = new URLSearchParams(location.search).has("watch");
 const hook = (window.__syndicate = { firstRenderMs: null, renders: 0, state: null, drop: () => ctx.sock.drop(),
   get reconnects() { return ctx.sock ? ctx.sock.reconnects : 0; } });
@@ -70,7 +87,8 @@ function announce() {
   if (said.length) box.textContent = said.join(" ");
 }
 
-function game() { return ctx.state && ctx.state.table.game === "poker" ? poker : blackjack; }
+/** The game of this table (games/): how its felt, actions and results are drawn. */
+function game() { return gameOf(ctx.state.table.game); }
 
 function mySeat() { return ctx.state && ctx.state.you ? ctx.state.you.seat : null; }
 
@@ -90,7 +108,7 @@ function renderTop() {
   const conn = ctx.connStatus || "connecting";
   const seat = s.seats.find((x) => x.account === (ctx.me && ctx.me.account.id));
   redraw(top, ...[
-    h("strong", {}, t.name), h("span", { class: "muted" }, `${t.game === "poker" ? "Five-card draw" : "Blackjack"}, ${money(t.min_bet)}–${money(t.max_bet)}`),
+    h("strong", {}, t.name), h("span", { class: "muted" }, `${game().title}, ${money(t.min_bet)}–${money(t.max_bet)}`),
     h("span", {}, `Status: ${t.status}`),
     s.round ? h("span", { "data-testid": "hand-number" }, handTitle(s)) : null,
     ctx.bankroll !== null ? h("span", { "data-testid": "bankroll" }, `Bankroll: ${money(ctx.bankroll)}`) : null,
@@ -156,9 +174,8 @@ function dealerControls() {
   const rd = s.round;
   const over = !rd || rd.phase === "settled" || rd.phase === "complete";
   const out = [h("span", { class: "muted" }, "Dealer:"),
-    h("button", { type: "button", disabled: !over, onclick: () => act("start_round") },
-      s.table.game === "poker" ? "Deal a hand" : "Start round")];
-  if (s.table.game === "blackjack") out.push(h("button", { type: "button", disabled: !(rd && rd.phase === "betting"), onclick: () => act("deal") }, "Deal"));
+    h("button", { type: "button", disabled: !over, onclick: () => act("start_round") }, game().start)];
+  if (game().deals) out.push(h("button", { type: "button", disabled: !(rd && rd.phase === "betting"), onclick: () => act("deal") }, "Deal"));
   return out;
 }
 
@@ -209,6 +226,7 @@ document.addEventListener("keydown", (ev) => {
 });
 
 async function main() {
+  skeleton();
   ctx.me = await whoAmI();
   document.getElementById("header").replaceWith(Object.assign(headerBar("Card room", ctx.me), { id: "header" }));
   if (!ctx.me) {
@@ -224,7 +242,7 @@ async function main() {
   ctx.sock.connect();
   refreshBankroll();
   if (!ctx.odds) api("GET", `/api/tables/${tableId}/odds`).then((o) => { ctx.odds = o; render(); }).catch(() => {});
-  setInterval(() => { if (ctx.clock) blackjack.tickTimer(ctx); }, 250);
+  setInterval(() => { if (ctx.clock) tickTimer(ctx); }, 250);
   eventId();
 }
 

@@ -1,12 +1,17 @@
-// The Blackjack table: the dealer's hand, each seat's hands (splits side by side), bets and
-// chips, the buttons of exactly the legal actions the server lists, the turn clock, the round's
-// payouts, and the basic-strategy hint for this table's rules.
-import { fieldValue, h, keptInput, money, parseDollars, toast } from "./common.js";
-import { cards } from "./cards.js";
+// Blackjack, in the shape every game has (games/index.js). The table: the dealer's hand, each
+// seat's hands (splits side by side), bets and chips, the buttons of exactly the legal actions
+// the server lists, the turn clock, the round's payouts, and the basic-strategy hint for this
+// table's rules. The dealer's tablet: the dealer's tile, a seat's hands, the rank pad of a
+// real-cards table. The rules in words, the house edge and the chart; the replay's steps
+// (./blackjack-replay.js).
+import { fieldValue, h, keptInput, money, parseDollars, toast } from "../common.js";
+import { RANKS, SUITS, cards } from "../cards.js";
+import { timer } from "../clock.js";
+import * as replay from "./blackjack-replay.js";
 
-export const LABELS = { hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
+const LABELS = { hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender",
   insurance: "Insurance", no_insurance: "No insurance", even_money: "Even money", play_on: "Play on" };
-export const KEYS = { hit: "h", stand: "s", double: "d", split: "p", surrender: "r", insurance: "i",
+const KEYS = { hit: "h", stand: "s", double: "d", split: "p", surrender: "r", insurance: "i",
   no_insurance: "n", even_money: "e", play_on: "o" };
 /** What each cell of the chart asks for, in order of preference: the hint names the first the
  * player may do now (a surrender that has lapsed, a double after a hit, a split past the
@@ -20,30 +25,6 @@ const OUTCOME = { win: "wins", lose: "loses", push: "push", blackjack: "blackjac
 function playerName(ctx, seat) {
   const s = ctx.state.seats.find((x) => x.seat === seat);
   return s ? s.player : `Seat ${seat}`;
-}
-
-/** Seconds left on the turn clock: the state's `clock` counted down from the message's arrival. */
-function clockLeft(ctx) {
-  const c = ctx.clock;
-  if (!c || c.left === null || c.left === undefined) return null;
-  return Math.max(0, c.left - (performance.now() - c.at) / 1000);
-}
-
-/** The clock of the player to act (`seat`: only if it is that seat's clock). */
-export function timer(ctx, testid = "timer", seat = null) {
-  const left = clockLeft(ctx);
-  if (left === null || (seat !== null && ctx.clock.seat !== seat)) return null;
-  return h("span", { class: left < 6 ? "timer low" : "timer", "data-testid": testid, role: "timer",
-    "aria-label": `Turn clock, ${ctx.clock.seconds} s a turn` }, `${Math.ceil(left)} s`);
-}
-
-export function tickTimer(ctx) {
-  const left = clockLeft(ctx);
-  if (left === null) return;
-  for (const el of document.querySelectorAll("[role=timer]")) {
-    el.textContent = `${Math.ceil(left)} s`;
-    el.className = left < 6 ? "timer low" : "timer";
-  }
 }
 
 function handView(ctx, seatNo, hand, acting) {
@@ -60,7 +41,7 @@ function handView(ctx, seatNo, hand, acting) {
       `${OUTCOME[hand.outcome] || hand.outcome}${hand.returned !== null ? `: ${money(hand.returned)} back` : ""}`) : null);
 }
 
-export function renderTable(ctx) {
+function renderTable(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const felt = h("div", { class: "felt", "aria-label": "Blackjack table", role: "region" });
@@ -101,7 +82,7 @@ export function renderTable(ctx) {
   return felt;
 }
 
-export function renderActions(ctx) {
+function renderActions(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const seat = s.you.seat;
@@ -200,7 +181,7 @@ function legalChoice(cell, legal) {
 
 /** What the chart computed for this table's rules says for the hand to play (display only):
  * always one of the actions the player may take now. */
-export function hintFor(ctx) {
+function hintFor(ctx) {
   const rd = ctx.state.round;
   const chart = ctx.odds && ctx.odds.chart;
   const legal = rd ? rd.legal_actions : [];
@@ -223,7 +204,7 @@ export function hintFor(ctx) {
   return legalChoice(row ? row[up] : "H", legal);
 }
 
-export function renderResults(ctx) {
+function renderResults(ctx) {
   const rd = ctx.state.round;
   if (!rd || rd.phase !== "settled") return null;
   const pays = ctx.state.log.filter((r) => r.type === "payout");
@@ -236,3 +217,135 @@ export function renderResults(ctx) {
         h("td", {}, OUTCOME[p.outcome] || p.outcome), h("td", { class: "num" }, money(p.returned)),
         h("td", { class: "num" }, money(p.net)))))));
 }
+
+// -- the dealer's tablet ------------------------------------------------------------------------
+
+/** The dealer's hand, first among the seats of the tablet. */
+function dealerTile(entry) {
+  if (!entry.dealerTile) entry.dealerTile = h("div", { class: "tile dealer", role: "group", "aria-label": `Dealer's hand at ${entry.table.name}` });
+  const rd = entry.state.round;
+  const d = rd ? rd.dealer : { cards: [], total: null };
+  const hidden = d.cards.some((c) => c === null);
+  entry.dealerTile.replaceChildren(h("div", { class: "tile-head" }, h("strong", {}, "Dealer")),
+    d.cards.length ? h("div", { class: "tile-hand" }, cards(d.cards, { small: true }),
+      h("span", { class: "total" }, hidden ? `shows ${d.total}` : `${d.total}${d.blackjack ? ", blackjack" : d.total > 21 ? ", bust" : ""}`)) : h("div", { class: "muted" }, "no cards yet"));
+  return entry.dealerTile;
+}
+
+/** A seat's hands in its tile: a split's hands side by side (on a crowded tablet), each with its
+ * total, its bet and how it ended. */
+function tileHands(rs, rd, acting) {
+  const split = rs.hands.length > 1;
+  const out = [h("div", { class: "tile-hands" }, rs.hands.map((hand) => {
+    const flags = [hand.doubled && "doubled", hand.bust && "bust", hand.blackjack && "blackjack", hand.surrendered && "surrendered"].filter(Boolean);
+    const outcome = hand.outcome ? OUTCOME[hand.outcome] || hand.outcome : null;
+    if (outcome && !flags.includes(outcome)) flags.push(outcome);
+    const now = acting && rd.acting_hand === hand.index;
+    return h("div", { class: now ? "tile-hand now" : "tile-hand", ...(split ? { role: "group", "aria-label": `Hand ${hand.index + 1}` } : {}) },
+      cards(hand.cards, { small: true }),
+      h("span", { class: "hand-text" }, h("span", { class: "total" }, hand.cards.length ? `${hand.soft && !hand.blackjack ? "soft " : ""}${hand.total}` : ""),
+        split ? h("span", { class: "hand-bet" }, ` ${money(hand.bet)}`) : null,
+        flags.length ? h("span", { class: "flags" }, ` ${flags.join(", ")}`) : null));
+  }))];
+  if (rs.left) out.push(h("div", { class: "muted" }, "left the table"));
+  return out;
+}
+
+/** The card pad's own part at a real-cards table: 13 rank buttons, one tap a card (a suit may be
+ * chosen first: it changes nothing at Blackjack). */
+function cardPad({ L, send }) {
+  let suit = null;
+  const suitButtons = SUITS.map(([code, sym, word]) => h("button", { type: "button", class: `suit suit-${code}`, "aria-pressed": "false", "aria-label": `Suit ${word} (optional)`,
+    onclick: (ev) => { suit = suit === code ? null : code; for (const b of suitButtons) b.setAttribute("aria-pressed", String(b === ev.currentTarget && suit !== null)); } }, sym));
+  const tap = (rank) => { const c = rank + (suit || ""); suit = null; for (const b of suitButtons) b.setAttribute("aria-pressed", "false"); send(c); };
+  return {
+    top: [h("div", { class: "suits", role: "group", "aria-label": L("Suit") }, suitButtons)],
+    pad: h("div", { class: "rank-pad", role: "group", "aria-label": L("Rank pad") }, RANKS.map((r) => h("button", { type: "button", class: "rank", onclick: () => tap(r) }, r))),
+    bottom: [],
+    placeholder: "K, 10, As",
+    update() {},
+  };
+}
+
+/** The dealer's form to open a table: the preset and the decks. */
+function openFields(presets) {
+  const preset = h("select", { name: "preset" }, presets.blackjack.map((p) => h("option", { value: p.name }, `${p.name}: ${p.summary}`)));
+  const decks = h("input", { name: "decks", type: "number", min: "1", max: "8" });
+  return {
+    el: h("span", { class: "field-group" }, h("label", { class: "field" }, "Preset", preset), h("label", { class: "field" }, "Decks", decks)),
+    rules: () => presets.blackjack.find((p) => p.name === preset.value).rules,
+    fill(rules) { decks.value = rules ? String(rules.decks) : ""; },
+    overrides(into) { if (decks.value) into.decks = Number(decks.value); return null; },
+    preset: () => preset.value,
+    onChange: (f) => preset.addEventListener("change", f),
+  };
+}
+
+// -- the rules page -------------------------------------------------------------------------------
+
+function rulesInWords(r) {
+  return [
+    `${r.decks} deck${r.decks > 1 ? "s" : ""}, reshuffled after ${Math.round(r.penetration * 100)}% of the shoe${r.burn_card ? "; the first card of each shoe is burned" : ""}.`,
+    `Bets from ${money(r.min_bet)} to ${money(r.max_bet)}; ${r.seats} seats.`,
+    `Blackjack pays ${r.blackjack_pays}.`,
+    `The dealer ${r.dealer_hits_soft_17 ? "hits" : "stands on"} soft 17.`,
+    { peek: "With an Ace or ten up the dealer checks the hole card; a dealer blackjack takes only the original bets.",
+      no_peek_obo: r.obo_split_bust === "lost"
+        ? "No hole-card check: a dealer blackjack found at the end takes only the original bet from the hands left (doubles and splits come back); a split hand that busted was already lost."
+        : "No hole-card check: a dealer blackjack found at the end takes only the original bet (doubles and splits come back; a split hand that busted has paid it).",
+      no_peek_all: "No hole-card check: a dealer blackjack found at the end takes every bet." }[r.hole_card],
+    `Double down on ${r.double_on === "any" ? "any two cards" : `a total of ${r.double_on}`}${r.double_for_less ? ", for less if you like" : ""}${r.double_after_split ? ", after a split too" : ", not after a split"}.`,
+    r.max_split_hands > 1 ? `Split ${r.split_by === "rank" ? "a true pair" : "any two cards of equal value"} up to ${r.max_split_hands} hands${r.resplit_aces ? "; aces may be resplit" : ""}; split aces ${r.hit_split_aces ? "may be hit" : "get one card each"}.` : "No splitting.",
+    r.surrender === "none" ? "No surrender." : `${r.surrender === "late" ? "Late" : "Early"} surrender: give up half the bet on your first two cards.`,
+    r.insurance ? `Insurance when the dealer shows an Ace: up to half the bet, pays 2:1${r.even_money ? "; even money on a blackjack" : ""}.` : "No insurance.",
+    r.pay_naturals_immediately ? "Naturals are paid at once unless the dealer shows an Ace or ten." : null,
+  ].filter(Boolean);
+}
+
+/** The house edge (exact, computed by the server for these rules) and the basic-strategy chart. */
+function odds(o) {
+  return [h("section", { "aria-labelledby": "edge" }, h("h2", { id: "edge" }, "House edge"),
+    h("p", { "data-testid": "house-edge" }, `House edge with perfect play: ${o.house_edge_pct.toFixed(3)}% of the initial bet; `,
+      `playing the chart below: ${o.basic_strategy_house_edge_pct.toFixed(3)}%. Standard deviation per round: ${o.standard_deviation.toFixed(3)} bets.`),
+    h("p", { class: "muted" }, `Exact (combinatorial analysis over the full shoe) for ${o.caption}.`)), chart(o.chart)];
+}
+
+function chart(c) {
+  const section = (title, rows) => [h("tr", {}, h("th", { colspan: String(c.upcards.length + 1), scope: "colgroup" }, title)),
+    ...Object.entries(rows).map(([label, cells]) => h("tr", {}, h("th", { scope: "row" }, label),
+      c.upcards.map((u) => h("td", { class: cells[u] }, cells[u]))))];
+  return h("section", { "aria-labelledby": "chart-h" }, h("h2", { id: "chart-h" }, "Basic strategy for these rules"),
+    h("table", { class: "chart", "aria-label": "Basic strategy chart" },
+      h("thead", {}, h("tr", {}, h("th", {}, "You \\ dealer"), c.upcards.map((u) => h("th", { scope: "col" }, u)))),
+      h("tbody", {}, section("Hard totals", c.hard), section("Soft totals", c.soft), section("Pairs", c.pairs))),
+    h("p", {}, Object.entries(c.legend).map(([k, v]) => `${k}: ${v}`).join(" · ")));
+}
+
+export default {
+  id: "blackjack",
+  title: "Blackjack",
+  inText: "Blackjack",
+  tableName: (dealer) => `${dealer}'s 21`,
+  // A round opens for bets, then the dealer deals; the shoe lasts across rounds.
+  start: "Start round",
+  started: "The round is open for bets",
+  deals: true,
+  newShoe: true,
+  renderTable, renderActions, renderResults,
+  /** The table page's keys, in words (each [key] is shown as a key). */
+  keys: "[H] hit, [S] stand, [D] double, [P] split, [R] surrender, [I] insurance, [N] no insurance, [E] even money, "
+    + "[O] play on, [B] place the bet, [?] show or hide the strategy hint.",
+  /** What the dealer may enter for a seat, in the order the buttons stand. */
+  seatActions: { bet: "Bet", ...LABELS },
+  done: {},
+  dealerTile,
+  tileBet: (rs) => (rs.hands.length ? rs.hands.reduce((a, x) => a + x.bet, 0) : rs.bet),
+  tileHands,
+  tileControls: () => null,
+  cardPad,
+  setupControls: () => [],
+  openFields,
+  rulesInWords,
+  odds,
+  replay: { key: "rounds", ...replay },
+};

@@ -1,12 +1,16 @@
-// The five-card draw table: your five cards, the others' backs, the pot and the remainder
+// Five-card draw (the API's game "poker"), in the shape every game has (games/index.js). The
+// table: your five cards, the others' backs, the pot and the remainder
 // carried from the last pot, each player's bet this round, the betting actions with amounts
 // limited to the ranges the server gives, the discard (the Ace rule checked here as well as by
 // the server), the showdown, and ante-change proposals. At a real-cards table you hold real cards
 // the room never sees: your hand shows face down with what you threw and drew, and at the draw
-// you say how many you throw (docs/dealer.md).
-import { fieldValue, h, keptInput, money, parseDollars, toast } from "./common.js";
-import { card, cardName, cards } from "./cards.js";
-import { timer } from "./blackjack.js";
+// you say how many you throw (docs/dealer.md). The dealer's tablet: a seat's hand, the throws or
+// the discards entered for a seat, the 52-card pad and the ruling of a real-cards table, the ante
+// proposal. The rules in words; the replay's steps (./draw-replay.js).
+import { fieldValue, h, inWords, keptInput, money, parseDollars, toast } from "../common.js";
+import { RANKS, SUITS, card, cardName, cards } from "../cards.js";
+import { timer } from "../clock.js";
+import * as replay from "./draw-replay.js";
 
 const LABELS = { check: "Check", call: "Call", bet: "Bet", raise: "Raise", fold: "Fold", draw: "Draw", stand_pat: "Stand pat" };
 /** What a seat threw and drew at a real-cards table (``drew``: null before its draw). */
@@ -28,7 +32,7 @@ function rules(ctx) {
 }
 
 /** Whether throwing ``picked`` of ``hand`` is a draw the house allows, and why not. */
-export function discardProblem(ctx, hand, picked) {
+function discardProblem(ctx, hand, picked) {
   const r = rules(ctx);
   const n = picked.size;
   if (n <= r.max_discard) return null;
@@ -37,7 +41,7 @@ export function discardProblem(ctx, hand, picked) {
   return `You may discard up to ${r.max_discard}${r.ace_discard ? " (four if the card you keep is an Ace, which you then show)" : ""}.`;
 }
 
-export function renderTable(ctx) {
+function renderTable(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const felt = h("div", { class: "felt", role: "region", "aria-label": "Five-card draw table" });
@@ -115,7 +119,7 @@ function amountControl(ctx, action, range) {
   return h("span", { class: "field" }, h("label", {}, `${LABELS[action]} ${money(lo)}–${money(hi)}`, input), btn);
 }
 
-export function renderActions(ctx) {
+function renderActions(ctx) {
   const s = ctx.state;
   const rd = s.round;
   const out = [];
@@ -183,7 +187,7 @@ function antePanel(ctx) {
     }) }, `Refuse ante ${money(p.amount)}`)];
 }
 
-export function renderResults(ctx) {
+function renderResults(ctx) {
   const rd = ctx.state.round;
   if (!rd || rd.phase !== "complete") return null;
   const winners = rd.seats.filter((x) => x.won);
@@ -195,3 +199,169 @@ export function renderResults(ctx) {
       h("tbody", {}, shown.map((x) => h("tr", {}, h("td", {}, name(ctx, x.seat)), h("td", {}, cards(x.cards || [])), h("td", {}, x.value))))) : null,
     rd.carry_out ? h("p", {}, `${money(rd.carry_out)} carried to the next pot.`) : null);
 }
+
+// -- the dealer's tablet ------------------------------------------------------------------------
+
+/** At a real-cards draw table the cards are dealt face down and never entered: a draw is how
+ * many cards a player throws (four keeping an Ace, shown to the dealer), one tap. */
+const THROWS = [1, 2, 3, 4];
+const throwLabel = (k) => (k === 4 ? "Throw 4 (Ace)" : `Throw ${k}`);
+
+/** A seat's hand in its tile: at a real-cards table what the seat threw and drew, and a hand the
+ * showdown flagged. */
+function tileHands(rs) {
+  const flagged = Boolean(rs.flag) && !rs.dead;
+  const drew = rs.drew === undefined || rs.drew === null ? "" : rs.drew === 0 ? "stood pat"
+    : `drew ${rs.drew}${rs.drew === 4 && !flagged ? ", an Ace shown" : ""}`;
+  return [h("div", { class: "tile-hand" }, rs.cards && rs.cards.length ? cards(rs.cards, { small: true }) : null,
+    h("span", { class: "hand-text" }, h("span", { class: "total" }, rs.folded ? "folded" : rs.dead ? "dead hand" : rs.value || drew),
+      flagged ? h("span", { class: "flags flagged" }, ": no Ace in the hand") : null,
+      rs.won ? h("span", { class: "flags" }, ` won ${money(rs.won)}`) : null))];
+}
+
+/** What the dealer enters for a seat's draw: at a real-cards table, where the dealer never sees
+ * the cards, a count (one tap, the throws stand for the Draw button); else the discards typed. */
+function tileControls({ t, n, L, act, entry }) {
+  if (t.cards === "real") {
+    const throws = THROWS.map((k) => h("button", { type: "button", class: "act", hidden: true,
+      "aria-label": L(throwLabel(k)), onclick: () => act("draw", { seat: n, count: k }) }, throwLabel(k)));
+    return { fields: [], buttons: throws, replaces: ["draw"], fill() {}, done() {},
+      update(legal) {
+        const four = !entry.rules || entry.rules.ace_discard !== false;
+        throws.forEach((b, i) => { b.hidden = !legal.includes("draw") || (THROWS[i] === 4 && !four); });
+      } };
+  }
+  const discards = h("input", { placeholder: "7h 2c", autocomplete: "off", autocapitalize: "characters", "aria-label": L("Discards") });
+  const field = h("label", { class: "field" }, "Discards", discards);
+  return { fields: [field], buttons: [], replaces: [],
+    fill(a, fields) { if (a === "draw") fields.discards = discards.value.split(/[\s,]+/).filter(Boolean); },
+    done(a) { if (a === "draw") discards.value = ""; },
+    update(legal) { field.hidden = !legal.includes("draw"); } };
+}
+
+/** The card pad's own part at a real-cards table: 52 buttons, a row per suit, one tap a card (a
+ * card already entered in this hand is dimmed and refused here, naming whose it is); the deck and
+ * the muck as the room counts them (no card named), and the dealer's ruling on a hand the
+ * showdown flagged (a four-card draw shown down without an Ace). */
+function cardPad({ t, L, send, entry, refusal, say }) {
+  const deck = h("p", { class: "deck", "aria-label": L("Deck") });
+  const rule = async (dead) => {
+    const rd = entry.state && entry.state.round;
+    refusal.textContent = "";
+    try {
+      await entry.sock.act("ruling", { seat: rd && rd.ruling_needed, dead });
+      say(dead ? "the hand is dead" : "the hand stands");
+    } catch (e) { refusal.textContent = inWords(e); refusal.dataset.rule = e.rule; }
+  };
+  const dead = h("button", { type: "button", class: "danger", onclick: () => rule(true) }, "Dead hand");
+  const stands = h("button", { type: "button", onclick: () => rule(false) }, "The hand stands");
+  const ruling = h("div", { class: "ruling", role: "group", "aria-label": L("Ruling"), hidden: true }, dead, stands);
+  const used = new Map(); // the cards entered in this hand, and whose hand holds each
+  const tapCard = (r, code, sym) => {
+    const seat = used.get(`${r === "10" ? "T" : r}${code}`);
+    if (seat === undefined) { send(r + code); return; }
+    refusal.textContent = `${r}${sym}: already entered in seat ${seat}'s hand: one deck holds one of each card`;
+  };
+  const cardButtons = new Map(); // "Ts" → its button
+  const pad = h("div", { class: "card-grid", role: "group", "aria-label": L("Card pad") }, SUITS.map(([code, sym, word]) =>
+    h("div", { class: `suit-row suit-${code}`, role: "group", "aria-label": word }, RANKS.map((r) => {
+      const b = h("button", { type: "button", class: "rank", "aria-label": `${r}${sym}`, onclick: () => tapCard(r, code, sym) }, `${r}${sym}`);
+      cardButtons.set(`${r === "10" ? "T" : r}${code}`, b);
+      return b;
+    }))));
+  return {
+    top: [ruling],
+    pad,
+    bottom: [deck],
+    placeholder: "Ah, 10h",
+    update(rd, over) {
+      ruling.hidden = !(rd && rd.ruling_needed);
+      if (rd && rd.ruling_needed) {
+        dead.setAttribute("aria-label", `Seat ${rd.ruling_needed}'s hand is dead at ${t.name}`);
+        stands.setAttribute("aria-label", `Seat ${rd.ruling_needed}'s hand stands at ${t.name}`);
+      }
+      deck.textContent = rd && rd.deck && !over ? `Deck: ${rd.deck.left} left, ${rd.deck.mucked} in the muck` : "";
+      used.clear();
+      for (const x of (rd && rd.seats) || []) for (const c of x.cards || []) if (c !== "??") used.set(c, x.seat);
+      for (const [c, b] of cardButtons) {
+        const on = used.has(c);
+        if (b.classList.contains("used") !== on) {
+          b.classList.toggle("used", on);
+          b.setAttribute("aria-disabled", String(on));
+        }
+      }
+    },
+  };
+}
+
+/** The ante change the dealer proposes from the table's setup (every player must agree). */
+function setupControls({ t, L, act, say }) {
+  const ante = h("input", { inputmode: "decimal", "aria-label": `New ante at ${t.name}, dollars`, placeholder: "1.00" });
+  return [h("label", { class: "field" }, "New ante ($)", ante), h("button", { type: "button", "aria-label": L("Propose ante"), onclick: () => {
+    const c = parseDollars(ante.value);
+    if (c === null) { say("An ante in dollars, like 1.00", true); return; }
+    act("propose_ante", { amount: c });
+  } }, "Propose ante")];
+}
+
+/** The dealer's form to open a table: the ante. */
+function openFields(presets) {
+  const ante = h("input", { name: "ante", inputmode: "decimal" });
+  return {
+    el: h("label", { class: "field", hidden: true }, "Ante ($)", ante),
+    rules: () => presets.poker,
+    fill(rules) { ante.value = rules ? (rules.ante / 100).toFixed(2) : ""; },
+    overrides(into) {
+      if (!ante.value.trim()) return null;
+      const c = parseDollars(ante.value);
+      if (c === null) return "ante: an amount in dollars, like 5 or 0.50";
+      into.ante = c;
+      return null;
+    },
+    preset: () => null,
+    onChange() {},
+  };
+}
+
+// -- the rules page -------------------------------------------------------------------------------
+
+function rulesInWords(r) {
+  return [
+    `Five-card draw, ${r.min_players}–${r.max_players} players; everyone antes ${money(r.ante)} (an ante change needs every player's agreement, between ${money(r.min_ante)} and ${money(r.max_ante)}).`,
+    `Bets from ${money(r.min_bet)} to ${money(r.max_bet)}, raises by ${money(r.min_raise)} to ${money(r.max_raise)}, in ${money(r.chip)} chips${r.raise_cap !== null ? `; a bet and ${r.raise_cap} raises per round` : ""}.`,
+    `Draw up to ${r.max_discard} cards${r.ace_discard ? ", or four when the card you keep is an Ace (which you show)" : ""}.`,
+    r.odd_chip === "carry" ? "Odd chips of a split pot are carried to the next pot." : "Odd chips of a split pot go to the first winner left of the button.",
+  ];
+}
+
+export default {
+  id: "poker",
+  title: "Five-card draw",
+  inText: "five-card draw",
+  tableName: (dealer) => `${dealer}'s draw`,
+  // A hand is dealt as it starts (the antes are its bets); a fresh deck every hand.
+  start: "Deal a hand",
+  started: "The hand is dealt",
+  deals: false,
+  newShoe: false,
+  renderTable, renderActions, renderResults,
+  /** The table page's keys, in words (each [key] is shown as a key). */
+  keys: "[K] check, [C] call, [B] bet, [R] raise, [F] fold, [1]–[5] select a card to discard, [D] draw, [S] stand pat, "
+    + "[A] accept the proposed ante; at a table with real cards, [1]–[4] throw that many cards.",
+  /** What the dealer may enter for a seat, in the order the buttons stand. */
+  seatActions: { check: "Check", call: "Call", bet: "Bet", raise: "Raise", fold: "Fold", stand_pat: "Stand pat", draw: "Draw",
+    accept_ante: "Accept ante", refuse_ante: "Refuse ante" },
+  /** What the dealer's page says once an action of this game is done, where it says more than
+   * its label. */
+  done: { draw: (f) => (f.count === undefined ? null : `Seat ${f.seat}: ${f.count ? `throws ${f.count}` : "stands pat"}`) },
+  dealerTile: () => null,
+  tileBet: (rs) => rs.total,
+  tileHands,
+  tileControls,
+  cardPad,
+  setupControls,
+  openFields,
+  rulesInWords,
+  odds: () => [],
+  replay: { key: "hands", ...replay },
+};
