@@ -1,5 +1,5 @@
-"""Faults against one server process, on SQLite and on PostgreSQL: a client that never reads,
-a reconnect storm of 300 clients, PostgreSQL connections dropped under a playing table. After
+"""Faults against one server process: a client that never reads, a reconnect storm of 300
+clients (the transport's: on SQLite), PostgreSQL connections dropped under a playing table. After
 each the server is up, the other clients are unaffected, and the ledger sums to zero with every
 balance explained by its entries.
 
@@ -403,6 +403,7 @@ def test_a_reconnect_storm_of_300_clients(server, room, cast) -> None:
 
 
 # -- c) PostgreSQL connections dropped ------------------------------------------------------------
+@pytest.mark.both_databases
 def test_postgresql_connections_dropped_under_a_playing_table(db_url, database, room, cast) -> None:
     if db_url.startswith("sqlite"):
         pytest.skip("PostgreSQL only: SQLite has no server connection to lose")

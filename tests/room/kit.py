@@ -1,7 +1,8 @@
 """Shared fixtures for the card-room tests (room, store, web): one database per backend per test
 session, SQLite in a temporary file and PostgreSQL for real on 127.0.0.1:5432 (a fresh
-``syndicate_test_<hex>`` database, dropped at the end). Each test gets its own event, so tests
-share the schema but never each other's rows."""
+``syndicate_test_<hex>`` database, dropped at the end). A test runs on SQLite; one where the
+database matters (storage, the ledger, a crash) is marked ``both_databases`` and runs on both.
+Each test gets its own event, so tests share the schema but never each other's rows."""
 
 from __future__ import annotations
 
@@ -47,8 +48,15 @@ def pg_url() -> Iterator[str]:
         admin.dispose()
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+#: The backends of a test marked ``both_databases`` (tests/conftest.py); every other test runs on
+#: the first.
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
 def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The test database's URL, migrated: SQLite, or for a test marked ``both_databases`` each of
+    :data:`BACKENDS` (tests/conftest.py parametrizes it)."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'syndicate.db'}"
     else:
