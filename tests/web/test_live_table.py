@@ -14,6 +14,7 @@ from syndicate.room.clock import Timers
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
 from syndicate.web import create_app
+from tests.kit.poll import until_async
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
 
 
@@ -185,11 +186,8 @@ def test_a_table_that_fails_says_so_and_the_others_play_on(server, room, cast) -
 
         runner._apply = boom
         await dealer.send_raw('{"type": "action", "id": "x", "action": "start_round"}')
-        for _ in range(100):
-            if any(m.get("rule") == "table_unavailable" for m in dealer.messages):
-                break
-            await asyncio.sleep(0.02)
-        assert any(m.get("rule") == "table_unavailable" for m in dealer.messages)
+        await until_async(lambda: any(m.get("rule") == "table_unavailable" for m in dealer.messages),
+                          what="the table's refusal")
         with pytest.raises(ConnectionError):  # refused at hello, with the reason
             await TableClient.connect(server.url, broken["id"], c["watcher"].token)
         other = await TableClient.connect(server.url, fine["id"], c["dealer"].token)
