@@ -20,6 +20,32 @@ if "SYNDICATE_CACHE_DIR" not in os.environ:
     atexit.register(shutil.rmtree, os.environ["SYNDICATE_CACHE_DIR"], True)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_databases: run on SQLite and on PostgreSQL, where the database "
+                                       "matters (storage, the ledger, a crash); the rest run on SQLite")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The card-room fixtures' database (tests/room/kit.py): SQLite, or both backends for a test
+    marked ``both_databases`` (every test with ``SYNDICATE_TEST_DATABASES=both``). Always a
+    parameter, so that every SQLite test shares one."""
+    if "db_url" in metafunc.fixturenames and not _parametrizes(metafunc, "db_url"):
+        from tests.room.kit import BACKENDS
+
+        both = (metafunc.definition.get_closest_marker("both_databases") is not None
+                or os.environ.get("SYNDICATE_TEST_DATABASES") == "both")
+        metafunc.parametrize("db_url", BACKENDS if both else BACKENDS[:1], indirect=True, scope="session")
+
+
+def _parametrizes(metafunc: pytest.Metafunc, name: str) -> bool:
+    """The test names its own values of ``name`` (``pytest.mark.parametrize(name, ..., indirect=True)``)."""
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0]
+        if name in ([n.strip() for n in names.split(",")] if isinstance(names, str) else names):
+            return True
+    return False
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Stop before the first test if the machine lacks what the selected tests need
     (tests/prerequisites.py): one line, naming it and the command that provides it.

@@ -1,5 +1,5 @@
 """Fixtures of the single-process fault tests: the card-room fixtures of tests/room/kit.py
-(each test on SQLite and on a throwaway PostgreSQL database) and a real uvicorn server on
+(on SQLite; PostgreSQL, a throwaway database, where the test is of it) and a real uvicorn server on
 loopback, in a thread of the test process so that a test can look at the server's memory."""
 
 from __future__ import annotations

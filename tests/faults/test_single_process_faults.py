@@ -1,5 +1,5 @@
-"""Faults against one server process, on SQLite and on PostgreSQL: a client that never reads,
-a reconnect storm of 300 clients, PostgreSQL connections dropped under a playing table. After
+"""Faults against one server process: a client that never reads, a reconnect storm of 300
+clients (the transport's: on SQLite), PostgreSQL connections dropped under a playing table. After
 each the server is up, the other clients are unaffected, and the ledger sums to zero with every
 balance explained by its entries.
 
@@ -14,7 +14,6 @@ import json
 import socket
 import statistics
 import time
-from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -33,6 +32,7 @@ from syndicate.room.seating import stack_key
 from syndicate.web.live import OUTBOX
 from syndicate.web.security import Limits
 from tests.faults.conftest import FaultServer, start_server
+from tests.kit.poll import until_async
 from tests.room.kit import FAST_HASHER, PASSWORD
 
 T = 20.0  # seconds: a generous bound on any wait for the server
@@ -55,19 +55,6 @@ def ledger_is_sound(room, ev: int) -> dict[str, int]:
             lines = room.ledger.explain(ev, key)
             assert (lines[-1].balance if lines else 0) == balance, key
     return balances
-
-
-async def until(predicate: Callable[[], bool], timeout: float = T, what: str = "",
-                watch: asyncio.Task[Any] | None = None) -> None:
-    """Wait for ``predicate``; ``watch``: a background task whose failure fails the wait at once."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if watch is not None and watch.done():
-            watch.result()  # its exception, if any
-            raise AssertionError(f"{watch.get_name()} ended while waiting for {what}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.02)
 
 
 async def play_round(dealer: TableClient, seats: dict[int, TableClient], latencies: list[float],
@@ -154,7 +141,7 @@ async def stuck_behind(server: FaultServer, slow: NeverReads, table_id: int, acc
     """Connect ``slow``'s account, then have it ask for full states (``resync``, each answered
     with a ``welcome``, which never replace each other) without reading them, until the server's
     writes to it block and welcomes queue up in its outbox. Returns its server-side connection."""
-    await until(lambda: server_side(server, table_id, account_id) is not None, what="the slow client joins")
+    await until_async(lambda: server_side(server, table_id, account_id) is not None, what="the slow client joins")
     conn = server_side(server, table_id, account_id)
     shrink_server_send_buffer(server, slow.address)
     deadline = time.monotonic() + T
@@ -215,7 +202,7 @@ def test_a_client_that_never_reads_costs_bounded_memory_and_slows_no_one(server,
                 latencies.append(time.perf_counter() - t)
 
         player = asyncio.create_task(alice_plays())
-        await until(lambda: len(hands) >= 2, what="Alice's first hands", watch=player)
+        await until_async(lambda: len(hands) >= 2, what="Alice's first hands", watch=player)
         before = list(latencies)
 
         slow = await asyncio.to_thread(NeverReads, server.url, table, tokens["Sam"])
@@ -225,12 +212,12 @@ def test_a_client_that_never_reads_costs_bounded_memory_and_slows_no_one(server,
             # refusals are messages too): each answer joins its outbox, and past OUTBOX the outbox
             # is dropped, all but the order to close the socket.
             await asyncio.to_thread(slow.send, {"type": "ping"}, 700)
-            await until(lambda: list(conn.outbox) == [None], what="the outbox to overflow")
+            await until_async(lambda: list(conn.outbox) == [None], what="the outbox to overflow")
             hands_then, version_then = len(hands), dealer.version
             # The table plays on around it: everything it sends that client is thrown away at once,
             # so the connection costs nothing more however long it stays.
             acted_before = len(before)
-            await until(lambda: len(hands) >= hands_then + 3 and dealer.version >= version_then + 30
+            await until_async(lambda: len(hands) >= hands_then + 3 and dealer.version >= version_then + 30
                         and len(latencies) - acted_before >= 6,  # a hand may give her no decision
                         what="three more hands and six of Alice's actions", watch=player)
             assert list(conn.outbox) == [None]
@@ -246,7 +233,7 @@ def test_a_client_that_never_reads_costs_bounded_memory_and_slows_no_one(server,
             assert (await alice.wait(lambda s: s["version"] >= final, T))["version"] >= final
             # The client goes away (a reset: it never read what it was sent): the server lets go.
             await asyncio.to_thread(slow.close)
-            await until(lambda: server_side(server, table, cast.spectator.id) is None, what="the server to let go")
+            await until_async(lambda: server_side(server, table, cast.spectator.id) is None, what="the server to let go")
         finally:
             slow.close()
             stop.set()
@@ -291,7 +278,7 @@ def test_a_client_that_never_reads_is_let_go(db_url, database, room, cast) -> No
         try:
             await stuck_behind(server, slow, table, cast.spectator.id)
             # The next send waits for a window that never opens: after 1 s the server lets go.
-            await until(lambda: server_side(server, table, cast.spectator.id) is None, timeout=8,
+            await until_async(lambda: server_side(server, table, cast.spectator.id) is None, timeout=8,
                         what="the server to drop a client that never reads")
         finally:
             slow.close()
@@ -349,7 +336,7 @@ def test_a_reconnect_storm_of_300_clients(server, room, cast) -> None:
                 rounds.append(st["hand"])
 
         play = asyncio.create_task(players_play())
-        await until(lambda: len(rounds) >= 1, what="a first round", watch=play)
+        await until_async(lambda: len(rounds) >= 1, what="a first round", watch=play)
 
         async def connect(i: int) -> TableClient:
             return await TableClient.connect(server.url, tables[i % 3], storm_tokens[i])
@@ -359,14 +346,14 @@ def test_a_reconnect_storm_of_300_clients(server, room, cast) -> None:
         clients = await asyncio.wait_for(asyncio.gather(*(connect(i) for i in range(STORM))), 60)
         assert all(c.messages[0]["type"] == "welcome" for c in clients)
         runners = server.app.state.live.tables
-        await until(lambda: sum(len(runners[t].clients) for t in tables) == STORM + 3, what="every client joined")
+        await until_async(lambda: sum(len(runners[t].clients) for t in tables) == STORM + 3, what="every client joined")
         # All of them drop at once, without a closing handshake (a network cut)...
         seen = [c.version for c in clients]
         for c in clients:
             c.ws.transport.abort()
         await asyncio.gather(*(c._reader for c in clients if c._reader is not None), return_exceptions=True)
         # ...and the server lets go of every one of them.
-        await until(lambda: sum(len(runners[t].clients) for t in tables) == 3, what="the server to let go")
+        await until_async(lambda: sum(len(runners[t].clients) for t in tables) == 3, what="the server to let go")
         rounds_then = len(rounds)
         # Then all 300 come back at once: each gets a full state at least as new as the last it saw.
         again = await asyncio.wait_for(asyncio.gather(*(connect(i) for i in range(STORM))), 60)
@@ -374,7 +361,7 @@ def test_a_reconnect_storm_of_300_clients(server, room, cast) -> None:
             assert c.messages[0]["type"] == "welcome"
             assert c.messages[0]["version"] >= seen[i], (i, seen[i], c.messages[0]["version"])
             assert c.messages[0]["table"]["id"] == tables[i % 3]
-        await until(lambda: len(rounds) >= rounds_then + 2, what="two more rounds after the storm", watch=play)
+        await until_async(lambda: len(rounds) >= rounds_then + 2, what="two more rounds after the storm", watch=play)
         stop.set()
         await play
         # The players were answered all along: every action acked (play_round raises otherwise).
@@ -403,6 +390,7 @@ def test_a_reconnect_storm_of_300_clients(server, room, cast) -> None:
 
 
 # -- c) PostgreSQL connections dropped ------------------------------------------------------------
+@pytest.mark.both_databases
 def test_postgresql_connections_dropped_under_a_playing_table(db_url, database, room, cast) -> None:
     if db_url.startswith("sqlite"):
         pytest.skip("PostgreSQL only: SQLite has no server connection to lose")
@@ -503,7 +491,7 @@ def test_postgresql_connections_dropped_under_a_playing_table(db_url, database, 
             # What the clients see (docs/server.md, "Crash safety"): the table stopped on a server
             # error; the action in flight is never answered.
             for c in (alice, dealer):
-                await until(lambda c=c: any(m.get("rule") == "table_unavailable" for m in c.messages),
+                await until_async(lambda c=c: any(m.get("rule") == "table_unavailable" for m in c.messages),
                             what="table_unavailable")
             stopped = next(m for m in alice.messages if m.get("rule") == "table_unavailable")
             assert stopped["type"] == "error"

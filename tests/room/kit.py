@@ -1,7 +1,8 @@
 """Shared fixtures for the card-room tests (room, store, web): one database per backend per test
 session, SQLite in a temporary file and PostgreSQL for real on 127.0.0.1:5432 (a fresh
-``syndicate_test_<hex>`` database, dropped at the end). Each test gets its own event, so tests
-share the schema but never each other's rows."""
+``syndicate_test_<hex>`` database, dropped at the end). A test runs on SQLite; one where the
+database matters (storage, the ledger, a crash) is marked ``both_databases`` and runs on both.
+Each test gets its own event, so tests share the schema but never each other's rows."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import secrets
 import signal
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, text
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.values import Account, Event
 from syndicate.store import Database, SqlStore
+from tests.kit.poll import until
 
 PG_SERVER = os.environ.get("SYNDICATE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS_SERVER = os.environ.get("SYNDICATE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -47,8 +48,15 @@ def pg_url() -> Iterator[str]:
         admin.dispose()
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+#: The backends of a test marked ``both_databases`` (tests/conftest.py); every other test runs on
+#: the first.
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
 def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The test database's URL, migrated: SQLite, or for a test marked ``both_databases`` each of
+    :data:`BACKENDS` (tests/conftest.py parametrizes it)."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'syndicate.db'}"
     else:
@@ -128,11 +136,7 @@ class LiveServer:
                                                    lifespan="on", **config))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.01)
+        until(lambda: self.server.started, timeout=10, every=0.01, what="the server to start")
         self.url = f"http://127.0.0.1:{self.port}"
 
     @property
@@ -199,16 +203,13 @@ class ServerProcess:
         self.log = log.open("ab")
         self.proc = subprocess.Popen([a.format(port=self.port) for a in args], stdout=self.log,
                                      stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if httpx.get(f"{self.url}/api/events", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
+        def answers() -> bool:
+            if self.proc.poll() is not None:
                 raise RuntimeError(f"the server did not start: {log.read_text()}")
-            time.sleep(0.1)
+            return httpx.get(f"{self.url}/api/events", timeout=1).status_code == 200
+
+        until(answers, timeout=timeout, every=0.1, retry_on=(httpx.HTTPError,),
+              what=f"the server to answer (its log: {log})")
 
     @property
     def alive(self) -> bool:

@@ -21,6 +21,9 @@ from syndicate.room.roster import NOTICE
 from syndicate.room.values import Move
 from tests.room.kit import PASSWORD
 
+# The ledger and the services' transactions: a refusal halfway changes nothing on either backend.
+pytestmark = pytest.mark.both_databases
+
 
 # -- accounts ---------------------------------------------------------------------------------
 def test_passwords_are_argon2_and_sign_in_works(room, cast) -> None:

@@ -11,6 +11,9 @@ from syndicate.room.ledger import cash_key, now, player_key
 from syndicate.room.recovery import void_table
 from syndicate.room.seating import seat_walk_in, stack_key
 
+# The ledger: walk-ins' cash and stacks, and their cash-out after a crash, on each backend.
+pytestmark = pytest.mark.both_databases
+
 
 def test_a_crash_cashes_a_walk_in_out_at_the_table(room, cast) -> None:
     ev = cast.event.id

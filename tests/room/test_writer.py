@@ -14,6 +14,9 @@ from syndicate.room.values import Move
 from syndicate.room.writer import GroupWriter
 from syndicate.store.repo import SQLITE_COMMIT_WINDOW
 
+# The tables' writer: group commit on SQLite, a pool on PostgreSQL.
+pytestmark = pytest.mark.both_databases
+
 
 def _pay(ev: int, account, amount: int):  # type: ignore[no-untyped-def]
     def work(repo):  # type: ignore[no-untyped-def]

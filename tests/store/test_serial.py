@@ -20,6 +20,9 @@ from syndicate.room.values import Move
 from syndicate.room.writer import GroupWriter
 from tests.room.test_writer import _pay, _take
 
+# Storage: each backend's transactions, pipelining and kept connections.
+pytestmark = pytest.mark.both_databases
+
 
 def test_transactions_commit_one_after_another_and_a_failed_one_rolls_back(room, cast, database) -> None:
     ev, alice = cast.event.id, cast.alice

@@ -16,6 +16,9 @@ from syndicate.room.ledger import now
 from syndicate.store import Database
 from syndicate.store.models import Base, HandPlayerRow, ShoeRow
 
+# Storage: the shoes' and hands' rows and queries on each backend.
+pytestmark = pytest.mark.both_databases
+
 
 def _commitment() -> str:
     return secrets.token_hex(32)

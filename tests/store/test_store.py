@@ -12,6 +12,9 @@ from syndicate.room.values import Move
 from syndicate.store import Database, SqlStore, normalize_url
 from syndicate.store.models import LedgerAccountRow, LedgerEntryRow
 
+# Storage: migrations, constraints and big integers on each backend.
+pytestmark = pytest.mark.both_databases
+
 
 def test_urls() -> None:
     assert normalize_url(None) == "sqlite:///syndicate.db"

@@ -29,6 +29,9 @@ from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, ServerProcess, make_cast
 
+# The ledger: amounts past the guard and past 32 bits, on each backend, and a start on such a database.
+pytestmark = pytest.mark.both_databases
+
 TOP = money.MAX_CENTS  # $10,000,000.00: the most anyone types
 #: One player's round, over and over: the player Ts Kd (20), the dealer Th up and 8s in the
 #: hole (18). The player stands and wins even money.

@@ -19,6 +19,9 @@ from syndicate.room.seating import stack_key
 from syndicate.server import admin_create, prepare
 from tests.room.kit import PASSWORD, ServerProcess, hand_in_play
 
+# A crash: what each backend kept when the process was killed, and the restart's recovery.
+pytestmark = pytest.mark.both_databases
+
 
 def server_process(db_url: str, log: Path) -> ServerProcess:
     return ServerProcess([sys.executable, "-m", "syndicate.server", db_url, "127.0.0.1", "{port}"], log)

@@ -10,7 +10,6 @@ import asyncio
 import json
 import random
 import secrets
-import time
 
 import pytest
 from typer.testing import CliRunner
@@ -19,6 +18,7 @@ from syndicate.cli import app as cli
 from syndicate.client import ActionRefused, ApiError, RoomClient, TableClient
 from syndicate.poker.history import verify
 from syndicate.store.models import ShoeRow
+from tests.kit.poll import until
 from tests.room.kit import PASSWORD
 from tests.web.test_live_poker import play
 
@@ -102,10 +102,8 @@ def test_event_end_reveal_holds_seeds_past_the_table_close(server, room, cast, t
     ended = admin.request("POST", f"/api/events/{ev}/end")
     assert ended["ended_by"] == cast.admin.id and ended["ended_at"]
     assert _event(clients["spectator"], ev)["ended_at"] == ended["ended_at"]
-    deadline = time.monotonic() + 30
-    while not all(r for _s, r in _seeds(room, table["id"]).values()):
-        assert time.monotonic() < deadline, "the seeds were not revealed when the event ended"
-        time.sleep(0.05)
+    until(lambda: all(r for _s, r in _seeds(room, table["id"]).values()),
+          what="the seeds to be revealed when the event ended")
     runner = CliRunner()
     for hand_id in hand_ids:
         doc = clients["spectator"].hand_history(hand_id)

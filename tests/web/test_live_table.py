@@ -1,10 +1,11 @@
-"""Live table behaviour around the edges: turn timers, disconnects and resync, a revoked dealer,
-a paused table."""
+"""Live table behaviour around the edges, over a real server and its sockets: disconnects and
+resync, a revoked dealer, a paused table, the terminal client, the authorization matrix. The
+clocks' own behaviour (a silent player, rounds on a timer, bots) is played in process on a
+virtual clock: tests/room/test_table_clocks.py."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 import pytest
 
@@ -12,8 +13,8 @@ from syndicate.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
-from syndicate.room.values import NO_PASSWORD
 from syndicate.web import create_app
+from tests.kit.poll import until_async
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
 
 
@@ -32,42 +33,6 @@ def tokens_for(server, ev: int, names: dict[str, str]) -> dict[str, RoomClient]:
         out[role] = RoomClient(server.url)
         out[role].sign_in(ev, name, PASSWORD)
     return out
-
-
-def test_a_silent_player_is_stood_by_the_clock_then_sits_out(server, room, cast) -> None:
-    ev = cast.event.id
-    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
-    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice"})
-    table = c["dealer"].open_table("Clock", overrides={"min_bet": 100, "max_bet": 500})
-
-    async def go() -> None:
-        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
-        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
-        await alice.act("sit", seat=1, amount=5_000)
-        timeouts = 0
-        while True:
-            st = await deal_until_someone_must_act(dealer, [(alice, 100)])
-            assert st["clock"]["seat"] == st["round"]["to_act"] == 1
-            assert st["clock"]["seconds"] == 0.3 and 0 <= st["clock"]["left"] <= 0.3
-            # Alice says nothing: the clock makes the passive choice and the round finishes.
-            st = await dealer.wait(lambda s: s["round"]["phase"] == "settled", timeout=10)
-            timeouts += 1
-            if any(s["sitting_out"] for s in st["seats"]):
-                break
-        assert 1 <= timeouts <= 2  # two timeouts in a row: one round can hold both (insurance, then the hand)
-        log = [r["type"] for r in st["log"]]
-        assert "stand" in log or "no_insurance" in log
-        # Sitting out: no more rounds for her until she sits in.
-        with pytest.raises(ActionRefused) as e:
-            await dealer.act("start_round")
-        assert e.value.rule == "no_players"
-        await alice.act("sit_in")
-        await dealer.act("start_round")
-        for x in (dealer, alice):
-            await x.close()
-
-    asyncio.run(go())
-    assert room.ledger.audit(ev) == []
 
 
 def test_disconnect_mid_hand_and_resync(server, room, cast) -> None:
@@ -164,47 +129,6 @@ def test_a_paused_table_deals_no_new_round(server, room, cast) -> None:
     asyncio.run(go())
 
 
-def test_rounds_on_a_timer(server, room, cast) -> None:
-    ev = cast.event.id
-    room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
-    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice"})
-    table = c["dealer"].open_table("Auto", overrides={"min_bet": 100, "max_bet": 500})
-
-    async def go() -> None:
-        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
-        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
-        await alice.act("sit", seat=1, amount=5_000)
-        with pytest.raises(ActionRefused) as e:
-            await dealer.act("auto_deal", seconds=-1)
-        assert e.value.rule == "seconds"
-        with pytest.raises(ActionRefused):
-            await alice.act("auto_deal", seconds=1)
-        await dealer.act("auto_deal", seconds=0.2)
-        hands = set()
-        while len(hands) < 3:
-            st = await alice.wait(lambda s: s["round"] is not None and s["round"]["phase"] == "betting"
-                                  and s["hand"] not in hands)
-            hands.add(st["hand"])
-            await alice.act("bet", amount=100)
-            # Nobody deals: the timer does; Alice plays her hand out.
-            while True:
-                st = await alice.wait(lambda s: s["round"]["phase"] != "betting" and (
-                    s["round"]["phase"] == "settled" or bool(s["round"]["legal_actions"])))
-                if st["round"]["phase"] == "settled":
-                    break
-                legal = st["round"]["legal_actions"]
-                await alice.act("stand" if "stand" in legal else "no_insurance" if "no_insurance" in legal
-                                else "play_on")
-        await dealer.act("auto_deal", seconds=None)
-        for x in (dealer, alice):
-            await x.close()
-
-    asyncio.run(go())
-    with room.store.transaction() as repo:
-        assert len([h for h in repo.hands(ev, table["id"]) if h.status == "settled"]) >= 3
-    assert room.ledger.audit(ev) == []
-
-
 def test_play_remote_from_the_terminal(server, room, cast) -> None:
     from syndicate.remote_play import play_remote
 
@@ -246,92 +170,6 @@ def test_play_remote_from_the_terminal(server, room, cast) -> None:
     assert room.ledger.audit(ev) == []
 
 
-async def _until(condition, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    """Wait until ``condition()`` holds (a table's last ledger write lands after its broadcast)."""
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.02)
-
-
-@pytest.mark.parametrize("game", ["blackjack", "poker"])
-def test_bots_fill_a_table(server, room, cast, game) -> None:
-    ev = cast.event.id
-    room.cashier.buy_in(cast.admin, cast.alice.id, 50_000)
-    room.cashier.set_float(cast.admin, 3 * 100 * 500)  # the house's chips for the three bots
-    c = tokens_for(server, ev, {"dealer": "Bokuden", "alice": "Alice", "watcher": "Sam"})
-    overrides = {"min_bet": 100, "max_bet": 500} if game == "blackjack" else {}
-    table = c["dealer"].open_table(f"Bots {game}", game=game, overrides=overrides)
-    done = "settled" if game == "blackjack" else "complete"
-
-    async def go() -> None:
-        dealer = await TableClient.connect(server.url, table["id"], c["dealer"].token)
-        alice = await TableClient.connect(server.url, table["id"], c["alice"].token)
-        watcher = await TableClient.connect(server.url, table["id"], c["watcher"].token)
-        await alice.act("sit", seat=1, amount=5_000)
-        with pytest.raises(ActionRefused) as e:
-            await dealer.act("add_bots", count=99)
-        assert e.value.rule == "count"
-        with pytest.raises(ActionRefused):
-            await alice.act("add_bots", count=1)
-        await dealer.act("add_bots", count=3)
-        assert len((await dealer.wait(lambda s: len(s["seats"]) == 4))["seats"]) == 4
-        # The float held three bots' stakes and they have it all: a fourth is refused.
-        assert room.cashier.float_status(ev) == {"float": 150_000, "used": 150_000, "remaining": 0,
-                                                 "max": 10_000_000}
-        with pytest.raises(ActionRefused) as e:
-            await dealer.act("add_bots", count=1)
-        assert e.value.rule == "house_float" and "$0.00" in str(e.value)
-        hands: set[int] = set()
-        await dealer.act("auto_deal", seconds=0.3)
-        while len(hands) < 4:
-            st = await alice.wait(lambda s: s["round"] is not None and (
-                s["round"]["phase"] == done or bool(s["round"]["legal_actions"])
-                or (s["round"]["phase"] == "betting" and next(x for x in s["round"]["seats"]
-                                                              if x["seat"] == 1)["bet"] == 0)), timeout=20)
-            rd = st["round"]
-            if rd["phase"] == done:
-                hands.add(st["hand"])
-                await alice.wait(lambda s: s["hand"] != st["hand"], timeout=20)
-                continue
-            if rd["phase"] == "betting":
-                with contextlib.suppress(ActionRefused):  # the window may just have closed
-                    await alice.act("bet", amount=100)
-                await alice.wait(lambda s: s["round"]["phase"] != "betting" or s["hand"] != st["hand"], timeout=20)
-                continue
-            legal = rd["legal_actions"]
-            for choice in ("stand", "check", "call", "stand_pat", "no_insurance", "play_on", "fold"):
-                if choice in legal:
-                    try:  # decided on this state: if the table moved on since, it is refused as stale
-                        await alice.act(choice, version=st["version"])
-                    except ActionRefused as e:  # the bots, or Alice's own clock, moved the hand on meanwhile
-                        assert e.rule == "stale_version", e
-                    break
-        await dealer.act("auto_deal", seconds=None)
-        await dealer.act("remove_bots")
-        # The bots leave once the hand in play is over; Alice's clock plays her part of it.
-        await watcher.wait(lambda s: len(s["seats"]) == 1, timeout=20)
-        for x in (dealer, alice, watcher):
-            await x.close()
-        # Whatever they won or lost, the bots' chips are back in the float, every cent in the ledger.
-        await _until(lambda: room.cashier.float_status(ev)["used"] == 0)
-        status = room.cashier.float_status(ev)
-        assert status["remaining"] == status["float"] and room.ledger.audit(ev) == []
-        bots = [x for x in room.ledger.accounts(ev) if x.name.startswith("Bot ")]
-        assert bots and all(x.balance == 0 for x in bots)
-
-    asyncio.run(go())
-    assert room.ledger.audit(ev) == []
-    # Every bot chip went back to the cashier: what is out is Alice's, and the table's.
-    balances = {a.key: a.balance for a in room.ledger.accounts(ev)}
-    bots = [a for a in room.accounts.list(cast.admin) if a.name.startswith(f"Bot {table['id']}-")]
-    assert len(bots) == 3
-    for b in bots:
-        assert balances.get(f"player:{b.id}", 0) == 0
-        assert balances.get(stack_key(table["id"], b.id), 0) == 0
-    with pytest.raises(Exception):
-        room.accounts.sign_in(ev, bots[0].name, NO_PASSWORD)
-
-
 def test_a_table_that_fails_says_so_and_the_others_play_on(server, room, cast) -> None:
     ev = cast.event.id
     c = tokens_for(server, ev, {"dealer": "Bokuden", "watcher": "Sam"})
@@ -348,11 +186,8 @@ def test_a_table_that_fails_says_so_and_the_others_play_on(server, room, cast) -
 
         runner._apply = boom
         await dealer.send_raw('{"type": "action", "id": "x", "action": "start_round"}')
-        for _ in range(100):
-            if any(m.get("rule") == "table_unavailable" for m in dealer.messages):
-                break
-            await asyncio.sleep(0.02)
-        assert any(m.get("rule") == "table_unavailable" for m in dealer.messages)
+        await until_async(lambda: any(m.get("rule") == "table_unavailable" for m in dealer.messages),
+                          what="the table's refusal")
         with pytest.raises(ConnectionError):  # refused at hello, with the reason
             await TableClient.connect(server.url, broken["id"], c["watcher"].token)
         other = await TableClient.connect(server.url, fine["id"], c["dealer"].token)

@@ -23,8 +23,6 @@ from syndicate.cli import app
 from syndicate.client import RoomClient
 from tests.room.kit import PASSWORD, free_port
 
-sqlite_only = pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
-
 #: A run that has not returned by then hangs (a liveness bound, not a timing figure).
 HANG = 120
 
@@ -79,7 +77,6 @@ def test_the_command_says_it_cannot_reach_the_room(monkeypatch) -> None:
     assert result.exit_code == 2 and f"cannot reach the card room at {url}" in result.output
 
 
-@sqlite_only
 def test_a_socket_that_never_answers_times_out_and_the_command_reports_it(  # type: ignore[no-untyped-def]
         server, cast, silent_port, tmp_path, monkeypatch) -> None:
     """The WebSockets go to the server and to a silent port in turn (the issue: a load worker's
@@ -97,7 +94,6 @@ def test_a_socket_that_never_answers_times_out_and_the_command_reports_it(  # ty
     assert report["failed_clients"] == 6 and report["actions"] == 0 and "TimeoutError" in report["first_error"]
 
 
-@sqlite_only
 def test_a_table_that_cannot_start_stops_alone(server, cast, bots_password) -> None:  # type: ignore[no-untyped-def]
     specs = loadtest.plan(2, 2, 1)
     specs[1].dealer = "ghost dealer"  # no such account: the sign-in is refused
@@ -109,7 +105,6 @@ def test_a_table_that_cannot_start_stops_alone(server, cast, bots_password) -> N
     assert figures.errors == 0, figures.error_kinds
 
 
-@sqlite_only
 def test_a_load_process_killed_mid_run_is_reported_and_the_rest_measured(  # type: ignore[no-untyped-def]
         server, cast, room, bots_password) -> None:
     specs = loadtest.plan(2, 2, 1, ("blackjack",))
@@ -158,7 +153,6 @@ class _Remembers(loadtest.TableBots):
         return self.tokens[name]
 
 
-@sqlite_only
 def test_a_bot_that_raises_a_stuck_table_and_a_closed_socket_stop_only_their_tables(  # type: ignore[no-untyped-def]
         server, cast, bots_password) -> None:
     specs = loadtest.plan(4, 2, 1, ("blackjack",))

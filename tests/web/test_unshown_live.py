@@ -10,12 +10,12 @@ import asyncio
 import json
 import random
 import secrets
-import time
 
 from syndicate.client import RoomClient
 from syndicate.fairness import poker_positions
 from syndicate.poker.history import verify
 from syndicate.store.models import ShoeRow
+from tests.kit.poll import until
 from tests.room.kit import PASSWORD
 from tests.web.test_live_poker import play
 
@@ -83,10 +83,8 @@ def test_unshown_cards_and_seeds_stay_hidden_until_the_table_closes(server, room
 
     # The table closes: its seeds are published, and every hand verifies from its seed.
     clients["dealer"].request("POST", f"/api/tables/{table['id']}/status", {"status": "closed"})
-    deadline = time.monotonic() + 30
-    while not all(r for _s, r in _seeds(room, table["id"]).values()):
-        assert time.monotonic() < deadline, "the seeds were not revealed after the table closed"
-        time.sleep(0.05)
+    until(lambda: all(r for _s, r in _seeds(room, table["id"]).values()),
+          what="the seeds to be revealed after the table closed")
     for hand_id in stored:
         doc = clients["spectator"].hand_history(hand_id)
         shoe = doc["hands"][0]["shoe"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import BadRequest
 from .values import Table
@@ -20,6 +20,19 @@ MIN_TURN, MAX_TURN = 5, 600
 #: a timer may come due this much before its time (the event loop's clock resolution): the
 #: turn's end, not a turn started since
 DUE_EARLY = 0.001
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
+
+
+class TimeSource(Protocol):
+    """Where the clocks read the time and set their timers: the running event loop (its
+    ``time`` and ``call_at``), or a test's virtual clock, which runs in no time."""
+
+    def time(self) -> float: ...
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> Timer: ...
 
 
 @dataclass
@@ -35,6 +48,8 @@ class Timers:
     #: The turn clock of a real-cards table: none (the dealer enters decisions for walk-ins;
     #: a clock would decide for them).
     real_turn: float | None = None
+    #: Where the clocks read the time (``None``: the running event loop).
+    source: TimeSource | None = None
 
 
 def table_timers(table: Table, timers: Timers) -> Timers:
@@ -64,12 +79,15 @@ def check_window(seconds: Any) -> float | None:
 class Clock:
     def __init__(self, timers: Timers) -> None:
         self.timers = timers
-        self._turn: asyncio.TimerHandle | None = None
-        self._deadline: float | None = None  # the event loop's time when the turn clock runs out
+        self._turn: Timer | None = None
+        self._deadline: float | None = None  # the source's time when the turn clock runs out
         self._fire: Callable[[], None] | None = None  # what the turn's end does
-        self._auto: asyncio.TimerHandle | None = None
+        self._auto: Timer | None = None
         #: the betting window when rounds run themselves (``None``: the dealer deals)
         self.auto_seconds: float | None = None
+
+    def _source(self) -> TimeSource:
+        return self.timers.source or asyncio.get_running_loop()
 
     # -- the turn clock ------------------------------------------------------------------------
     def start_turn(self, fire: Callable[[], None]) -> None:
@@ -82,19 +100,19 @@ class Clock:
         if self.timers.turn is None:
             self.stop_turn()
             return
-        loop = asyncio.get_running_loop()
-        self._deadline = loop.time() + self.timers.turn
+        source = self._source()
+        self._deadline = source.time() + self.timers.turn
         self._fire = fire
         if self._turn is None:
-            self._turn = loop.call_at(self._deadline, self._turn_due)
+            self._turn = source.call_at(self._deadline, self._turn_due)
 
     def _turn_due(self) -> None:
         self._turn = None
         if self._deadline is None or self._fire is None:  # stopped since
             return
-        loop = asyncio.get_running_loop()
-        if loop.time() < self._deadline - DUE_EARLY:  # a later turn began: wait for its end
-            self._turn = loop.call_at(self._deadline, self._turn_due)
+        source = self._source()
+        if source.time() < self._deadline - DUE_EARLY:  # a later turn began: wait for its end
+            self._turn = source.call_at(self._deadline, self._turn_due)
             return
         fire, self._fire, self._deadline = self._fire, None, None
         fire()
@@ -110,7 +128,7 @@ class Clock:
         length and the seconds left."""
         if self._deadline is None or seat is None:
             return None
-        left = max(0.0, self._deadline - asyncio.get_running_loop().time())
+        left = max(0.0, self._deadline - self._source().time())
         return {"seat": seat, "seconds": self.timers.turn, "left": round(left, 1)}
 
     # -- the auto-deal window ---------------------------------------------------------------------
@@ -126,8 +144,8 @@ class Clock:
         if self.auto_seconds is None:
             return
         self.stop_auto()
-        self._auto = asyncio.get_running_loop().call_later(
-            self.auto_seconds if delay is None else delay, fire)
+        source = self._source()
+        self._auto = source.call_at(source.time() + (self.auto_seconds if delay is None else delay), fire)
 
     def auto_fired(self) -> None:
         self._auto = None
