@@ -35,8 +35,6 @@ class LocalClient:
     """One client at one live table, in process. Speaks protocol version 2: the state an action
     made carries its answer (``ack``)."""
 
-    protocol = 2
-
     def __init__(self, live: LiveRoom, table_id: int, account: Account) -> None:
         self.live = live
         self.table_id = table_id
@@ -119,8 +117,6 @@ class LocalClient:
 class _Probe:
     """A connection that joins only to learn whether anything waits on the table's queue behind
     it (:meth:`LocalRoom.settle`)."""
-
-    protocol = 2
 
     def __init__(self, account: Account, runner: Any) -> None:
         self.account = account
