@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from syndicate.blackjack.bots import act, advisor
 from syndicate.blackjack.engine import SETTLED, Round
 from syndicate.blackjack.rules import Rules
-from syndicate.shoe import Shoe
+from syndicate.core.shoe import Shoe
 
 RULES = Rules(decks=8, penetration=0.75, burn_card=True, dealer_hits_soft_17=False, double_on="any",
               double_after_split=True, max_split_hands=3, surrender="late", min_bet=500, max_bet=50_000)

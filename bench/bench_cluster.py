@@ -1,7 +1,7 @@
 """The card room on one process and on several, side by side in one run.
 
 For each configuration a fresh database gets the bots' accounts (a cheap argon2: this measures
-play, not sign-in), the server processes start, and :mod:`syndicate.loadtest` (the engine of
+play, not sign-in), the server processes start, and :mod:`syndicate.apps.loadtest` (the engine of
 ``syndicate loadtest``) drives ``--tables`` live tables of a dealer and ``--players`` player bots
 over real WebSockets from ``--procs`` load processes, each table's clients spread over the
 processes in turn (as a load balancer without sticky sessions would), or with ``--route table``
@@ -47,7 +47,7 @@ import httpx
 from bench_room import PASSWORD, free_port, setup
 from sqlalchemy import create_engine, text
 
-from syndicate import loadtest
+from syndicate.apps import loadtest
 
 PG_SERVER = os.environ.get("SYNDICATE_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("SYNDICATE_BENCH_REDIS", "redis://127.0.0.1:6379/0")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from syndicate.blackjack import odds
+from syndicate.blackjack.maths import odds
 from syndicate.blackjack.rules import Rules
 
 #: Rule set -> (rules, target seconds: docs/benchmarks.md, "Exact analysis").

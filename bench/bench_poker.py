@@ -26,10 +26,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from syndicate.cards import DECK
+from syndicate.core.cards import DECK
+from syndicate.core.shoe import Shoe
 from syndicate.poker import evaluate, evaluate_batch
 from syndicate.poker.draw import COMPLETE, DRAW, DrawHand, DrawRules
-from syndicate.shoe import Shoe
 
 
 # -- evaluators -------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """The card room server under load: one server process on SQLite, many tables of bots.
 
-Starts ``python -m syndicate.server`` on a fresh SQLite file, puts the bots' accounts straight
+Starts ``python -m syndicate.apps.server`` on a fresh SQLite file, puts the bots' accounts straight
 into it (a cheap argon2: this measures play, not sign-in), then drives ``--tables`` live tables
-over WebSockets with :mod:`syndicate.loadtest` (the engine of ``syndicate loadtest``) from
+over WebSockets with :mod:`syndicate.apps.loadtest` (the engine of ``syndicate loadtest``) from
 ``--procs`` load processes: at each table a dealer bot, ``--players`` player bots and
 ``--spectators`` watchers, so ``tables * (1 + players + spectators)`` clients are connected.
 
@@ -34,9 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import httpx
 from argon2 import PasswordHasher
 
-from syndicate import loadtest
+from syndicate.apps import loadtest
+from syndicate.apps.server import prepare
 from syndicate.room.cardroom import CardRoom
-from syndicate.server import prepare
 from syndicate.store import SqlStore
 
 PASSWORD = "benchmark password"
@@ -86,7 +86,7 @@ def main() -> None:
     ev = setup(db_url, specs)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "syndicate.server", db_url, "127.0.0.1", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "syndicate.apps.server", db_url, "127.0.0.1", str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
         for _ in range(300):

@@ -23,12 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from argon2 import PasswordHasher
 
+from syndicate.apps.server import prepare
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.cashier import MAX_FLOAT
 from syndicate.room.clock import Timers
 from syndicate.room.live import LiveRoom
 from syndicate.room.messages import encode
-from syndicate.server import prepare
 from syndicate.store import SqlStore
 
 

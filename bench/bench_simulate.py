@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from syndicate.blackjack.maths.simulate import simulate, warm_up
 from syndicate.blackjack.rules import Rules
-from syndicate.blackjack.simulate import simulate, warm_up
 
 RULES = Rules(decks=6, surrender="late")
 OUR_ROUNDS = 40_000_000

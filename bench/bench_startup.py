@@ -50,7 +50,7 @@ def endpoint_cold(repeats: int) -> tuple[list[float], list[float]]:
     """Seconds of a cold and then a warm odds answer, one new rule set each repeat."""
     import httpx
 
-    from syndicate.blackjack import odds
+    from syndicate.blackjack.maths import odds
     from syndicate.room.cardroom import CardRoom
     from syndicate.room.clock import Timers
     from syndicate.store import Database, SqlStore

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_cluster import cpus
 from bench_room import free_port
 
-from syndicate import loadtest
+from syndicate.apps import loadtest
 
 
 def serve(port: int, fanout: int, frame_bytes: int) -> None:
@@ -61,7 +61,7 @@ def serve(port: int, fanout: int, frame_bytes: int) -> None:
             else:
                 return
 
-    # The card room's own settings (syndicate.server.serve).
+    # The card room's own settings (syndicate.apps.server.serve).
     uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=65536, ws_per_message_deflate=False,
                 log_level="warning")
 

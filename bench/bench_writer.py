@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from argon2 import PasswordHasher
 
+from syndicate.apps.server import prepare
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.clock import Timers
 from syndicate.room.live import LiveRoom
-from syndicate.server import prepare
 from syndicate.store import SqlStore
 from syndicate.store.repo import SqlRepo
 

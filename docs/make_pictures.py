@@ -9,8 +9,8 @@ from rich.console import Console
 
 from syndicate.blackjack.rules import preset
 from syndicate.blackjack.session import Session
-from syndicate.blackjack.tui import BlackjackTUI
-from syndicate.shoe import Shoe
+from syndicate.apps.blackjack_tui import BlackjackTUI
+from syndicate.core.shoe import Shoe
 
 OUT = Path(__file__).parent / "img"
 

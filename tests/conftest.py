@@ -13,7 +13,7 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-# The odds' disk cache (syndicate.blackjack.odds.cache_dir) is private to the run, so the tests
+# The odds' disk cache (syndicate.blackjack.maths.odds.cache_dir) is private to the run, so the tests
 # compute their analyses as before and leave nothing in the user's cache; subprocesses inherit it.
 if "SYNDICATE_CACHE_DIR" not in os.environ:
     os.environ["SYNDICATE_CACHE_DIR"] = tempfile.mkdtemp(prefix="syndicate-test-cache-")

@@ -10,12 +10,11 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 #: The table's physical things and what the engines share: they import no layer above them.
-FOUNDATION = {"syndicate.cards", "syndicate.money", "syndicate.shoe", "syndicate.errors", "syndicate.keys",
-              "syndicate.fairness", "syndicate.replays"}
+FOUNDATION = ("syndicate.core",)
 ENGINES = ("syndicate.blackjack", "syndicate.poker")
-ABOVE_ENGINES = ("syndicate.room", "syndicate.store", "syndicate.web", "syndicate.server", "syndicate.cli",
-                 "syndicate.client", "syndicate.remote_play", "syndicate.loadtest", "syndicate.history",
-                 "syndicate.maths_cli", "syndicate.gcpause")
+#: The commands on top: the command line, the server's start, the terminal games, the load tool.
+APPS = ("syndicate.apps",)
+ABOVE_ENGINES = ("syndicate.room", "syndicate.store", "syndicate.web", *APPS)
 
 
 def _modules() -> dict[str, Path]:
@@ -88,7 +87,7 @@ def test_the_graph_is_read() -> None:
     assert "syndicate.blackjack.engine" in GRAPH["syndicate.blackjack.session"]
     assert "syndicate.room.actor" in GRAPH["syndicate.room.live"]
     assert "syndicate.room.live" in GRAPH["syndicate.web.app"]
-    assert "syndicate.shoe" in GRAPH["syndicate.blackjack.engine"]
+    assert "syndicate.core.shoe" in GRAPH["syndicate.blackjack.engine"]
 
 
 def test_the_foundation_imports_nothing_above_it() -> None:
@@ -99,6 +98,17 @@ def test_the_engines_import_nothing_of_the_room_storage_or_web() -> None:
     assert _breaches(ENGINES, ABOVE_ENGINES) == []
 
 
+def test_nothing_below_the_commands_imports_them() -> None:
+    assert _breaches(tuple(m for m in GRAPH if m != "syndicate" and not _under(m, APPS)), APPS) == []
+
+
+def test_the_packages_hold_every_module() -> None:
+    """Every module is in a layer's package: nothing is left at the package root."""
+    top = {m for m in MODULES if m.count(".") == 1}
+    layers = {p for group in (FOUNDATION, ENGINES, APPS, ABOVE_ENGINES) for p in group}
+    assert sorted(top - layers) == []
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_an_engine_does_not_import_the_other(engine: str) -> None:
     other = next(e for e in ENGINES if e != engine)
@@ -107,12 +117,11 @@ def test_an_engine_does_not_import_the_other(engine: str) -> None:
 
 def test_the_room_imports_nothing_of_the_web_or_of_storage() -> None:
     # storage only through its ports (room/ports.py), which store/ implements
-    assert _breaches(("syndicate.room",), ("syndicate.web", "syndicate.store", "syndicate.server",
-                                           "syndicate.cli")) == []
+    assert _breaches(("syndicate.room",), ("syndicate.web", "syndicate.store", *APPS)) == []
 
 
 def test_storage_imports_nothing_of_the_web() -> None:
-    assert _breaches(("syndicate.store",), ("syndicate.web", "syndicate.server", "syndicate.cli")) == []
+    assert _breaches(("syndicate.store",), ("syndicate.web", *APPS)) == []
 
 
 def _code_strings(path: Path) -> list[str]:
@@ -172,7 +181,7 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     """The check above on a graph with a cycle: it must not pass vacuously."""
     saved = dict(GRAPH)
     try:
-        GRAPH["syndicate.cards"] = GRAPH["syndicate.cards"] | {"syndicate.shoe"}
+        GRAPH["syndicate.core.cards"] = GRAPH["syndicate.core.cards"] | {"syndicate.core.shoe"}
         with pytest.raises(AssertionError):
             test_no_import_cycles()
     finally:

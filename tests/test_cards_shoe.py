@@ -3,9 +3,9 @@ import secrets
 
 import pytest
 
-from syndicate import cards
-from syndicate.cards import DECK, CardError, card, parse
-from syndicate.shoe import Shoe, ShoeError, commitment_of, shuffled
+from syndicate.core import cards
+from syndicate.core.cards import DECK, CardError, card, parse
+from syndicate.core.shoe import Shoe, ShoeError, commitment_of, shuffled
 
 
 def test_52_distinct_interned_cards():

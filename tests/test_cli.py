@@ -2,7 +2,7 @@ import json
 
 from typer.testing import CliRunner
 
-from syndicate.cli import app
+from syndicate.apps.cli import app
 
 runner = CliRunner()
 
@@ -33,10 +33,10 @@ def test_play_blackjack_from_the_terminal_and_replay_and_verify(tmp_path):
 def scripted_tui(keys: list[str], shoe: str, **kw):
     from rich.console import Console
 
+    from syndicate.apps.blackjack_tui import BlackjackTUI
     from syndicate.blackjack.rules import preset
     from syndicate.blackjack.session import Session
-    from syndicate.blackjack.tui import BlackjackTUI
-    from syndicate.shoe import Shoe
+    from syndicate.core.shoe import Shoe
 
     rules = preset("syndicate")
     console = Console(record=True, width=100)
@@ -170,7 +170,7 @@ def test_admin_create_and_serve(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "syndicate.cli", "serve", "--db", db, "--port", str(port)],
+        [sys.executable, "-m", "syndicate.apps.cli", "serve", "--db", db, "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:

@@ -4,7 +4,7 @@ import json
 
 from typer.testing import CliRunner
 
-from syndicate.cli import app
+from syndicate.apps.cli import app
 
 runner = CliRunner()
 

@@ -9,11 +9,11 @@ import hmac
 import random
 import struct
 
+from syndicate.core.shoe import Shoe
 from syndicate.poker import bots
 from syndicate.poker.draw import DrawHand, DrawRules
 from syndicate.poker.history import to_history
 from syndicate.room.histories import for_viewer
-from syndicate.shoe import Shoe
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 

@@ -1,4 +1,4 @@
-"""syndicate.gcpause, in a process of its own (it freezes the whole heap)."""
+"""syndicate.web.gcpause, in a process of its own (it freezes the whole heap)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 PROGRAM = r'''
 import asyncio, gc, weakref
-from syndicate.gcpause import THRESHOLDS, keep_pauses_short
+from syndicate.web.gcpause import THRESHOLDS, keep_pauses_short
 
 class Node:
     pass

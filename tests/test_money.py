@@ -1,6 +1,6 @@
 import pytest
 
-from syndicate import money
+from syndicate.core import money
 
 
 @pytest.mark.parametrize(

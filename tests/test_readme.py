@@ -66,8 +66,8 @@ def test_the_rosters_dealers_get_accounts_as_the_readme_says(tmp_path):
 
     from fastapi.testclient import TestClient
 
+    from syndicate.apps.server import prepare
     from syndicate.room.roster import NOTICE
-    from syndicate.server import prepare
     from syndicate.web import create_app
 
     said = re.search(r"authorized dealers \((Jean-Marc: .*?)\) are on the roster", README, re.DOTALL)

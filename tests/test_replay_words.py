@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from syndicate.blackjack import Round, history
 from syndicate.blackjack.rules import Rules
-from syndicate.cards import parse
+from syndicate.core.cards import parse
+from syndicate.core.shoe import EnteredShoe, Shoe
 from syndicate.poker import history as poker_history
-from syndicate.shoe import EnteredShoe, Shoe
 
 
 def test_a_card_taken_back_says_whose_and_which() -> None:

@@ -3,9 +3,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from syndicate.apps.cli import app
 from syndicate.blackjack.rules import KEYS, PRESETS, Rules, parse_value, preset
-from syndicate.cli import app
-from syndicate.errors import ConfigError
+from syndicate.core.errors import ConfigError
 
 REQUIRED_KEYS = [
     "decks", "penetration", "dealer_hits_soft_17", "blackjack_pays", "double_on", "double_for_less",

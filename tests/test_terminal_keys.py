@@ -29,7 +29,7 @@ class Terminal:
 
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 80, 0, 0))
         env = {**os.environ, "COLUMNS": "80", "LINES": "50", "TERM": "xterm"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "syndicate.cli", *args], stdin=slave, stdout=slave,
+        self.proc = subprocess.Popen([sys.executable, "-m", "syndicate.apps.cli", *args], stdin=slave, stdout=slave,
                                      stderr=slave, env=env, cwd=ROOT, close_fds=True)
         os.close(slave)
         self.out = ""
@@ -83,6 +83,6 @@ def test_blackjack_actions_are_single_keys_at_a_terminal() -> None:
 
 
 def test_help_names_the_test_and_bench_commands() -> None:
-    out = subprocess.run([sys.executable, "-m", "syndicate.cli", "--help"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "syndicate.apps.cli", "--help"], capture_output=True, text=True,
                          cwd=ROOT, env={**os.environ, "COLUMNS": "200"}, timeout=60)
     assert "./run test" in out.stdout and "./run bench" in out.stdout

@@ -10,12 +10,12 @@ from syndicate.blackjack.engine import Round
 from syndicate.blackjack.history import verify as bj_verify
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
-from syndicate.fairness import poker_positions
+from syndicate.core.fairness import poker_positions
+from syndicate.core.shoe import Shoe
 from syndicate.poker.draw import DrawHand, DrawRules
 from syndicate.poker.history import to_history, to_phh
 from syndicate.poker.history import verify as pk_verify
 from syndicate.room.histories import for_viewer
-from syndicate.shoe import Shoe
 
 
 def _ace_hand() -> tuple[DrawHand, Shoe]:
@@ -109,7 +109,7 @@ def test_syndicate_verify_checks_a_served_history_file(tmp_path) -> None:
 
     from typer.testing import CliRunner
 
-    from syndicate.cli import app
+    from syndicate.apps.cli import app
 
     hand, shoe = _ace_hand()
     stored = to_history(hand)

@@ -1,7 +1,7 @@
 """Syndicate: the card room that casino nights run on.
 
 The package is layered in one direction: the physical things of the table
-(:mod:`syndicate.cards`, :mod:`syndicate.money`, :mod:`syndicate.shoe`), then the pure
+(:mod:`syndicate.core.cards`, :mod:`syndicate.core.money`, :mod:`syndicate.core.shoe`), then the pure
 game engines (:mod:`syndicate.blackjack`, :mod:`syndicate.poker`), then the card room.
 """
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from syndicate.blackjack.engine import Round
 from syndicate.blackjack.rules import Rules
-from syndicate.cards import parse
-from syndicate.shoe import Shoe
+from syndicate.core.cards import parse
+from syndicate.core.shoe import Shoe
 
 
 def stacked_round(

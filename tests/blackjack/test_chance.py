@@ -17,10 +17,10 @@ from syndicate.blackjack import history
 from syndicate.blackjack.engine import DEALING, PLAYING, SETTLED, Round
 from syndicate.blackjack.rules import HOLE_CARD, SURRENDER, Rules
 from syndicate.blackjack.session import Session
-from syndicate.cards import SUITLESS, card, decks
-from syndicate.errors import IllegalAction, OutOfTurn
+from syndicate.core.cards import SUITLESS, card, decks
+from syndicate.core.errors import IllegalAction, OutOfTurn
+from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
 from syndicate.room import histories
-from syndicate.shoe import CardNeed, EnteredShoe, Shoe
 
 from .stack import strings
 
@@ -540,7 +540,7 @@ def test_syndicate_verify_and_replay_an_entered_history(tmp_path):
     """The command line: replay matches; verify says there is nothing to verify, exit code 0."""
     from typer.testing import CliRunner
 
-    from syndicate.cli import app
+    from syndicate.apps.cli import app
 
     path = tmp_path / "real-cards.json"
     path.write_text(json.dumps(session_history(True)))

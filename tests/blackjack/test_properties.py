@@ -19,8 +19,8 @@ from syndicate.blackjack.rules import (
     Rules,
 )
 from syndicate.blackjack.session import Session
-from syndicate.errors import RuleError
-from syndicate.shoe import Shoe
+from syndicate.core.errors import RuleError
+from syndicate.core.shoe import Shoe
 
 from .stack import strings
 

@@ -22,9 +22,9 @@ from syndicate.blackjack.engine import (
 )
 from syndicate.blackjack.rules import preset
 from syndicate.blackjack.session import Session
-from syndicate.cards import parse
-from syndicate.errors import BadAmount, IllegalAction, OutOfTurn
-from syndicate.shoe import Shoe
+from syndicate.core.cards import parse
+from syndicate.core.errors import BadAmount, IllegalAction, OutOfTurn
+from syndicate.core.shoe import Shoe
 
 from .stack import payouts, stacked_round, strings
 
@@ -287,7 +287,7 @@ class TestJupitersManual:
         start of the round: its stack and starting stack grow alike, its net does not move, and
         a take-back (which replays the round from its starting stacks) keeps them. Once the
         dealer starts dealing they are refused (rule ``cards_out``), and nothing changes."""
-        from syndicate.shoe import EnteredShoe
+        from syndicate.core.shoe import EnteredShoe
 
         rd = Round(JUPITERS, EnteredShoe(JUPITERS.decks), {1: 1_000, 2: 5_000})
         rd.bet(1, 1_000)

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from syndicate.client import TableClient
+from syndicate.apps.client import TableClient
 from tests.room.kit import PASSWORD
 
 

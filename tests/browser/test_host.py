@@ -18,7 +18,7 @@ import re
 
 from playwright.sync_api import expect
 
-from syndicate.client import RoomClient, TableClient
+from syndicate.apps.client import RoomClient, TableClient
 from syndicate.room import report
 from tests.room.kit import PASSWORD
 
@@ -183,9 +183,9 @@ def test_the_replay_draws_a_draw_hand_and_only_what_the_history_shows(world) -> 
     (a history redacted for its viewer: "??" or null) is drawn face down, never guessed."""
     import copy
 
+    from syndicate.core.shoe import Shoe
     from syndicate.poker.draw import DrawHand, DrawRules
     from syndicate.poker.history import to_history
-    from syndicate.shoe import Shoe
 
     shoe = Shoe.from_seed(bytes(range(32)), decks=1, penetration=1.0, burn=0)
     hand = DrawHand(DrawRules(), {1: 1000, 2: 1000, 3: 300}, 3, shoe)

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from syndicate.client import RoomClient
+from syndicate.apps.client import RoomClient
 from syndicate.room.ledger import player_key
 from tests.room.kit import PASSWORD
 

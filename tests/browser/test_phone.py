@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from syndicate.client import RoomClient
+from syndicate.apps.client import RoomClient
 from tests.room.kit import PASSWORD
 
 from . import conftest

@@ -12,8 +12,8 @@ import signal
 import time
 from typing import Any
 
-from syndicate import loadtest
-from syndicate.client import ActionRefused, RoomClient, TableClient, basic_strategy, my_turn
+from syndicate.apps import loadtest
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient, basic_strategy, my_turn
 from syndicate.room.cluster import VERSION_STRIDE
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from syndicate.cli import app as cli
-from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.apps.cli import app as cli
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.store.models import ShoeRow
 from tests.cluster.conftest import Node
 from tests.cluster.test_cluster import play_round, tokens

@@ -25,7 +25,7 @@ from websockets.client import ClientProtocol
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
-from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.accounts import LIFETIME, token_hash
 from syndicate.room.ledger import now, player_key
 from syndicate.room.seating import stack_key

@@ -12,7 +12,7 @@ import pytest
 import websockets
 from fastapi.testclient import TestClient
 
-from syndicate.client import RoomClient, TableClient
+from syndicate.apps.client import RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.web import create_app
 from syndicate.web.connections import ClientLog, ConnectionLimits, uvicorn_options

@@ -18,7 +18,7 @@ import websockets
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from syndicate.client import RoomClient, TableClient
+from syndicate.apps.client import RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.room.ledger import now
 from syndicate.room.values import NO_PASSWORD, WALK_IN

@@ -14,7 +14,7 @@ import httpx
 import pytest
 import websockets
 
-from syndicate.client import RoomClient, TableClient
+from syndicate.apps.client import RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits

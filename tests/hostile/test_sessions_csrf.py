@@ -10,7 +10,7 @@ import pytest
 import websockets
 from fastapi.testclient import TestClient
 
-from syndicate.client import ApiError, RoomClient, TableClient
+from syndicate.apps.client import ApiError, RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.room.ledger import player_key
 from syndicate.web import create_app

@@ -19,7 +19,7 @@ import websockets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits

@@ -1,7 +1,7 @@
 """A card room in the test's own process: the room's services on the test database, its live
 tables (:class:`syndicate.room.live.LiveRoom`) with every clock on a :class:`VirtualClock`, and
 clients that sit at a table without a socket (:class:`LocalClient`, the interface of
-:class:`syndicate.client.TableClient`). A turn clock of 30 s runs out when the test says, in
+:class:`syndicate.apps.client.TableClient`). A turn clock of 30 s runs out when the test says, in
 milliseconds.
 
 What it leaves out is the transport: the socket's framing, limits, sign-in and outbox
@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from syndicate.client import ActionRefused
+from syndicate.apps.client import ActionRefused
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.clock import Timers
 from syndicate.room.games import NewShoe
@@ -68,7 +68,7 @@ class LocalClient:
         if fut is not None and not fut.done():
             fut.set_result(answer)
 
-    # -- the test's side (as syndicate.client.TableClient) -------------------------------------
+    # -- the test's side (as syndicate.apps.client.TableClient) -------------------------------------
     async def act(self, action: str, *, action_id: str | None = None, timeout: float = WAIT,
                   **fields: Any) -> dict[str, Any]:
         """Send an action and wait for its answer; :class:`ActionRefused` if refused. The state

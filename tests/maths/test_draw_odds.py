@@ -11,10 +11,10 @@ from math import comb
 import pytest
 from typer.testing import CliRunner
 
-from syndicate.cards import CardError, parse
-from syndicate.cli import app
+from syndicate.apps.cli import app
+from syndicate.core.cards import CardError, parse
 from syndicate.poker.bots import strength
-from syndicate.poker.odds import allowed, discard_options, draw_odds
+from syndicate.poker.maths.odds import allowed, discard_options, draw_odds
 
 
 def test_pair_drawing_three():

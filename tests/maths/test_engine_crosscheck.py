@@ -14,10 +14,10 @@ import pytest
 
 from syndicate.blackjack.bots import act, advisor
 from syndicate.blackjack.engine import SETTLED, Round
+from syndicate.blackjack.maths.simulate import _kernel_args, sim_chunk
 from syndicate.blackjack.rules import Rules, preset
-from syndicate.blackjack.simulate import _kernel_args, sim_chunk
-from syndicate.cards import decks as fresh_decks
-from syndicate.shoe import Shoe
+from syndicate.core.cards import decks as fresh_decks
+from syndicate.core.shoe import Shoe
 
 BET = 1_000  # cents: even, so half a bet and 3:2 / 6:5 wins are whole cents
 

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from syndicate.blackjack.house import evening
-from syndicate.blackjack.odds import analyze
+from syndicate.blackjack.maths.house import evening
+from syndicate.blackjack.maths.odds import analyze
 from syndicate.blackjack.rules import Rules
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from syndicate import maths_cli
+from syndicate.apps import maths_cli
 from syndicate.blackjack.rules import preset
 
 

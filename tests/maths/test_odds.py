@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from syndicate.blackjack.odds import analyze
+from syndicate.blackjack.maths.odds import analyze
 from syndicate.blackjack.rules import PRESETS, Rules
 
 # (page, rules, published expected return in percent)
@@ -267,7 +267,7 @@ def test_split_aces_without_resplit_is_exact_against_brute_force() -> None:
     # other hand's card unseen; by exchangeability that must be exact.
     import numpy as np
 
-    from syndicate.blackjack import _ca
+    from syndicate.blackjack.maths import _ca
 
     a = analyze(_rules(decks=1, max_split_hands=2))
     got = a.hand_values["6"]["A,A"]["split"]
@@ -301,7 +301,7 @@ def _split_aces_brute_force(decks: int, up: int) -> float:
     of second cards enumerated, the dealer drawing from what is left (E[result * 1{no BJ}])."""
     import numpy as np
 
-    from syndicate.blackjack import _ca
+    from syndicate.blackjack.maths import _ca
 
     rem0 = np.array([4 * decks] * 9 + [16 * decks], dtype=np.int64)
     rem0[up] -= 1
@@ -393,8 +393,8 @@ def test_obo_lost_matches_the_engines_settlement_round_by_round_paired(rules: Ru
     the simulator's kernel, which settles as the engine does (tests/maths/test_engine_crosscheck).
     The same seeds deal the same rounds to both readings (the play does not depend on the
     reading), so only the rounds where a split hand busted before a dealer blackjack differ."""
-    from syndicate.blackjack import odds
-    from syndicate.blackjack import simulate as sim
+    from syndicate.blackjack.maths import odds
+    from syndicate.blackjack.maths import simulate as sim
 
     lost = rules
     counts = rules.with_(obo_split_bust="counts")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from syndicate.blackjack.maths.simulate import CHUNK, simulate
 from syndicate.blackjack.rules import Rules
-from syndicate.blackjack.simulate import CHUNK, simulate
 
 
 def test_continuous_shuffle_agrees_with_exact_basic_strategy() -> None:

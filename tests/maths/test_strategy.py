@@ -15,9 +15,9 @@ import json
 
 import pytest
 
+from syndicate.blackjack.maths.strategy import UPCARDS, chart
 from syndicate.blackjack.rules import Rules
-from syndicate.blackjack.strategy import UPCARDS, chart
-from syndicate.cards import parse
+from syndicate.core.cards import parse
 
 #            2  3  4  5  6  7  8  9  10 A
 S17_HARD = {

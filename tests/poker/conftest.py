@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from syndicate.cards import DECK, parse
+from syndicate.core.cards import DECK, parse
+from syndicate.core.shoe import Shoe
 from syndicate.poker.draw import DrawHand, DrawRules
-from syndicate.shoe import Shoe
 
 
 def deck_order(hands: Mapping[int, str], button: int, draws: str = "", fill: bool = True) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from syndicate.errors import IllegalAction
+from syndicate.core.errors import IllegalAction
 from syndicate.poker.draw import COMPLETE, DRAW, DrawRules
 from syndicate.poker.pots import Pot, side_pots, split
 
@@ -196,7 +196,7 @@ def test_side_pots_function_directly() -> None:
 
 
 def test_rules_validation() -> None:
-    from syndicate.errors import ConfigError
+    from syndicate.core.errors import ConfigError
     for bad in ({"chip": 0}, {"min_bet": 600}, {"raise_cap": -1}, {"odd_chip": "house"},
                 {"max_discard": 5}, {"max_players": 9}, {"min_bet": 75}):
         with pytest.raises(ConfigError):

@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from syndicate.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn, RuleError
+from syndicate.core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn, RuleError
+from syndicate.core.shoe import Shoe
 from syndicate.poker.draw import DrawHand, DrawRules
-from syndicate.shoe import Shoe
 
 from .conftest import deal
 

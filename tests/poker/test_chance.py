@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from syndicate.cards import DECK
-from syndicate.errors import IllegalAction, OutOfTurn
+from syndicate.core.cards import DECK
+from syndicate.core.errors import IllegalAction, OutOfTurn
+from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
 from syndicate.poker.draw import COMPLETE, DEALING, DRAW, FIRST_BETTING, DrawHand, DrawRules
 from syndicate.poker.history import replay, to_history, to_phh, verify
 from syndicate.poker.table import DrawTable
 from syndicate.room import histories
-from syndicate.shoe import CardNeed, EnteredShoe, Shoe
 
 from .conftest import deck_order
 from .test_properties import card_tokens, random_action
@@ -353,7 +353,7 @@ class TestHistory:
 def test_syndicate_verify_an_entered_poker_history(tmp_path):
     from typer.testing import CliRunner
 
-    from syndicate.cli import app
+    from syndicate.apps.cli import app
 
     path = tmp_path / "real-cards.json"
     path.write_text(json.dumps(to_history(play_entered_table(True))))

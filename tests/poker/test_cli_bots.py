@@ -8,12 +8,12 @@ import random
 
 from rich.console import Console
 
-from syndicate.cards import parse
+from syndicate.apps.poker_cli import play_poker, print_poker_table
+from syndicate.core.cards import parse
+from syndicate.core.shoe import Shoe
 from syndicate.poker.bots import act, choose_discards, decide
-from syndicate.poker.cli import play_poker, print_poker_table
 from syndicate.poker.draw import DrawHand, DrawRules
 from syndicate.poker.history import replay, verify
-from syndicate.shoe import Shoe
 
 
 def console() -> Console:

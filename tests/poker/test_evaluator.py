@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from syndicate.cards import DECK, CardError, parse
+from syndicate.core.cards import DECK, CardError, parse
 from syndicate.poker import (
     CATEGORIES,
     HandValue,
@@ -19,7 +19,7 @@ from syndicate.poker import (
     frequency_table,
     value_of_rank,
 )
-from syndicate.poker.batch import RANK_CATEGORY
+from syndicate.poker.maths.batch import RANK_CATEGORY
 
 EXPECTED = {
     "Royal Flush": 4,

@@ -8,10 +8,10 @@ import tomllib
 
 import pytest
 
+from syndicate.core.shoe import Shoe
 from syndicate.poker import records as rec
 from syndicate.poker.draw import DrawHand, DrawRules
 from syndicate.poker.history import HistoryError, replay, to_history, to_phh, verify
-from syndicate.shoe import Shoe
 
 from .conftest import deal
 

@@ -11,11 +11,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from syndicate.cards import DECK
+from syndicate.core.cards import DECK
+from syndicate.core.shoe import Shoe
 from syndicate.poker.draw import DrawHand, DrawRules
 from syndicate.poker.history import replay, to_history, verify
 from syndicate.poker.table import DrawTable
-from syndicate.shoe import Shoe
 
 CARD_TEXTS = {c.text for c in DECK}
 

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from syndicate.cards import DECK
-from syndicate.errors import IllegalAction, OutOfTurn
+from syndicate.core.cards import DECK
+from syndicate.core.errors import IllegalAction, OutOfTurn
+from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
 from syndicate.poker.draw import COMPLETE, DRAW, FIRST_BETTING, SECOND_BETTING, SHOWDOWN, DrawHand, DrawRules
 from syndicate.poker.history import replay, steps_of, to_history, to_phh, verify
 from syndicate.poker.table import DrawTable
 from syndicate.room import histories
-from syndicate.shoe import CardNeed, EnteredShoe, Shoe
 
 from .conftest import deck_order
 from .test_properties import card_tokens, random_action
@@ -554,7 +554,7 @@ def test_second_betting_follows_the_draw():
 def test_syndicate_replay_verify_and_export_a_counted_history(tmp_path):
     from typer.testing import CliRunner
 
-    from syndicate.cli import app
+    from syndicate.apps.cli import app
 
     path = tmp_path / "real-draw.json"
     path.write_text(json.dumps(to_history(TestHistories().table(5))))

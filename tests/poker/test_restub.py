@@ -3,9 +3,9 @@ player back their own discards (docs/poker.md, "Re-stub")."""
 
 from __future__ import annotations
 
-from syndicate.cards import DECK, parse
+from syndicate.core.cards import DECK, parse
+from syndicate.core.shoe import Shoe
 from syndicate.poker.draw import COMPLETE, DrawHand, DrawRules
-from syndicate.shoe import Shoe
 
 from .conftest import deal
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from syndicate.cards import parse
-from syndicate.errors import BadAmount, IllegalAction, OutOfTurn
+from syndicate.core.cards import parse
+from syndicate.core.errors import BadAmount, IllegalAction, OutOfTurn
+from syndicate.core.shoe import Shoe
 from syndicate.poker import evaluate
 from syndicate.poker.draw import COMPLETE, DRAW, FIRST_BETTING, SECOND_BETTING, DrawRules
 from syndicate.poker.table import DrawTable
-from syndicate.shoe import Shoe
 
 from .conftest import deal, finish_checking
 
@@ -31,7 +31,7 @@ def test_standard_ante_is_fifty_cents_agreed_between_fifty_cents_and_five_dollar
     between $0.50 and $5." """
     assert DrawRules().ante == 50
     assert DrawRules(ante=500).ante == 500 and DrawRules(ante=50).ante == 50
-    from syndicate.errors import ConfigError
+    from syndicate.core.errors import ConfigError
     for bad in (0, 25, 550, 1000):
         with pytest.raises(ConfigError, match="ante"):
             DrawRules(ante=bad)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from syndicate.blackjack.rules import preset
-from syndicate.errors import RuleError
+from syndicate.core.errors import RuleError
 from syndicate.poker.draw import DrawRules
 from syndicate.room.errors import RoomError
 from syndicate.room.games.blackjack import BlackjackGame

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from syndicate.client import ActionRefused
+from syndicate.apps.client import ActionRefused
 from syndicate.room.clock import Timers
 from syndicate.room.seating import stack_key
 from syndicate.room.values import NO_PASSWORD

@@ -87,7 +87,7 @@ def test_the_ledger_moves_any_amount_a_balance_holds(room, cast) -> None:
     """The typo guard ($10M) is for typed amounts: ``transfer`` (every chip the room moves)
     takes any amount up to what the database's balance holds, on both databases, and refuses
     what is not a positive whole number of cents (rule ``amount``), changing nothing."""
-    from syndicate import money
+    from syndicate.core import money
     from syndicate.room.errors import BadRequest
     from syndicate.room.ledger import transfer
 

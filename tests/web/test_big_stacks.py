@@ -14,16 +14,16 @@ from typing import Any
 
 import pytest
 
-from syndicate import money
-from syndicate.cards import parse
-from syndicate.client import ActionRefused, ApiError, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, ApiError, RoomClient, TableClient
+from syndicate.apps.server import ledger_check
+from syndicate.core import money
+from syndicate.core.cards import parse
+from syndicate.core.shoe import Shoe
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.clock import Timers
 from syndicate.room.ledger import cash_key, cashier_account, table_account, transfer
 from syndicate.room.seating import seat_walk_in, sell_chips, sit_down, stack_key
 from syndicate.room.values import Move
-from syndicate.server import ledger_check
-from syndicate.shoe import Shoe
 from syndicate.store import Database, SqlStore
 from syndicate.web import create_app
 from syndicate.web.security import Limits
@@ -196,7 +196,7 @@ def test_a_server_starts_on_a_database_with_stacks_past_the_guard(db_url, tmp_pa
     assert any(stack_key(table.id, hiro.id) in p and "no seat behind it" in p for p in problems), problems
     assert not any(stack_key(table.id, kenji.id) in p for p in problems)  # seated: his seat is behind it
 
-    server = ServerProcess([sys.executable, "-m", "syndicate.server", db_url, "127.0.0.1", "{port}"],
+    server = ServerProcess([sys.executable, "-m", "syndicate.apps.server", db_url, "127.0.0.1", "{port}"],
                            tmp_path / "server.log")
     try:
         out = Path(tmp_path / "server.log").read_text()

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from syndicate.client import ActionRefused, ApiError, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, ApiError, RoomClient, TableClient
+from syndicate.apps.server import ledger_check
 from syndicate.room.ledger import cash_key, player_key
 from syndicate.room.seating import stack_key
-from syndicate.server import ledger_check
 from tests.room.kit import PASSWORD
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from syndicate.client import ActionRefused, RoomClient, TableClient
-from syndicate.remote_play import _play_draw, parse_draw_command, play_remote, render_draw
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient
+from syndicate.apps.remote_play import _play_draw, parse_draw_command, play_remote, render_draw
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from syndicate.client import RoomClient, TableClient
-from syndicate.history import verify
+from syndicate.apps.client import RoomClient, TableClient
+from syndicate.apps.history import verify
+from syndicate.apps.server import admin_create, prepare
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
-from syndicate.server import admin_create, prepare
 from tests.room.kit import PASSWORD, ServerProcess, hand_in_play
 
 # A crash: what each backend kept when the process was killed, and the restart's recovery.
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.both_databases
 
 
 def server_process(db_url: str, log: Path) -> ServerProcess:
-    return ServerProcess([sys.executable, "-m", "syndicate.server", db_url, "127.0.0.1", "{port}"], log)
+    return ServerProcess([sys.executable, "-m", "syndicate.apps.server", db_url, "127.0.0.1", "{port}"], log)
 
 
 async def _into_a_hand(url: str, table_id: int, tokens: dict[str, str]) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from syndicate.client import ActionRefused, TableClient
+from syndicate.apps.client import ActionRefused, TableClient
 from tests.web.test_real_cards import (
     BET,
     STAKE,

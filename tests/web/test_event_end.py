@@ -14,8 +14,8 @@ import secrets
 import pytest
 from typer.testing import CliRunner
 
-from syndicate.cli import app as cli
-from syndicate.client import ActionRefused, ApiError, RoomClient, TableClient
+from syndicate.apps.cli import app as cli
+from syndicate.apps.client import ActionRefused, ApiError, RoomClient, TableClient
 from syndicate.poker.history import verify
 from syndicate.store.models import ShoeRow
 from tests.kit.poll import until

@@ -119,7 +119,7 @@ def test_bad_player_ids_are_422(client, cast, player) -> None:
 
 
 def test_the_python_client_speaks_both(client, room, cast) -> None:
-    from syndicate.client import ApiError, RoomClient
+    from syndicate.apps.client import ApiError, RoomClient
 
     both, _, _ = _hands(room, cast)
     rc = RoomClient("http://testserver")

@@ -10,7 +10,7 @@ import secrets
 import pytest
 from fastapi.testclient import TestClient
 
-from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.errors import BadRequest, Conflict, Forbidden, NotFound
 from syndicate.room.ledger import HOUSE_FLOAT, MAX_FLOAT
 from syndicate.room.seating import stack_key
@@ -226,7 +226,7 @@ def test_without_a_name_the_current_event_is_the_one_made_first(database, room) 
 
 
 def test_serve_refuses_an_unknown_current_event(tmp_path) -> None:
-    from syndicate.server import serve
+    from syndicate.apps.server import serve
 
     with pytest.raises(NotFound) as e:
         serve(f"sqlite:///{tmp_path / 'x.db'}", event="No such night")

@@ -14,16 +14,16 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from syndicate.apps.cli import app as cli
+from syndicate.apps.history import verify
 from syndicate.blackjack.engine import Round
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
-from syndicate.cli import app as cli
-from syndicate.fairness import poker_positions
-from syndicate.history import verify
+from syndicate.core.fairness import poker_positions
+from syndicate.core.shoe import Shoe
 from syndicate.poker.draw import DrawHand, DrawRules
 from syndicate.poker.history import to_history
 from syndicate.room.ledger import now
-from syndicate.shoe import Shoe
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, bearer
 

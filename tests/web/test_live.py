@@ -1,5 +1,5 @@
 """Live Blackjack end to end: a real uvicorn server on a loopback port, a dealer, two players and
-a spectator on WebSockets through :mod:`syndicate.client`, random legal play for many rounds.
+a spectator on WebSockets through :mod:`syndicate.apps.client`, random legal play for many rounds.
 
 Checked: the ledger agrees with the table to the cent (and sums to zero), every stored hand
 replays exactly through the engine, no message to anyone ever carries the hole card before it
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient, random_play
 from syndicate.blackjack.history import replay, verify
-from syndicate.client import ActionRefused, RoomClient, TableClient, random_play
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD, LiveServer

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.poker.history import replay, verify
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.clock import Timers
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
@@ -130,7 +130,7 @@ def test_a_paused_table_deals_no_new_round(server, room, cast) -> None:
 
 
 def test_play_remote_from_the_terminal(server, room, cast) -> None:
-    from syndicate.remote_play import play_remote
+    from syndicate.apps.remote_play import play_remote
 
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)

@@ -9,8 +9,8 @@ import random
 
 from typer.testing import CliRunner
 
-from syndicate import loadtest
-from syndicate.cli import app
+from syndicate.apps import loadtest
+from syndicate.apps.cli import app
 from syndicate.room.clock import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits

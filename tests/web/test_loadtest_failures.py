@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from syndicate import loadtest
-from syndicate.cli import app
-from syndicate.client import RoomClient
+from syndicate.apps import loadtest
+from syndicate.apps.cli import app
+from syndicate.apps.client import RoomClient
 from tests.room.kit import PASSWORD, free_port
 
 #: A run that has not returned by then hangs (a liveness bound, not a timing figure).

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from syndicate.client import ActionRefused, ApiError, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, ApiError, RoomClient, TableClient
 from syndicate.room.lookalikes import look_alike_key, skeleton
 from tests.room.kit import PASSWORD
 

@@ -10,8 +10,8 @@ import threading
 import httpx
 import pytest
 
-from syndicate.blackjack import odds
-from syndicate.client import RoomClient, TableClient
+from syndicate.apps.client import RoomClient, TableClient
+from syndicate.blackjack.maths import odds
 from syndicate.web import pages
 from tests.room.kit import PASSWORD, deal_until_someone_must_act
 

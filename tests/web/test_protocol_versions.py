@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from syndicate.client import ActionRefused, TableClient
+from syndicate.apps.client import ActionRefused, TableClient
 from tests.web.test_live import sign_in
 
 
@@ -104,7 +104,7 @@ def test_a_client_that_keeps_nothing_decodes_only_the_states_it_reads(server, ro
     message is decoded (a state may carry it). Decoding every state was a third of a bot's CPU."""
     import orjson
 
-    from syndicate import client as client_module
+    from syndicate.apps import client as client_module
 
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)

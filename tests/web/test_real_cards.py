@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from syndicate.cards import parse
-from syndicate.client import ActionRefused, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient
+from syndicate.core.cards import parse
+from syndicate.core.shoe import Shoe
 from syndicate.room.clock import Timers
 from syndicate.room.seating import stack_key
-from syndicate.shoe import Shoe
 from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer

@@ -12,12 +12,12 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from syndicate.cards import parse
-from syndicate.cli import app as cli_app
-from syndicate.client import ApiError, RoomClient, TableClient
+from syndicate.apps.cli import app as cli_app
+from syndicate.apps.client import ApiError, RoomClient, TableClient
+from syndicate.core.cards import parse
+from syndicate.core.shoe import Shoe
 from syndicate.room import report
 from syndicate.room.clock import Timers
-from syndicate.shoe import Shoe
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
 

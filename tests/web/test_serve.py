@@ -16,8 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from syndicate import server as server_module
-from syndicate.cli import app as cli
+from syndicate.apps import server as server_module
+from syndicate.apps.cli import app as cli
 from syndicate.web import create_app
 from syndicate.web.qr import qr_svg
 from tests.room.kit import FAST_HASHER, PASSWORD, free_port
@@ -61,7 +61,7 @@ def test_a_bad_option_is_one_line_naming_it(tmp_path, monkeypatch, args, option,
 
 def test_an_invalid_public_url_prints_one_line_not_a_traceback(tmp_path) -> None:
     """As the newcomer met it: the command itself, in its own process."""
-    done = subprocess.run([sys.executable, "-m", "syndicate.cli", "serve", "--public-url", "casino.example/[x]",
+    done = subprocess.run([sys.executable, "-m", "syndicate.apps.cli", "serve", "--public-url", "casino.example/[x]",
                            "--port", str(free_port())], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert (done.stdout + done.stderr).strip() == ("error: --public-url: a public URL is http(s)://host[:port][/path], "
@@ -82,7 +82,7 @@ def test_a_port_in_use_is_named(tmp_path, monkeypatch) -> None:
 
 
 class _Served:
-    """``syndicate.server.serve`` run in a thread, its uvicorn server kept to be stopped."""
+    """``syndicate.apps.server.serve`` run in a thread, its uvicorn server kept to be stopped."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -> None:
         import uvicorn

@@ -14,7 +14,7 @@ import httpx
 import pytest
 import segno
 
-from syndicate.client import ActionRefused, TableClient
+from syndicate.apps.client import ActionRefused, TableClient
 from syndicate.room.clock import Timers
 from syndicate.room.errors import BadRequest
 from syndicate.web import create_app
@@ -249,8 +249,8 @@ def test_the_card_check_hides_a_card_entered_by_its_rank_alone() -> None:
     """An engine's refusal names a card of the full history; a player's copy of the check must
     not: suited ("Ah", "A♥", "10♥"), quoted, or a Blackjack card entered without its suit ("A",
     "T", "10", "7"), while the round and step numbers and the counts stay readable."""
-    from syndicate.cards import card
-    from syndicate.shoe import EnteredShoe
+    from syndicate.core.cards import card
+    from syndicate.core.shoe import EnteredShoe
 
     for text in ("A", "T", "10", "7", "K", "Ah", "Th", "10h"):
         shoe = EnteredShoe(1)

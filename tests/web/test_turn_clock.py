@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from syndicate.apps.client import ActionRefused, ApiError, TableClient
 from syndicate.blackjack import history as bj_history
-from syndicate.client import ActionRefused, ApiError, TableClient
 from syndicate.poker import history as pk_history
 from syndicate.room.clock import Timers
 from syndicate.web import create_app

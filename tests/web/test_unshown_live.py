@@ -11,8 +11,8 @@ import json
 import random
 import secrets
 
-from syndicate.client import RoomClient
-from syndicate.fairness import poker_positions
+from syndicate.apps.client import RoomClient
+from syndicate.core.fairness import poker_positions
 from syndicate.poker.history import verify
 from syndicate.store.models import ShoeRow
 from tests.kit.poll import until

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from syndicate.client import ActionRefused, ApiError, RoomClient, TableClient
+from syndicate.apps.client import ActionRefused, ApiError, RoomClient, TableClient
+from syndicate.apps.server import ledger_check
 from syndicate.room.ledger import cash_key, is_walk_in, player_key
 from syndicate.room.seating import stack_key
-from syndicate.server import ledger_check
 from tests.room.kit import PASSWORD
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import Card
+from ..core.cards import Card
 from .engine import DOUBLE, HIT, PLAY_ON, SPLIT, STAND, SURRENDER
 from .rules import Rules
 

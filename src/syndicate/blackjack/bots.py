@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import Card
+from ..core.cards import Card
 from .basic import decide
 from .engine import EARLY_SURRENDER, INSURANCE, Round
 from .rules import Rules
@@ -16,7 +16,7 @@ def advisor(rules: Rules) -> Advisor:
     """The best chart we have for ``rules``: computed from the rules by the maths module when it
     is installed, else the published chart in :mod:`syndicate.blackjack.basic`."""
     try:
-        from .strategy import chart  # computed from the rules (maths module)
+        from .maths.strategy import chart  # computed from the rules (maths module)
     except ImportError:
         return lambda cards, up, legal: decide(rules, cards, up, legal)
     computed = chart(rules)

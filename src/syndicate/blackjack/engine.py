@@ -1,14 +1,14 @@
 """One round of Blackjack: a pure state machine.
 
 The round owns no randomness. Chance is explicit, as in OpenSpiel: whenever a card is needed
-the round knows for whom (:attr:`Round.card_needed`, a :class:`~syndicate.shoe.CardNeed`). With a
-committed :class:`~syndicate.shoe.Shoe` the round draws that card itself at once, so a seeded or
-stacked shoe replays it exactly; with an :class:`~syndicate.shoe.EnteredShoe` (a real-cards
+the round knows for whom (:attr:`Round.card_needed`, a :class:`~syndicate.core.shoe.CardNeed`). With a
+committed :class:`~syndicate.core.shoe.Shoe` the round draws that card itself at once, so a seeded or
+stacked shoe replays it exactly; with an :class:`~syndicate.core.shoe.EnteredShoe` (a real-cards
 table) it stops and waits for the dealer's :meth:`Round.deal_card`, and the last card entered can
 be taken back (:meth:`Round.take_back`) until someone acts on it. docs/dealer.md has the whole API. Its vocabulary follows OpenSpiel and
 PokerKit: :attr:`Round.phase` and :attr:`Round.to_act` say whose turn it is,
 :meth:`Round.legal_actions` lists what they may do, and every action ``x`` has a triad
-``verify_x`` (raises a :class:`~syndicate.errors.RuleError` naming the rule),
+``verify_x`` (raises a :class:`~syndicate.core.errors.RuleError` naming the rule),
 ``can_x`` and ``x`` (applies it and returns the record appended to :attr:`Round.log`).
 
 The sequence: betting → two dealing passes clockwise from the dealer's left (dealer one up,
@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .. import money
-from ..cards import Card, CardError, card
-from ..errors import BadAmount, IllegalAction, OutOfTurn
-from ..shoe import CardNeed, EnteredShoe, Shoe
+from ..core import money
+from ..core.cards import Card, CardError, card
+from ..core.errors import BadAmount, IllegalAction, OutOfTurn
+from ..core.shoe import CardNeed, EnteredShoe, Shoe
 from . import records as rec
 from .records import DEALER
 from .rules import Rules

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import money
-from ..replays import by_clock, clock_moves, replay_json
-from ..shoe import EnteredShoe, Shoe, commitment_of
+from ..core import money
+from ..core.replays import by_clock, clock_moves, replay_json
+from ..core.shoe import EnteredShoe, Shoe, commitment_of
 from . import records as rec
 from .engine import Round
 from .rules import Rules
@@ -130,7 +130,7 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
 
 
 def _verify_openings(label: str, sj: dict[str, Any], rounds: list[dict[str, Any]]) -> tuple[bool, str, int]:
-    from ..fairness import blackjack_positions, check_openings
+    from ..core.fairness import blackjack_positions, check_openings
 
     seen = [(p, c) for rnd in rounds for p, c, _shown in blackjack_positions(rnd) if c is not None]
     problems = check_openings(sj, seen)
@@ -156,7 +156,7 @@ def _split_restub(s: dict[str, Any], seen: list[tuple[int, str]]) -> tuple[int, 
 
 
 def _legacy(s: dict[str, Any], seed_hex: str) -> bool:
-    from ..fairness import is_legacy
+    from ..core.fairness import is_legacy
 
     return is_legacy(s, seed_hex)
 

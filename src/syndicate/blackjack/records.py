@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..cards import Card, card
+from ..core.cards import Card, card
 
 DEALER = -1
 

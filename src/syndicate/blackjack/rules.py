@@ -11,8 +11,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .. import money
-from ..errors import ConfigError
+from ..core import money
+from ..core.errors import ConfigError
 
 BLACKJACK_PAYS: Final = ("3:2", "6:5", "1:1")
 DOUBLE_ON: Final = ("any", "9-11", "10-11")

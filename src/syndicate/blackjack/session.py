@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..shoe import EnteredShoe, Shoe
+from ..core.shoe import EnteredShoe, Shoe
 from . import records as rec
 from .engine import Round
 from .rules import Rules

@@ -14,7 +14,7 @@ from .pots import Pot
 from .table import DrawTable
 
 if TYPE_CHECKING:
-    from .batch import all_hands, evaluate_batch, frequency_table
+    from .maths.batch import all_hands, evaluate_batch, frequency_table
 
 _BATCH = ("all_hands", "evaluate_batch", "frequency_table")
 
@@ -26,7 +26,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in _BATCH:
-        from . import batch
+        from .maths import batch
 
         return getattr(batch, name)
     raise AttributeError(f"module 'syndicate.poker' has no attribute {name!r}")

@@ -18,10 +18,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import Card
+from ..core.cards import Card
 from .draw import DRAW, FIRST_BETTING, DrawHand
 from .evaluator import CATEGORIES, evaluate
-from .odds import draw_odds
+from .maths.odds import draw_odds
 
 # Rough chance to end with the best hand at a 3–4 handed table, by what the bot holds after
 # the draw (category index: 0 royal … 9 high card); pairs are refined by rank below.
@@ -87,7 +87,7 @@ def strength(cards: Sequence[Card], before_draw: bool) -> float:
     if cat == 8:  # one pair: Jacks or better is a real hand, small pairs are not
         s = 0.2 + 0.03 * (value.ranks[0] - 2)
     if before_draw and cat >= 6:
-        # What the draw it will make leads to, enumerated exactly (syndicate.poker.odds).
+        # What the draw it will make leads to, enumerated exactly (syndicate.poker.maths.odds).
         odds = draw_odds(cards, choose_discards(cards))
         drawn = sum(p * _MADE[CATEGORIES.index(name)] for name, p in odds.categories.items())
         s = max(s, drawn)

@@ -26,10 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from .. import money
-from ..cards import Card, CardError, card
-from ..errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
-from ..shoe import CardNeed, EnteredShoe, Shoe, ShoeError
+from ..core import money
+from ..core.cards import Card, CardError, card
+from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
+from ..core.shoe import CardNeed, EnteredShoe, Shoe, ShoeError
 from . import records as rec
 from .evaluator import HandValue, evaluate, spoken
 from .pots import ODD_CHIP_RULES, Pot, settle, side_pots

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from ..cards import DECK, RANK_NAMES, RANK_PLURALS, Card, CardError, card
+from ..core.cards import DECK, RANK_NAMES, RANK_PLURALS, Card, CardError, card
 
 CATEGORIES: Final = (
     "Royal Flush",

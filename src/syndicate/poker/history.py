@@ -15,11 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import money
-from ..cards import CardError, card, decks, text
-from ..errors import RuleError
-from ..replays import by_clock, clock_moves, replay_json
-from ..shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
+from ..core import money
+from ..core.cards import CardError, card, decks, text
+from ..core.errors import RuleError
+from ..core.replays import by_clock, clock_moves, replay_json
+from ..core.shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
 from . import records as rec
 from .draw import DrawHand, DrawRules
 from .evaluator import spoken
@@ -175,7 +175,7 @@ def _shoe_for(entry: dict[str, Any]) -> Shoe | EnteredShoe:
     recorded = _recorded_cards(entry)
     if recorded and rec.HIDDEN not in recorded and not any(d["type"] == "restub" for d in entry["log"]):
         # The house's copy before the seed is out: every card is in the record, in deal order.
-        from ..cards import parse
+        from ..core.cards import parse
 
         return Shoe.for_replay(parse(recorded, distinct=False), s.get("start", 0))
     raise HistoryError(
@@ -245,7 +245,7 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
 def _verify_openings(entry: dict[str, Any]) -> tuple[bool, str]:
     """A hand whose seed is still secret: every card the history shows checks against its
     opening and the position commitments under the published root."""
-    from ..fairness import check_openings, poker_positions
+    from ..core.fairness import check_openings, poker_positions
 
     n = hand_name(entry)
     seen = [(p, c) for p, _seat, c, _shown in poker_positions(entry) if c != rec.HIDDEN]
@@ -264,7 +264,7 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
     """Check the fairness of every hand: SHA-256(seed) equals the commitment published before
     the deal, the deck is the documented shuffle of that seed, and every card dealt (the
     deal, the draw, any re-stub) is the one the committed order and the rules produce."""
-    from ..fairness import is_legacy
+    from ..core.fairness import is_legacy
 
     messages: list[str] = []
     ok = True

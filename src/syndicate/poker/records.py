@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..cards import Card
+from ..core.cards import Card
 
 HIDDEN = "??"
 

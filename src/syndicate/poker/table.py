@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .. import money
-from ..errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
-from ..shoe import EnteredShoe, Shoe
+from ..core import money
+from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
+from ..core.shoe import EnteredShoe, Shoe
 from .draw import DrawHand, DrawRules
 
 HOST_DEALER = "dealer"

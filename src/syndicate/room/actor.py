@@ -35,8 +35,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
-from .. import money
-from ..errors import RuleError
+from ..core import money
+from ..core.errors import RuleError
 from .accounts import canonical_name
 from .cardroom import CardRoom
 from .clock import Clock, Timers, check_turn_clock, check_window, table_timers

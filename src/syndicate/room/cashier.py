@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from .. import money
+from ..core import money
 from .errors import BadRequest, Conflict, NotFound
 from .ledger import (
     HOUSE_FLOAT,

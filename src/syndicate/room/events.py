@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import money
+from ..core import money
 from .clock import check_turn_clock
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .ledger import now

@@ -10,7 +10,7 @@ timed out and of a bot. The actor reads the engine's stacks after every change a
 ledger by the difference, so the settlement of a hand is whatever the engine says it is.
 
 At a real-cards table (``cards == "real"``, docs/dealer.md) the adapter deals from an
-:class:`~syndicate.shoe.EnteredShoe`: the hand stops at every card the room is to know
+:class:`~syndicate.core.shoe.EnteredShoe`: the hand stops at every card the room is to know
 (:attr:`Game.card_needed`; at draw only the hands shown down) and the dealer's ``card`` and
 ``take_back`` actions supply and correct them; there is then no shoe to commit to
 (:attr:`Game.shoe` is ``None``).
@@ -22,8 +22,8 @@ import secrets
 from collections.abc import Callable, Sized
 from typing import Any, NamedTuple, Protocol
 
-from .. import money
-from ..shoe import CardNeed, Shoe
+from ..core import money
+from ..core.shoe import CardNeed, Shoe
 from .errors import Conflict
 
 #: The seated players a new hand is dealt to: seat -> chips (sitting out and leaving excluded).

@@ -5,7 +5,7 @@ A stored history is the house's copy: every card. What anyone else is served is
 :func:`for_viewer` of it: while the seed is secret, a card goes only to its holder, unless it
 was shown at the table (a showdown hand, the Ace shown with a four-card draw, every Blackjack
 card but a hole card never turned). Each card served comes with its *opening* (position, card,
-salt), checked by :func:`syndicate.fairness.check_openings` (docs/fairness.md).
+salt), checked by :func:`syndicate.core.fairness.check_openings` (docs/fairness.md).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..fairness import HIDDEN, blackjack_positions, is_legacy, poker_positions
+from ..core.fairness import HIDDEN, blackjack_positions, is_legacy, poker_positions
+from ..core.shoe import Shoe
 from ..poker.history import replay_hand
-from ..shoe import Shoe
 from .errors import NotFound
 from .ports import Repo, Store
 from .roles import ADMIN

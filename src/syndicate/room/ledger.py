@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .. import money
+from ..core import money
 from .errors import BadRequest, Conflict, NotFound
 from .ports import Repo, Store
 from .values import BOT, WALK_IN, Account, LedgerAccount, Line, Move

@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import money
+from ..core import money
 from .cardroom import CardRoom
 from .errors import Conflict
 from .ledger import (

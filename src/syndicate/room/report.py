@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .. import money
+from ..core import money
 from .errors import NotFound
 from .ledger import CASHIER, HOUSE_FLOAT, Ledger, is_bot, is_walk_in
 from .ports import Store

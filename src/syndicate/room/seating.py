@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from .. import money
+from ..core import money
 from .accounts import account_name, canonical_name, check_look_alike, check_not_bot_name
 from .errors import Conflict
 from .ledger import (

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from types import EllipsisType
 from typing import Any
 
-from .. import money
 from ..blackjack.rules import PRESETS, Rules, preset
-from ..errors import ConfigError
+from ..core import money
+from ..core.errors import ConfigError
 from ..poker.draw import DrawRules
 from .accounts import check_name
 from .clock import check_turn_clock

@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
-from .. import money
+from ..core import money
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .ledger import cash_account, cash_key, is_bot, is_walk_in, now, stacks_of
 from .ports import Repo, Store

@@ -21,17 +21,17 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 
 from ..blackjack.rules import PRESETS, Rules
-from ..gcpause import keep_pauses_short
+from ..core.shoe import Shoe
 from ..room.cardroom import CardRoom
 from ..room.clock import Timers
 from ..room.cluster import ClusterRoom, check_cluster_url
 from ..room.live import LiveRoom
 from ..room.recovery import Restored, void_unfinished
-from ..shoe import Shoe
 from ..store import Database, SqlStore
 from ..store.bus import RedisBus
 from .auth import COOKIE
 from .errors import answer_refusals
+from .gcpause import keep_pauses_short
 from .headers import SecurityHeadersMiddleware
 from .hosts import HostGuard, Hosts
 from .pages import OddsService
@@ -81,7 +81,7 @@ def create_app(
     it, the event made at first start. Creating another event never changes it.
 
     ``short_gc_pauses`` (``syndicate serve`` sets it: it owns the process) keeps the garbage
-    collector's pauses short (:mod:`syndicate.gcpause`). ``precompute_odds`` (``syndicate serve``
+    collector's pauses short (:mod:`syndicate.web.gcpause`). ``precompute_odds`` (``syndicate serve``
     sets it too) analyses every preset's odds in the background on start, so a preset table's
     rules page answers at once (:class:`syndicate.web.pages.OddsService`).
 

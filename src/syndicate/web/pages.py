@@ -26,7 +26,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from ..blackjack import odds, strategy
+from ..blackjack.maths import odds, strategy
 from ..blackjack.rules import PRESET_TITLES, PRESETS, Rules
 from ..poker.draw import DrawRules
 from ..room.errors import Forbidden, NotFound

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import Path
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
-from .. import money
+from ..core import money
 
 _DIGITS = re.compile(r"[0-9]{1,19}")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...blackjack.rules import Rules
+from ...core.shoe import Shoe
 from ...poker.draw import DrawRules
-from ...shoe import Shoe
 from ..game import Game, Players
 from ..values import Table
 from .blackjack import BlackjackGame

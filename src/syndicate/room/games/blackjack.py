@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import money
 from ...blackjack import basic
 from ...blackjack import records as rec
 from ...blackjack.engine import Round
 from ...blackjack.rules import Rules
 from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
-from ...shoe import EnteredShoe, Shoe
+from ...core import money
+from ...core.shoe import EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
 from ..game import (
     Leaving,

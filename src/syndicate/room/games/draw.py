@@ -20,14 +20,14 @@ import random
 import secrets
 from typing import Any
 
-from ... import money
+from ...core import money
+from ...core.shoe import EnteredShoe, Shoe
 from ...poker import bots as poker_bots
 from ...poker.draw import Dealing, DrawHand, DrawRules
 from ...poker.evaluator import spoken
 from ...poker.history import hand_to_json, to_history
 from ...poker.records import redact
 from ...poker.table import HOST_DEALER, DrawTable
-from ...shoe import EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
 from ..game import (
     Leaving,

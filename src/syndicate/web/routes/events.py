@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter
 from pydantic import Field, StrictInt
 
-from ... import money
+from ...core import money
 from ...room.clock import MAX_TURN, MIN_TURN
 from ...room.errors import BadRequest, Forbidden
 from ...room.roles import require

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter
 from pydantic import Field, StrictInt
 
-from ... import money
+from ...core import money
 from ...room.roles import DEALER
 from ..auth import Me
 from ..schemas import Body, Id

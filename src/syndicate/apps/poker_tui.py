@@ -13,8 +13,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .. import money
-from ..cards import card
+from ..core import money
+from ..core.cards import card
 
 _RED = {"d", "h"}
 

@@ -1,7 +1,7 @@
 """Blackjack in the terminal: one person against the house, bots in the other seats.
 
 Input comes from ``input_fn`` (``input`` by default) so the whole game can be driven by a
-script in tests. At a terminal the actions are single keys, no Enter (:mod:`syndicate.keys`);
+script in tests. At a terminal the actions are single keys, no Enter (:mod:`syndicate.apps.keys`);
 bets, which are amounts, are typed as lines. The table is drawn with Rich.
 """
 
@@ -16,15 +16,15 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .. import money
-from ..cards import Card, card
-from ..errors import RuleError
-from ..keys import key_reader
-from . import engine as E
-from .bots import act as bot_act
-from .bots import advisor
-from .rules import Rules
-from .session import Session
+from ..blackjack import engine as E
+from ..blackjack.bots import act as bot_act
+from ..blackjack.bots import advisor
+from ..blackjack.rules import Rules
+from ..blackjack.session import Session
+from ..core import money
+from ..core.cards import Card, card
+from ..core.errors import RuleError
+from .keys import key_reader
 
 KEYS = {
     "h": E.HIT, "s": E.STAND, "d": E.DOUBLE, "p": E.SPLIT, "r": E.SURRENDER,

@@ -1,5 +1,5 @@
 """Play at a live table from the terminal (``syndicate play --server URL``): the keys, the
-prompts and the table drawn as text, over :mod:`syndicate.client`."""
+prompts and the table drawn as text, over :mod:`syndicate.apps.client`."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def play_remote(url: str, event: int, name: str, password: str, table: int, *, s
 
 async def _play_remote(url: str, event: int, name: str, password: str, table_id: int, seat: int, buy_in: int,
                        rounds: int | None, input_fn: Callable[[str], str], out: Callable[[str], None]) -> int:
-    from . import money
+    from ..core import money
     from .client import RoomClient, TableClient
 
     rest = RoomClient(url)
@@ -67,7 +67,7 @@ async def _play_remote(url: str, event: int, name: str, password: str, table_id:
 
 async def _play_blackjack(tc: Any, seat: int, rounds: int | None, input_fn: Callable[[str], str],
                           out: Callable[[str], None]) -> None:
-    from . import money
+    from ..core import money
     from .client import ActionRefused
 
     seen = -1
@@ -136,7 +136,7 @@ def parse_draw_command(text: str, cards: list[str] | None) -> tuple[str, dict[st
     """A typed poker command → (protocol action, its fields). Amounts are dollars ("1.50");
     draw takes your cards by name ("7h 2c") or by position, 1 to 5 from the left ("1 4").
     Raises ValueError naming what is wrong."""
-    from . import money
+    from ..core import money
 
     words = text.strip().split()
     if not words:
@@ -178,7 +178,7 @@ def _ante_proposal(state: dict[str, Any], seat: int) -> int | None:
 
 async def _play_draw(tc: Any, seat: int, rounds: int | None, input_fn: Callable[[str], str],
                      out: Callable[[str], None]) -> None:
-    from . import money
+    from ..core import money
     from .client import ActionRefused
 
     seen = -1
@@ -248,7 +248,7 @@ async def _play_draw(tc: Any, seat: int, rounds: int | None, input_fn: Callable[
 
 def draw_prompt(rd: dict[str, Any]) -> str:
     """What the player to act may do, with the amounts (as the local game asks)."""
-    from . import money
+    from ..core import money
 
     f = money.format
     extra = []
@@ -264,7 +264,7 @@ def draw_prompt(rd: dict[str, Any]) -> str:
 
 
 def _cards(cards: list[str] | None) -> str:
-    from .cards import card
+    from ..core.cards import card
 
     if cards is None:
         return "(folded)"
@@ -280,8 +280,8 @@ def hand_title(state: dict[str, Any]) -> str:
 def render_draw(state: dict[str, Any], seat: int | None = None) -> str:
     """A draw table's state as text, from the view alone (so it shows nothing the server did
     not): the hand, the pot, then each seat's stack, bet, cards and marks."""
-    from . import money
-    from .poker.tui import seat_marks
+    from ..core import money
+    from .poker_tui import seat_marks
 
     f = money.format
     rd = state["round"]
@@ -304,7 +304,7 @@ def render_draw(state: dict[str, Any], seat: int | None = None) -> str:
 
 def render(state: dict[str, Any], seat: int | None = None) -> str:
     """A state as a few lines of text: the dealer, then every seat's hands."""
-    from . import money
+    from ..core import money
 
     rd = state["round"]
     if rd is None:

@@ -1,6 +1,6 @@
 """Monte Carlo play of the basic-strategy chart through real shoes (numba).
 
-One player, heads up against the dealer, plays :func:`syndicate.blackjack.strategy.chart`
+One player, heads up against the dealer, plays :func:`syndicate.blackjack.maths.strategy.chart`
 for the rules. With a cut card the shoe is dealt until the cut card (``penetration``) comes
 out before a round, then reshuffled (and a card burnt if the rules burn one); with
 ``continuous=True`` every round starts from a full shoe, as off-the-top analysis assumes.
@@ -28,8 +28,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numba import njit
 
+from ..rules import Rules
 from . import odds
-from .rules import Rules
 from .strategy import UPCARDS, Chart, chart
 
 #: Rounds per reproducibility chunk.

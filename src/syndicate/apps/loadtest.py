@@ -37,9 +37,9 @@ from typing import Any
 
 import websockets
 
-from .blackjack.rules import Rules
+from ..blackjack.rules import Rules
+from ..web.gcpause import keep_pauses_short
 from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, basic_strategy, my_turn
-from .gcpause import keep_pauses_short
 
 GAMES = ("blackjack", "poker")
 ROUTES = ("spread", "table")  # where a table's clients connect, with several server processes

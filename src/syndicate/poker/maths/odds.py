@@ -17,8 +17,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import DECK, Card, CardError, parse
-from .evaluator import CATEGORIES, evaluate
+from ...core.cards import DECK, Card, CardError, parse
+from ..evaluator import CATEGORIES, evaluate
 
 #: The house rule of the seed: up to three, or four when the card kept is an Ace.
 MAX_DISCARD = 3

@@ -11,8 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from . import money
-from .errors import ConfigError
+from ..core import money
+from ..core.errors import ConfigError
 
 app = typer.Typer(
     help="Syndicate: the card room casino nights run on. Blackjack and five-card draw, exact and replayable.",
@@ -39,7 +39,7 @@ def _fail(message: str) -> typer.Exit:
 
 
 def load_rules(name: str, overrides: list[str] | None):  # type: ignore[no-untyped-def]
-    from .blackjack.rules import preset
+    from ..blackjack.rules import preset
 
     try:
         return preset(name, tuple(overrides or ()))
@@ -54,7 +54,7 @@ def rules_cmd(
     overrides: SetOpt = None,
 ) -> None:
     """List the rules presets, or print one with every key."""
-    from .blackjack.rules import DEFAULT_PRESET, PRESET_TITLES, PRESETS
+    from ..blackjack.rules import DEFAULT_PRESET, PRESET_TITLES, PRESETS
 
     if preset_name is None:
         if as_json:
@@ -111,9 +111,9 @@ def play_cmd(
     if server is not None:  # the table's own game (the welcome says which), Blackjack or draw
         if name is None:
             raise _fail("--server needs --name (your account)")
+        from ..room.errors import RoomError
         from .client import ApiError
         from .remote_play import play_remote
-        from .room.errors import RoomError
 
         password = typer.prompt("Password", hide_input=True)
         try:
@@ -131,8 +131,8 @@ def play_cmd(
         except ValueError:
             raise _fail("--seed takes 64 hex digits (32 bytes)") from None
     if game == "blackjack":
-        from .blackjack.session import Session, seeded_shoes
-        from .blackjack.tui import HUMAN, BlackjackTUI
+        from ..blackjack.session import Session, seeded_shoes
+        from .blackjack_tui import HUMAN, BlackjackTUI
 
         rules = load_rules(rules_name, overrides)
         try:
@@ -150,7 +150,7 @@ def play_cmd(
             console.print(f"Hand history saved to {history} (replay: syndicate replay {history})")
         return
     if game == "poker":
-        from .poker.cli import play_poker
+        from .poker_cli import play_poker
 
         try:
             play_poker(players=players, ante=ante, seed=seed, console=console, stack=bankroll,
@@ -197,13 +197,13 @@ def odds_cmd(
         return
     if game == "poker":
         if table:
-            from .poker.cli import print_poker_table
+            from .poker_cli import print_poker_table
 
             print_poker_table(console)
             return
         if hand is None:
             raise _fail('syndicate odds poker takes --table, or a hand such as "Ah Kh Qh Jh 2c"')
-        from .cards import CardError
+        from ..core.cards import CardError
         from .maths_cli import odds_poker
 
         try:
@@ -300,11 +300,11 @@ def serve_cmd(
         envvar="SYNDICATE_SECURE_COOKIES")] = None,
 ) -> None:
     """Run the card room server (REST + WebSocket; docs/server.md, docs/protocol.md, docs/deployment.md)."""
-    from .room.errors import RoomError
+    from ..room.errors import RoomError
     from .server import OptionError, serve
 
     try:
-        from .web.connections import ConnectionLimits
+        from ..web.connections import ConnectionLimits
 
         serve(db, host, port, seed_notice=roster, redis=redis, lease_seconds=lease_seconds,
               connection_limits=ConnectionLimits(per_address=per_address), event=event, public_url=public_url,
@@ -327,7 +327,7 @@ def admin_create_cmd(
     event: Annotated[str, typer.Option(help="The event (created if new).")] = "Casino night",
 ) -> None:
     """Create an admin account for an event."""
-    from .room.errors import RoomError
+    from ..room.errors import RoomError
     from .server import admin_create
 
     try:
@@ -372,7 +372,7 @@ def report_cmd(
     """The end-of-night report: per player buy-ins, cash-outs, net and hands; per table and
     dealer hands dealt and the house's result; the winners; its totals checked against the
     ledger audit of `syndicate admin check` (docs/report.md). Exit status 1 if they disagree."""
-    from .room.errors import RoomError
+    from ..room.errors import RoomError
     from .server import event_report
 
     try:
@@ -520,7 +520,7 @@ def export_cmd(
         doc = history.load(file)
         if doc["game"] != "poker":
             raise history.HistoryError(f"PHH is a poker format; {file} is a {doc['game']} history")
-        from .poker.history import to_phh
+        from ..poker.history import to_phh
 
         print(to_phh(doc), end="")
     except (history.HistoryError, KeyError, TypeError, ValueError) as e:

@@ -1,4 +1,4 @@
-"""Plain functions behind the server's commands; ``syndicate.cli`` wires them into Typer.
+"""Plain functions behind the server's commands; ``syndicate.apps.cli`` wires them into Typer.
 
 ``serve`` is the card room's main command: it checks its options (each refusal one line naming
 the option: :class:`OptionError`), creates (or upgrades) the database, makes the first admin on
@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, TextIO
 
 from argon2 import PasswordHasher
 
-from .room.accounts import DEFAULT_EVENT, Accounts
-from .room.cardroom import CardRoom
-from .room.errors import NotFound, RoomError
-from .room.roster import Roster
-from .room.values import Account
-from .store import Database, SqlStore
+from ..room.accounts import DEFAULT_EVENT, Accounts
+from ..room.cardroom import CardRoom
+from ..room.errors import NotFound, RoomError
+from ..room.roster import Roster
+from ..room.values import Account
+from ..store import Database, SqlStore
 
 if TYPE_CHECKING:
-    from .web.connections import ConnectionLimits
+    from ..web.connections import ConnectionLimits
 
 DEFAULT_PORT = 8000
 DEFAULT_HOST = "127.0.0.1"
@@ -97,9 +97,9 @@ def check_options(*, public_url: str | None, allowed_hosts: Iterable[str], proxi
     """The options that take a URL or an address, checked: the public URL and the allowed
     hosts as the app reads them, the proxies' addresses (normalized, as the server sees
     clients), the Redis URL's form. Raises :class:`OptionError`."""
-    from .room.errors import RoomError
-    from .web.hosts import allowed_host
-    from .web.qr import public_url as checked_url
+    from ..room.errors import RoomError
+    from ..web.hosts import allowed_host
+    from ..web.qr import public_url as checked_url
 
     try:
         url = checked_url(public_url) if public_url is not None else None
@@ -150,7 +150,7 @@ def _opened(db: str | None, seed_notice: bool) -> Database:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
-    from .store.database import normalize_url
+    from ..store.database import normalize_url
 
     try:
         shown = make_url(normalize_url(db)).render_as_string(hide_password=True).replace("+psycopg", "")
@@ -186,8 +186,8 @@ def serve(db: str | None = None, host: str | None = None, port: int = DEFAULT_PO
     one raises :class:`OptionError`. Blocks until stopped."""
     import uvicorn
 
-    from .web import create_app
-    from .web.connections import ConnectionLimits, uvicorn_options
+    from ..web import create_app
+    from ..web.connections import ConnectionLimits, uvicorn_options
 
     host = host or (LAN_HOST if lan else DEFAULT_HOST)
     if lan and public_url is None:
@@ -199,8 +199,8 @@ def serve(db: str | None = None, host: str | None = None, port: int = DEFAULT_PO
     url, hosts, exempt = check_options(public_url=public_url, allowed_hosts=allowed_hosts, proxies=proxies,
                                        redis=redis)
     if redis is not None:
-        from .room.cluster import check_cluster_url
-        from .store.database import normalize_url
+        from ..room.cluster import check_cluster_url
+        from ..store.database import normalize_url
 
         check_cluster_url(normalize_url(db))  # before touching any database
     check_listen(host, port)
@@ -281,8 +281,8 @@ def event_report(db: str | None, event: str | None = None, fmt: str = "text") ->
     The database is not migrated. Raises NotFound naming the events there are."""
     import json
 
-    from .room import report
-    from .room.errors import BadRequest, NotFound
+    from ..room import report
+    from ..room.errors import BadRequest, NotFound
 
     if fmt not in ("text", "json", "csv", "players", "html"):
         raise BadRequest("format", f"the format is text, json, csv, players or html, not {fmt!r}")
@@ -315,7 +315,7 @@ def event_report(db: str | None, event: str | None = None, fmt: str = "text") ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m syndicate.server [DB] [HOST] [PORT]``: the server alone, as the tests and
+    """``python -m syndicate.apps.server [DB] [HOST] [PORT]``: the server alone, as the tests and
     benchmarks start it."""
     args = sys.argv[1:] if argv is None else argv
     try:

@@ -11,12 +11,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from . import money
-
 # simulate (numba) and rich.progress are imported by the command that uses them: `odds
 # blackjack` answers from the disk cache without loading numba at all (docs/benchmarks.md).
-from .blackjack import house, odds, strategy
-from .blackjack.rules import Rules
+from ..blackjack.maths import house, odds, strategy
+from ..blackjack.rules import Rules
+from ..core import money
 
 STRATEGY_FORMATS = ("text", "json", "png", "svg")
 
@@ -105,7 +104,7 @@ def simulate_cmd(
     """Play the chart through real shoes, with a progress bar, beside the exact figure."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from .blackjack import simulate
+    from ..blackjack.maths import simulate
 
     if as_json:
         res = simulate.simulate(rules, rounds, seed, workers, continuous=continuous)
@@ -137,8 +136,8 @@ def simulate_cmd(
 
 def odds_poker(hand: str, discard: str | None, as_json: bool, console: Console) -> None:
     """Exact draw odds for a five-card hand: one discard, or every discard the rules allow."""
-    from .cards import CardError, parse
-    from .poker.odds import allowed, discard_options, draw_odds
+    from ..core.cards import CardError, parse
+    from ..poker.maths.odds import allowed, discard_options, draw_odds
 
     cards = parse(hand)
     if discard is not None:

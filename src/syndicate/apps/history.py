@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .blackjack import history as blackjack_history
-from .poker import history as poker_history
+from ..blackjack import history as blackjack_history
+from ..poker import history as poker_history
 
 FORMAT = "syndicate-history"
 

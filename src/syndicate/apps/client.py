@@ -22,9 +22,9 @@ import httpx
 import orjson
 import websockets
 
-from .blackjack import basic
-from .blackjack.rules import Rules
-from .cards import card
+from ..blackjack import basic
+from ..blackjack.rules import Rules
+from ..core.cards import card
 
 PROTOCOL = 2  # the live-play protocol's version this client speaks (docs/protocol.md)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from .poker import records as poker_rec
+from ..poker import records as poker_rec
 from .shoe import commitment_of, position_commitment
 
 HIDDEN = poker_rec.HIDDEN

@@ -6,7 +6,7 @@
   played by the same strategy as unsplit hands of the same cards (the "CDZ-" convention of
   published analyzers);
 * the expectation under the total-dependent basic strategy chart derived from the same
-  analysis (:mod:`syndicate.blackjack.strategy` draws it);
+  analysis (:mod:`syndicate.blackjack.maths.strategy` draws it);
 * the variance per round and the dealer's final-total probabilities per up card.
 
 Everything is computed over the shoe's composition with every card seen removed (the
@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .rules import Rules
+from ..rules import Rules
 
 
 class _OnFirstUse:
@@ -240,7 +240,7 @@ def analyze(rules: Rules, *, exact_resplits: bool = False) -> Analysis:
 # -- the disk cache ----------------------------------------------------------------------------
 # An analysis depends only on the canonical rules and this code, so it is kept on disk between
 # processes: `syndicate odds blackjack` for a rule set seen before answers without numba.
-_CODE_FILES = ("odds.py", "_ca.py", "_ca_splits.py", "_ca_play.py", "rules.py")
+_CODE_FILES = ("odds.py", "_ca.py", "_ca_splits.py", "_ca_play.py", "../rules.py")
 
 
 def cache_dir() -> Path | None:

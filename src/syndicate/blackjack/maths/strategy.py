@@ -20,9 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..cards import Card
+from ...core.cards import Card
+from ..rules import Rules
 from . import odds
-from .rules import Rules
 
 #: Up-card columns in chart order.
 UPCARDS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..cards import DECK, CardError
-from .evaluator import _FLUSH, _KEY_SIZE, _PLAIN, CATEGORIES, RANK_WEIGHTS, VALUES
+from ...core.cards import DECK, CardError
+from ..evaluator import _FLUSH, _KEY_SIZE, _PLAIN, CATEGORIES, RANK_WEIGHTS, VALUES
 
 #: rank 1..7462 → category index 0 (Royal Flush) .. 9 (High Card).
 RANK_CATEGORY = np.array([0] + [v.category_index for v in VALUES], dtype=np.int8)

@@ -17,16 +17,16 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import money
-from ..cards import CardError
-from ..errors import RuleError
-from ..keys import key_reader
-from ..shoe import Shoe
-from . import bots
-from .draw import DRAW, DrawHand, DrawRules
-from .history import describe, to_history
-from .table import DrawTable
-from .tui import render_frequency_table, render_table
+from ..core import money
+from ..core.cards import CardError
+from ..core.errors import RuleError
+from ..core.shoe import Shoe
+from ..poker import bots
+from ..poker.draw import DRAW, DrawHand, DrawRules
+from ..poker.history import describe, to_history
+from ..poker.table import DrawTable
+from .keys import key_reader
+from .poker_tui import render_frequency_table, render_table
 
 HUMAN = 1
 
@@ -195,7 +195,7 @@ def play_poker(
             table.finish()
             played += 1
             if hands is None:
-                # one key at a terminal (syndicate.keys); moves stay lines: they carry amounts and cards
+                # one key at a terminal (syndicate.apps.keys); moves stay lines: they carry amounts and cards
                 answer = key_reader(input_fn)("Any key for the next hand, q to quit: ").strip().lower()
                 if answer in ("q", "quit"):
                     break
@@ -215,7 +215,7 @@ def play_poker(
 
 def print_poker_table(console: Console | None = None) -> list[tuple[str, int, float]]:
     """Print (and return) the category counts and probabilities over all 2,598,960 hands."""
-    from .batch import frequency_table
+    from ..poker.maths.batch import frequency_table
 
     console = console or Console()
     rows = frequency_table()

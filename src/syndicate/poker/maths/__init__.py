@@ -1,0 +1,1 @@
+"""The mathematics of five-card draw: the batch evaluator (numba) and the draw odds."""
