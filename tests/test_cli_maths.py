@@ -50,7 +50,7 @@ def test_odds_blackjack_answers_from_the_disk_cache_without_numba(tmp_path) -> N
     import subprocess
     import sys
 
-    code = ("import sys, json; from syndicate.blackjack import odds; from syndicate.blackjack.rules import preset;"
+    code = ("import sys, json; from syndicate.blackjack.maths import odds; from syndicate.blackjack.rules import preset;"
             "a = odds.analyze(preset('syndicate').with_(decks=8));"
             "print(json.dumps([a.expectation_pct, a.basic_strategy_expectation_pct, a.from_cache,"
             " 'numba' in sys.modules, a.chart_cells == odds._compute(a.rules, False).chart_cells"
