@@ -11,14 +11,13 @@ message still goes through its JSON text (``room.messages.encode``), as a socket
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 import orjson
 
-from syndicate.apps.client import ActionRefused
+from syndicate.apps.client import ActingClient
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.clock import Timers
 from syndicate.room.games import NewShoe
@@ -31,11 +30,15 @@ from tests.kit.clock import VirtualClock
 WAIT = 20.0
 
 
-class LocalClient:
+class LocalClient(ActingClient):
     """One client at one live table, in process. Speaks protocol version 2: the state an action
     made carries its answer (``ack``)."""
 
+    timeout = WAIT
+    closed_reason = "the client left the table"
+
     def __init__(self, live: LiveRoom, table_id: int, account: Account) -> None:
+        super().__init__()
         self.live = live
         self.table_id = table_id
         self.account = account
@@ -43,9 +46,6 @@ class LocalClient:
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.version = -1
-        self.closed = False
-        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._changed = asyncio.Event()
 
     # -- the table's side (syndicate.room.actor.Connection) ----------------------------------
     def send(self, message: dict[str, Any]) -> None:
@@ -63,43 +63,12 @@ class LocalClient:
             self._answer(msg.get("id"), msg)
         self._changed.set()
 
-    def _answer(self, action_id: object, answer: dict[str, Any]) -> None:
-        fut = self._answers.pop(action_id, None) if isinstance(action_id, str) else None
-        if fut is not None and not fut.done():
-            fut.set_result(answer)
+    # -- the test's side: act and wait as syndicate.apps.client.TableClient ------------------------
+    def _latest(self) -> dict[str, Any] | None:
+        return self.state
 
-    # -- the test's side (as syndicate.apps.client.TableClient) -------------------------------------
-    async def act(self, action: str, *, action_id: str | None = None, timeout: float = WAIT,
-                  **fields: Any) -> dict[str, Any]:
-        """Send an action and wait for its answer; :class:`ActionRefused` if refused. The state
-        the action produced has arrived by the time this returns."""
-        action_id = action_id or uuid.uuid4().hex
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._answers[action_id] = fut
-        try:
-            self.live.submit(self.table_id, self, {"type": "action", "id": action_id, "action": action, **fields})
-            answer = await asyncio.wait_for(fut, timeout)
-        finally:
-            self._answers.pop(action_id, None)
-        if answer["type"] == "error":
-            refused = ActionRefused(409, answer["rule"], answer["message"])
-            refused.version = answer.get("version")
-            raise refused
-        await self.wait(lambda s: s["version"] >= answer["version"], timeout)
-        return answer
-
-    async def wait(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = WAIT) -> dict[str, Any]:
-        """Wait until the latest state satisfies ``predicate``."""
-        async def until() -> dict[str, Any]:
-            while True:
-                if self.state is not None and predicate(self.state):
-                    return self.state
-                if self.closed:
-                    raise ConnectionError("the client left the table")
-                self._changed.clear()
-                await self._changed.wait()
-
-        return await asyncio.wait_for(until(), timeout)
+    async def _send_action(self, message: dict[str, Any]) -> None:
+        self.live.submit(self.table_id, self, message)
 
     async def resync(self) -> dict[str, Any]:
         """Ask for a fresh full state (as a socket's ``resync``): the welcome again."""

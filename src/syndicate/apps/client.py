@@ -142,10 +142,74 @@ class RoomClient:
         return self.request("GET", f"/api/hands/{hand_id}/history")
 
 
-class TableClient:
+class ActingClient:
+    """A client's actions at one table and their answers, whatever carries them (a WebSocket
+    here, the room in the test's process in ``tests/kit/table.py``): an action waits for the
+    ``ack`` or ``error`` naming its id, or the state that carries its ``ack``."""
+
+    #: Seconds an action or a wait may take unless told otherwise.
+    timeout = 10.0
+    #: What a wait hears when the connection ends.
+    closed_reason = "the table closed the connection"
+
+    def __init__(self) -> None:
+        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._changed = asyncio.Event()
+        self.closed = False
+
+    def _latest(self) -> dict[str, Any] | None:
+        """The latest state received."""
+        raise NotImplementedError
+
+    async def _send_action(self, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _answer(self, action_id: object, answer: dict[str, Any]) -> None:
+        fut = self._answers.pop(action_id, None) if isinstance(action_id, str) else None
+        if fut is not None and not fut.done():
+            fut.set_result(answer)
+
+    async def act(self, action: str, *, action_id: str | None = None, timeout: float | None = None,
+                  **fields: Any) -> dict[str, Any]:
+        """Send an action and wait for its answer; :class:`ActionRefused` if refused. The
+        state the action produced has arrived by the time this returns."""
+        timeout = self.timeout if timeout is None else timeout
+        action_id = action_id or uuid.uuid4().hex
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._answers[action_id] = fut
+        try:
+            await self._send_action({"type": "action", "id": action_id, "action": action, **fields})
+            answer = await asyncio.wait_for(fut, timeout)
+        finally:
+            self._answers.pop(action_id, None)  # answered, or given up on (timed out, cancelled)
+        if answer["type"] == "error":
+            refused = ActionRefused(409, answer["rule"], answer["message"])
+            refused.version = answer.get("version")
+            raise refused
+        await self.wait(lambda s: s["version"] >= answer["version"], timeout)
+        return answer
+
+    async def wait(self, predicate: Callable[[dict[str, Any]], bool],
+                   timeout: float | None = None) -> dict[str, Any]:
+        """Wait until the latest state satisfies ``predicate``."""
+        async def until() -> dict[str, Any]:
+            while True:
+                state = self._latest()
+                if state is not None and predicate(state):
+                    return state
+                if self.closed:
+                    raise ConnectionError(self.closed_reason)
+                self._changed.clear()
+                await self._changed.wait()
+
+        return await asyncio.wait_for(until(), self.timeout if timeout is None else timeout)
+
+
+class TableClient(ActingClient):
     """One live table over a WebSocket. Use :meth:`connect`."""
 
     def __init__(self, ws: Any, keep: int | None = None) -> None:
+        super().__init__()
         self.ws = ws
         #: every message received (``keep``: only the last so many, for long-running bots)
         self.messages: list[dict[str, Any]] | deque[dict[str, Any]] = [] if keep is None else deque(maxlen=keep)
@@ -156,10 +220,7 @@ class TableClient:
         self._lazy = keep == 0
         self._text: str | None = None
         self.rules: dict[str, Any] = {}  # the table's rules, from the welcome
-        self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
-        self.closed = False
 
     @classmethod
     async def connect(cls, base_url: str, table_id: int, token: str, *, keep: int | None = None,
@@ -211,13 +272,8 @@ class TableClient:
             # an action still unanswered never will be: its sender hears it now, not at its timeout
             for fut in self._answers.values():
                 if not fut.done():
-                    fut.set_exception(ConnectionError("the table closed the connection"))
+                    fut.set_exception(ConnectionError(self.closed_reason))
             self._answers.clear()
-
-    def _answer(self, action_id: object, answer: dict[str, Any]) -> None:
-        fut = self._answers.pop(action_id, None) if isinstance(action_id, str) else None
-        if fut is not None and not fut.done():
-            fut.set_result(answer)
 
     @property
     def state(self) -> dict[str, Any] | None:
@@ -233,37 +289,11 @@ class TableClient:
     async def send_raw(self, text: str) -> None:
         await self.ws.send(text)
 
-    async def act(self, action: str, *, action_id: str | None = None, timeout: float = 10.0,
-                  **fields: Any) -> dict[str, Any]:
-        """Send an action and wait for its answer; :class:`ActionRefused` if refused. The
-        state the action produced has arrived by the time this returns."""
-        action_id = action_id or uuid.uuid4().hex
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._answers[action_id] = fut
-        try:
-            await self.ws.send(orjson.dumps({"type": "action", "id": action_id, "action": action, **fields}).decode())
-            answer = await asyncio.wait_for(fut, timeout)
-        finally:
-            self._answers.pop(action_id, None)  # answered, or given up on (timed out, cancelled)
-        if answer["type"] == "error":
-            refused = ActionRefused(409, answer["rule"], answer["message"])
-            refused.version = answer.get("version")
-            raise refused
-        await self.wait(lambda s: s["version"] >= answer["version"], timeout)
-        return answer
+    def _latest(self) -> dict[str, Any] | None:
+        return self.state
 
-    async def wait(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
-        """Wait until the latest state satisfies ``predicate``."""
-        async def until() -> dict[str, Any]:
-            while True:
-                if self.state is not None and predicate(self.state):
-                    return self.state
-                if self.closed:
-                    raise ConnectionError("the table closed the connection")
-                self._changed.clear()
-                await self._changed.wait()
-
-        return await asyncio.wait_for(until(), timeout)
+    async def _send_action(self, message: dict[str, Any]) -> None:
+        await self.ws.send(orjson.dumps(message).decode())
 
     async def close(self) -> None:
         await self.ws.close()
