@@ -13,7 +13,8 @@ import time
 from typing import Any
 
 from syndicate.apps import loadtest
-from syndicate.apps.client import ActionRefused, RoomClient, TableClient, basic_strategy, my_turn
+from syndicate.apps.blackjack_remote import basic_strategy
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient, my_turn
 from syndicate.room.cluster import VERSION_STRIDE
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key

@@ -130,17 +130,17 @@ class _Raises(loadtest.TableBots):
 
     rounds = 0
 
-    async def _blackjack_round(self) -> None:
+    async def hand(self) -> None:
         self.rounds += 1
         if self.rounds == 2:
             raise KeyError("round")
-        await super()._blackjack_round()
+        await super().hand()
 
 
 class _Stuck(loadtest.TableBots):
     """A table whose server stops answering: its round never ends."""
 
-    async def _blackjack_round(self) -> None:
+    async def hand(self) -> None:
         await asyncio.Event().wait()
 
 

@@ -518,11 +518,10 @@ def export_cmd(
         raise _fail(f"unknown format {fmt!r}; formats: phh")
     try:
         doc = history.load(file)
-        if doc["game"] != "poker":
+        phh = history.format_of(doc).phh
+        if phh is None:
             raise history.HistoryError(f"PHH is a poker format; {file} is a {doc['game']} history")
-        from ..poker.history import to_phh
-
-        print(to_phh(doc), end="")
+        print(phh(doc), end="")
     except (history.HistoryError, KeyError, TypeError, ValueError) as e:
         raise _fail(f"cannot export {file}: {e}") from None
 

@@ -37,11 +37,14 @@ from typing import Any
 
 import websockets
 
-from ..blackjack.rules import Rules
 from ..web.gcpause import keep_pauses_short
-from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, basic_strategy, my_turn
+from . import blackjack_remote, poker_remote
+from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, my_turn
 
-GAMES = ("blackjack", "poker")
+#: The games the load plays, by id: each game's terminal player module gives its tables'
+#: stakes (``LOAD_OVERRIDES``) and one hand of its bots (``load_hand``).
+PLAYS: dict[str, Any] = {m.GAME: m for m in (blackjack_remote, poker_remote)}
+GAMES = tuple(PLAYS)
 ROUTES = ("spread", "table")  # where a table's clients connect, with several server processes
 PIT_BOSS = "Load boss"
 
@@ -220,21 +223,6 @@ class _Watcher:
         await self.task
 
 
-def draw_bot(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
-    """A draw player: a legal action at random, bets and raises at the ends of their range,
-    draws of up to three (never the four an Ace allows: the server would ask to see it)."""
-    rd = state["round"]
-    legal = [a for a in rd["legal_actions"] if a != "fold"] or rd["legal_actions"]
-    action = rng.choice(legal)
-    if action in ("bet", "raise"):
-        lo, hi = rd["bet_range" if action == "bet" else "raise_range"]
-        return action, {"amount": rng.choice([lo, hi])}
-    if action == "draw":
-        mine = next(s for s in rd["seats"] if s["seat"] == state["you"]["seat"])
-        return action, {"discards": rng.sample(mine["cards"], rng.randint(0, 3))}
-    return action, {}
-
-
 class _WindowOver(Exception):
     """The measured window ended while a table was playing: it stops there."""
 
@@ -266,7 +254,8 @@ class TableBots:
         self.error_kinds: Counter[str] = Counter()  # the errors in the window: "action: rule" → how many
         self.window = (float("inf"), float("inf"))  # actions sent in [start, end) are measured
         self.on_action: Callable[[], None] = lambda: None
-        self._rules: Rules | None = None
+        #: What a game's ``load_hand`` keeps from hand to hand (the table's rules, made once).
+        self.kept: dict[str, Any] = {}
 
     def _url(self) -> str:
         if self.route == "table" and self.table_id is not None:
@@ -300,7 +289,7 @@ class TableBots:
         dealer_token = await asyncio.to_thread(self._token, s.dealer)
         if self.table_id is None:
             self.stage = "opening the table"
-            overrides = {"min_bet": 100, "max_bet": 10_000} if s.game == "blackjack" else {}
+            overrides = dict(PLAYS[s.game].LOAD_OVERRIDES)
             with RoomClient(self.url, dealer_token, timeout=timeout) as rest:
                 table = await asyncio.to_thread(rest.open_table, f"Load {s.dealer}", s.game, None, overrides)
             self.table_id = table["id"]
@@ -372,10 +361,7 @@ class TableBots:
         await asyncio.sleep(delay)
         while time.monotonic() < self.window[1]:
             try:
-                if self.spec.game == "blackjack":
-                    await self._blackjack_round()
-                else:
-                    await self._draw_hand()
+                await self.hand()
             except _WindowOver:
                 return
             except (ApiError, TimeoutError, ConnectionError):
@@ -383,31 +369,19 @@ class TableBots:
                     raise  # a closed socket: the table stops (the caller records why)
                 await asyncio.sleep(0.5)  # counted; look again and carry on
 
-    async def _bet(self, p: TableClient) -> None:
+    async def hand(self) -> None:
+        """One hand (a round) of the table's game, as its bots play it (``load_hand``)."""
+        await PLAYS[self.spec.game].load_hand(self)
+
+    async def together(self, coros: list[Any]) -> None:
+        """Run ``coros`` (the players' bets) together, all or none (:func:`_all_or_none`)."""
+        await _all_or_none(coros)
+
+    async def bet(self, p: TableClient) -> None:
         await self.pause()
         await self.act(p, "bet", amount=self.rng.choice([100, 500, 1_000]))
 
-    async def _blackjack_round(self) -> None:
-        by_seat = {i + 1: p for i, p in enumerate(self.players)}
-        await self.act(self.dealer, "start_round")
-        await _all_or_none([self._bet(p) for p in self.players])
-        await self.act(self.dealer, "deal")
-        if self._rules is None:  # the table's rules, made once (not at every decision)
-            self._rules = Rules.from_dict(self.dealer.rules)
-        rules = self._rules
-        await self._decisions(by_seat, "settled", lambda st, p: basic_strategy(st, rules))
-
-    async def _draw_hand(self) -> None:
-        by_seat = {i + 1: p for i, p in enumerate(self.players)}
-        for seat, p in by_seat.items():  # a player short of chips takes a fresh stack
-            stack = next((s["stack"] for s in p.state["seats"] if s["seat"] == seat), 0) if p.state else 0
-            if stack < 1_000:
-                await self.act(p, "leave_seat")
-                await self.act(p, "sit", seat=seat, amount=self.chips)
-        await self.act(self.dealer, "start_round")
-        await self._decisions(by_seat, "complete", lambda st, p: draw_bot(st, self.rng))
-
-    async def _decisions(self, by_seat: dict[int, TableClient], over: str,
+    async def decisions(self, by_seat: dict[int, TableClient], over: str,
                          choose: Callable[[dict[str, Any], TableClient], tuple[str, dict[str, Any]]]) -> None:
         last = self.dealer.version
         while True:

@@ -40,7 +40,7 @@ class Leaving(NamedTuple):
 class Game(Protocol):
     """One game's engine behind a live table (see the module's docstring)."""
 
-    name: str  # "blackjack" or "poker": the hands' game and the ledger lines' kind
+    name: str  # the game's id (room/games): the hands' game and the ledger lines' kind
     hand_word: str  # what a hand is called in refusals: "round" or "hand"
     seat_actions: tuple[str, ...]  # what a seated player may send
     dealer_actions: tuple[str, ...]  # the game's own dealer actions (besides the table's)

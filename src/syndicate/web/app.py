@@ -13,18 +13,17 @@ from __future__ import annotations
 import asyncio
 import gc
 import hashlib
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 
-from ..blackjack.rules import PRESETS, Rules
-from ..core.shoe import Shoe
 from ..room.cardroom import CardRoom
 from ..room.clock import Timers
 from ..room.cluster import ClusterRoom, check_cluster_url
+from ..room.games import NewShoe
 from ..room.live import LiveRoom
 from ..room.recovery import Restored, void_unfinished
 from ..store import Database, SqlStore
@@ -52,7 +51,7 @@ API_VERSION = "1"
 def create_app(
     db_url: str | None = None, *, database: Database | None = None, hasher: PasswordHasher | None = None,
     migrate: bool = True, secure_cookies: bool | None = None, timers: Timers | None = None,
-    new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
+    new_shoe: NewShoe | None = None, limits: Limits | None = None,
     trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
     short_gc_pauses: bool = False, precompute_odds: bool = False, current_event: str | None = None,
     public_url: str | None = None, allowed_hosts: Iterable[str] = (),
@@ -126,7 +125,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         gc_task = asyncio.create_task(keep_pauses_short()) if short_gc_pauses else None
-        warm = asyncio.create_task(odds_pool.warm(PRESETS.values())) if precompute_odds else None
+        warm = asyncio.create_task(odds_pool.warm()) if precompute_odds else None
         if cluster is not None:
             await cluster.start()
         yield
