@@ -26,9 +26,9 @@ from argon2 import PasswordHasher
 from syndicate.apps.server import prepare
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.cashier import MAX_FLOAT
-from syndicate.room.clock import Timers
-from syndicate.room.live import LiveRoom
-from syndicate.room.messages import encode
+from syndicate.room.live.clocks import Timers
+from syndicate.room.live.local import LiveRoom
+from syndicate.room.live.messages import encode
 from syndicate.store import SqlStore
 
 

@@ -30,8 +30,8 @@ from argon2 import PasswordHasher
 
 from syndicate.apps.server import prepare
 from syndicate.room.cardroom import CardRoom
-from syndicate.room.clock import Timers
-from syndicate.room.live import LiveRoom
+from syndicate.room.live.clocks import Timers
+from syndicate.room.live.local import LiveRoom
 from syndicate.store import SqlStore
 from syndicate.store.repo import SqlRepo
 

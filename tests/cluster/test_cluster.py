@@ -14,8 +14,8 @@ from typing import Any
 
 from syndicate.apps import loadtest
 from syndicate.apps.client import ActionRefused, RoomClient, TableClient, basic_strategy, my_turn
-from syndicate.room.cluster import VERSION_STRIDE
 from syndicate.room.ledger import player_key
+from syndicate.room.live.cluster import VERSION_STRIDE
 from syndicate.room.seating import stack_key
 from tests.cluster.conftest import LEASE, Node
 from tests.room.kit import PASSWORD, hand_in_play

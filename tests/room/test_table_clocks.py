@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from syndicate.apps.client import ActionRefused
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.room.values import NO_PASSWORD
 from tests.kit.table import local_room

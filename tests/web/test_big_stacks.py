@@ -20,8 +20,8 @@ from syndicate.core import money
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
 from syndicate.room.cardroom import CardRoom
-from syndicate.room.clock import Timers
 from syndicate.room.ledger import cash_key, cashier_account, table_account, transfer
+from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import seat_walk_in, sell_chips, sit_down, stack_key
 from syndicate.room.values import Move
 from syndicate.store import Database, SqlStore
@@ -259,7 +259,7 @@ def test_a_cash_out_the_ledger_refuses_keeps_the_seat(server, room, cast, db_url
     the ledger refuses is the leaving player's refusal (the table plays on); at the table's
     close the others go and the refused one stays, reported by `syndicate admin check` as
     stranded until a start returns it. The table never stops for everyone."""
-    import syndicate.room.actor as actor_module
+    import syndicate.room.live.actor as actor_module
     from syndicate.room.errors import Conflict
 
     ev = cast.event.id

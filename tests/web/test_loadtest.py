@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from syndicate.apps import loadtest
 from syndicate.apps.cli import app
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer

@@ -23,9 +23,9 @@ from fastapi import FastAPI
 from ..blackjack.rules import PRESETS, Rules
 from ..core.shoe import Shoe
 from ..room.cardroom import CardRoom
-from ..room.clock import Timers
-from ..room.cluster import ClusterRoom, check_cluster_url
-from ..room.live import LiveRoom
+from ..room.live.clocks import Timers
+from ..room.live.cluster import ClusterRoom, check_cluster_url
+from ..room.live.local import LiveRoom
 from ..room.recovery import Restored, void_unfinished
 from ..store import Database, SqlStore
 from ..store.bus import RedisBus
@@ -86,7 +86,7 @@ def create_app(
     rules page answers at once (:class:`syndicate.web.pages.OddsService`).
 
     With ``redis_url`` the server is one of several processes on one PostgreSQL database
-    (:mod:`syndicate.room.cluster`, docs/deployment.md): nothing is voided on start; a table's
+    (:mod:`syndicate.room.live.cluster`, docs/deployment.md): nothing is voided on start; a table's
     unfinished hand is voided when a process takes the table over after its owner stopped.
     """
     public = qr_public_url(public_url) if public_url is not None else None

@@ -3,7 +3,7 @@ docs/protocol.schema.json).
 
 One socket per client per table. The first message says who the client is (a bearer token, or
 the session cookie sent with the handshake); everything after goes to the table's single
-writer (:class:`syndicate.room.actor.TableActor`). Outgoing messages wait in a bounded
+writer (:class:`syndicate.room.live.actor.TableActor`). Outgoing messages wait in a bounded
 queue per connection so that a slow client never holds up the table: one that falls too far
 behind is disconnected and resyncs on reconnect.
 """
@@ -22,8 +22,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
 from ..room.errors import Forbidden, RoomError
-from ..room.live import LiveRoom
-from ..room.messages import PROTOCOL_VERSION, encode, refusal, superseded
+from ..room.live.local import LiveRoom
+from ..room.live.messages import PROTOCOL_VERSION, encode, refusal, superseded
 from ..room.roles import require
 from ..room.values import Account
 from .connections import CLIENT_LOG, where

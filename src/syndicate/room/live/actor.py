@@ -35,21 +35,18 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol
 
-from ..core import money
-from ..core.errors import RuleError
-from .accounts import canonical_name
-from .cardroom import CardRoom
-from .clock import Clock, Timers, check_turn_clock, check_window, table_timers
-from .corrections import Told, corrections, misdeal_refusal, payout_messages, reopen_refusal
-from .errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
-from .game import Game, misdeal_allowed
-from .histories import with_entries
-from .ledger import check_amount, now, table_account, transfer
-from .messages import PROTOCOL_VERSION, UNAVAILABLE, check_whole_numbers, error, refusal, running, sharing
-from .ports import Repo
-from .recovery import reveal_table_seeds, void_hand
-from .roles import ADMIN, PIT_BOSS, require
-from .seating import (
+from ...core import money
+from ...core.errors import RuleError
+from ..accounts import canonical_name
+from ..cardroom import CardRoom
+from ..errors import BadRequest, Conflict, Fenced, Forbidden, RoomError
+from ..game import Game, misdeal_allowed
+from ..histories import with_entries
+from ..ledger import check_amount, now, table_account, transfer
+from ..ports import Repo
+from ..recovery import reveal_table_seeds, void_hand
+from ..roles import ADMIN, PIT_BOSS, require
+from ..seating import (
     BOT_STAKE,
     STACK_LIMIT,
     Seat,
@@ -60,7 +57,10 @@ from .seating import (
     sit_down,
     stand_up,
 )
-from .values import CLOCK_KEY, Account, Move, Table
+from ..values import CLOCK_KEY, Account, Move, Table
+from .clocks import Clock, Timers, check_turn_clock, check_window, table_timers
+from .corrections import Told, corrections, misdeal_refusal, payout_messages, reopen_refusal
+from .messages import PROTOCOL_VERSION, UNAVAILABLE, check_whole_numbers, error, refusal, running, sharing
 from .writer import GroupWriter
 
 log = logging.getLogger(__name__)

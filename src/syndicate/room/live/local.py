@@ -8,14 +8,14 @@ import asyncio
 from functools import partial
 from typing import Any
 
+from ..cardroom import CardRoom
+from ..errors import Conflict
+from ..games import NewShoe, game_for
+from ..recovery import reveal_table_seeds
+from ..values import Table
 from .actor import Connection, TableActor
-from .cardroom import CardRoom
-from .clock import Timers
-from .errors import Conflict
-from .games import NewShoe, game_for
+from .clocks import Timers
 from .messages import running
-from .recovery import reveal_table_seeds
-from .values import Table
 from .writer import GroupWriter
 
 

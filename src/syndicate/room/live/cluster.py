@@ -45,17 +45,17 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from ..cardroom import CardRoom
+from ..errors import Conflict
+from ..games import NewShoe
+from ..ledger import now
+from ..ports import Bus, Repo
+from ..recovery import void_table
+from ..values import Account, Lease, Table
 from .actor import Connection, TableActor
-from .cardroom import CardRoom
-from .clock import Timers
-from .errors import Conflict
-from .games import NewShoe
-from .ledger import now
-from .live import LiveRoom, unrestored
+from .clocks import Timers
+from .local import LiveRoom, unrestored
 from .messages import Encoded, encode, kind_of, refusal, running
-from .ports import Bus, Repo
-from .recovery import void_table
-from .values import Account, Lease, Table
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from .errors import BadRequest
-from .values import Table
+from ..errors import BadRequest
+from ..values import Table
 
 MAX_AUTO_SECONDS = 600
 #: The turn clock a dealer or an admin may set, in whole seconds (or none).
