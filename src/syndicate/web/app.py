@@ -4,7 +4,8 @@
 
 Every refusal is ``{"error": {"rule": ..., "message": ...}}`` with a 4xx status
 (:mod:`syndicate.web.errors`). This is the one module that names the live room's classes
-(:class:`LiveRoom`, or :class:`ClusterRoom` across processes): the routes see them through
+(:class:`LiveRoom`, or :class:`ClusterRoom` across processes: the two kinds of
+:class:`~syndicate.room.live.floor.Floor`): the routes see them through
 :class:`syndicate.web.state.LiveTables`.
 """
 
@@ -25,6 +26,7 @@ from ..core.shoe import Shoe
 from ..room.cardroom import CardRoom
 from ..room.live.clocks import Timers
 from ..room.live.cluster import ClusterRoom, check_cluster_url
+from ..room.live.floor import Floor
 from ..room.live.local import LiveRoom
 from ..room.recovery import Restored, void_unfinished
 from ..store import Database, SqlStore
@@ -97,7 +99,7 @@ def create_app(
     if migrate:
         db.migrate()
     room = CardRoom(SqlStore(db), hasher)
-    live: LiveRoom
+    live: Floor
     if redis_url is None:
         restored = void_unfinished(room)
         live = LiveRoom(room, timers=timers, new_shoe=new_shoe)

@@ -30,6 +30,7 @@ message to each of that process's clients, already encoded.
 
 The file is a little over the room's usual length: leases, routes, takeover and the messages
 between processes are one protocol, and they share its state (the routes, the epochs held).
+The tables this process runs are its :class:`~syndicate.room.live.floor.Pit`, as in one process.
 """
 
 from __future__ import annotations
@@ -52,9 +53,10 @@ from ..ledger import now
 from ..ports import Bus, Repo
 from ..recovery import void_table
 from ..values import Account, Lease, Table
+from . import floor
 from .actor import Connection, TableActor
 from .clocks import Timers
-from .local import LiveRoom, unrestored
+from .floor import Pit, unrestored
 from .messages import Encoded, encode, kind_of, refusal, running
 
 log = logging.getLogger(__name__)
@@ -141,14 +143,17 @@ class RemoteTable:
         self.cluster._publish(self.cluster._node_channel(self.owner), json.dumps(body), unheard)
 
 
-class ClusterRoom(LiveRoom):
-    """:class:`LiveRoom` for one of several processes (see the module's docstring)."""
+class ClusterRoom:
+    """The floor of one of several processes (see the module's docstring)."""
 
     def __init__(self, room: CardRoom, bus: Bus, *, namespace: str, timers: Timers | None = None,
                  new_shoe: NewShoe | None = None, lease_seconds: float = 5.0, node: str | None = None) -> None:
         """``bus`` carries messages between the processes (Redis: :mod:`syndicate.store.bus`);
         ``namespace`` keeps apart the clusters that share one (each database is one cluster)."""
-        super().__init__(room, timers=timers, new_shoe=new_shoe)
+        self.room = room
+        self.pit = Pit(room, timers=timers, new_shoe=new_shoe)
+        self._lock = asyncio.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.bus = bus
         self.lease = timedelta(seconds=lease_seconds)
         self.node = node or node_name()
@@ -183,7 +188,7 @@ class ClusterRoom(LiveRoom):
         for t in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-        await super().stop()  # the tables, then their writer
+        await self.pit.stop()  # the tables, then their writer
         held = dict(self.epochs)
 
         def release(repo: Repo) -> None:
@@ -194,6 +199,16 @@ class ClusterRoom(LiveRoom):
             await self._tx(release)
         with contextlib.suppress(Exception):
             await self.bus.aclose()
+
+    @property
+    def tables(self) -> dict[int, TableActor]:
+        return self.pit.tables
+
+    def seated(self, account_id: int) -> list[int]:
+        return self.pit.seated(account_id)
+
+    def event_ended(self, table_ids: list[int]) -> None:
+        floor.event_ended(self, table_ids)
 
     # -- the routes of sockets -----------------------------------------------------------------
     async def table(self, table: Table) -> Any:
@@ -222,9 +237,9 @@ class ClusterRoom(LiveRoom):
             if lease is None:
                 return None
         owner, epoch = lease.owner, lease.epoch
-        if owner == self.node and table_id in self.tables:
-            self.routes[table_id] = self.tables[table_id]
-            return self.tables[table_id]
+        if owner == self.node and table_id in self.pit.tables:
+            self.routes[table_id] = self.pit.tables[table_id]
+            return self.pit.tables[table_id]
         remote = RemoteTable(self, table_id, owner, epoch)
         self.routes[table_id] = remote
         return remote
@@ -325,12 +340,12 @@ class ClusterRoom(LiveRoom):
         if voided:
             log.warning("table %s taken over (epoch %s): voided hand(s) %s, every bet returned",
                         table_id, epoch, voided)
-        runner = self._runner(table)
+        runner = self.pit.actor(table)
         runner.version = epoch * VERSION_STRIDE
         runner.fence = lambda repo: repo.check_lease(table_id, self.node, epoch)
         runner.on_fenced = self._on_fenced
         await runner.start()
-        self.tables[table_id] = runner
+        self.pit.tables[table_id] = runner
         self.epochs[table_id] = epoch
         old = self.routes.get(table_id)
         self.routes[table_id] = runner
@@ -345,7 +360,7 @@ class ClusterRoom(LiveRoom):
     async def _lost(self, table_id: int) -> None:
         """Another process has the table now (this one was fenced or could not renew): its
         clients here, and other processes' clients of it, go to the new owner."""
-        runner = self.tables.pop(table_id, None)
+        runner = self.pit.tables.pop(table_id, None)
         self.epochs.pop(table_id, None)
         if runner is None:
             return
@@ -435,7 +450,7 @@ class ClusterRoom(LiveRoom):
         """A process that had clients here no longer listens: its clients are gone."""
         for key in [k for k in self._remotes if k[0] == node]:
             rc, tid = self._remotes.pop(key)
-            runner = self.tables.get(tid)
+            runner = self.pit.tables.get(tid)
             if runner is not None:
                 runner.part(rc)
 
@@ -480,7 +495,7 @@ class ClusterRoom(LiveRoom):
                     # their process may have subscribed again before us, so that its rejoin
                     # found no one listening (Redis keeps no message for a later subscriber).
                     for rc, tid in list(self._remotes.values()):
-                        runner = self.tables.get(tid)
+                        runner = self.pit.tables.get(tid)
                         if runner is not None and not runner.fenced:
                             runner.join_nowait(rc)
                 first = False
@@ -512,7 +527,7 @@ class ClusterRoom(LiveRoom):
         op = json.loads(data)
         kind = op["op"]
         if kind == "refresh":
-            LiveRoom.refresh(self, op["table"])
+            self.pit.refresh(op["table"])
         elif kind == "revoke":
             if self.revoke is not None:
                 self.revoke(op)
@@ -532,7 +547,7 @@ class ClusterRoom(LiveRoom):
     def _from_client(self, op: dict[str, Any]) -> None:
         """An operation of another process's client, for a table this process runs."""
         tid, node, cid = op["table"], op["node"], op["conn"]
-        runner = self.tables.get(tid)
+        runner = self.pit.tables.get(tid)
         if runner is None or runner.fenced:
             self._publish(self._node_channel(node), json.dumps({"op": "moved", "table": tid}), None)
             return

@@ -222,7 +222,7 @@ async def cash_out_seat(actor: TableActor, seat: int) -> None:
 
 
 async def cash_out_each(actor: TableActor, seats: list[int], why: str) -> None:
-    """:meth:`_cash_out_seat` for each of ``seats``; one the ledger refuses stays seated
+    """:func:`cash_out_seat` for each of ``seats``; one the ledger refuses stays seated
     (logged) and the others go: one seat's trouble does not stop the table."""
     for n in seats:
         try:
