@@ -12,7 +12,7 @@ from syndicate.room.errors import Conflict
 from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
 from syndicate.room.live.writer import GroupWriter
 from syndicate.room.values import Move
-from syndicate.store.repo import SQLITE_COMMIT_WINDOW
+from syndicate.store.transactions import SQLITE_COMMIT_WINDOW
 
 # The tables' writer: group commit on SQLite, a pool on PostgreSQL.
 pytestmark = pytest.mark.both_databases
