@@ -50,6 +50,7 @@ from . import seats, timeouts, views
 from .clocks import Clock, Timers, table_timers
 from .corrections import Told, misdeal_refusal, reopen_refusal
 from .messages import UNAVAILABLE, check_whole_numbers, error, refusal, running
+from .views import Common
 from .writer import GroupWriter
 
 log = logging.getLogger(__name__)
@@ -107,7 +108,7 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._table_account = 0
         self.memo: dict[str, Any] | None = None  # views shared by the messages of one broadcast
-        self.shared: tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None] | None = None
+        self.shared: Common | None = None  # the table, seats and clock, built once per broadcast
         self._kept_commitment: str | None = None  # the shoe whose seed is in the database
         #: Several processes (:mod:`syndicate.room.live.cluster`): checks, in each write's transaction,
         #: that this process still holds the table's lease (raises Fenced); ``on_fenced`` is told

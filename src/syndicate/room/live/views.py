@@ -16,39 +16,12 @@ from .messages import PROTOCOL_VERSION, sharing
 if TYPE_CHECKING:
     from .actor import Connection, TableActor
 
-
-def tell_payouts(actor: TableActor) -> None:
-    """Real cards: the dealer moves the chips, so their screens are told what to pay and take
-    as each bet is settled, once (:func:`corrections.payout_messages`)."""
-    if actor.game.cards != "real":
-        return
-    assert actor.hand_id is not None  # stored before anyone is told of it
-    actor.told, messages = payout_messages(actor.game, actor.told, actor.hand_id)
-    if not messages:
-        return
-    for conn in list(actor.clients):
-        if viewer_of(actor, conn.account)[0] == "dealer":
-            for m in messages:
-                conn.send(m)
-
-
-def tell_timeout(actor: TableActor, seat: int, s: Seat, move: str) -> None:
-    """The player whose clock ran out, and the dealer (who may act for them), are told in
-    words that the clock made the move, not them."""
-    did = actor.game.passive.get(move, move)
-    out = f" ({s.timeouts} in a row: sitting out until sitting in again)" if s.sitting_out else ""
-    for conn in list(actor.clients):
-        if conn.account.id == s.account.id:
-            text = f"Time ran out: you {did}{out}"
-        elif viewer_of(actor, conn.account)[0] == "dealer":
-            text = f"Time ran out for seat {seat} ({s.account.name}): the clock {did} for them{out}"
-        else:
-            continue
-        conn.send({"type": "timed_out", "hand": actor.hand_id, "seat": seat, "move": move, "text": text})
+#: What every viewer sees alike: the table, its seats and the clock.
+Common = tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]
 
 
 def viewer_of(actor: TableActor, account: Account, seated: dict[int, int] | None = None,
-            dealt: Container[int] | None = None) -> tuple[int | str, int | None]:
+              dealt: Container[int] | None = None) -> tuple[int | str, int | None]:
     """Whose eyes: a seat dealt into the round, the dealer, or a spectator; and the seat.
     A broadcast passes who sits where (account id → seat) and the seats dealt in, which it
     reads once for all its viewers."""
@@ -69,7 +42,8 @@ def view(actor: TableActor, account: Account, *, welcome: bool = False) -> dict[
     return _view(actor, viewer, account.id, seat, welcome)
 
 
-def _view(actor: TableActor, viewer: int | str, account_id: int | None, seat: int | None, welcome: bool) -> dict[str, Any]:
+def _view(actor: TableActor, viewer: int | str, account_id: int | None, seat: int | None,
+          welcome: bool) -> dict[str, Any]:
     game = actor.game
     shown = game.has_hand
     table, seats, clock = _common(actor, welcome)
@@ -93,7 +67,7 @@ def _view(actor: TableActor, viewer: int | str, account_id: int | None, seat: in
     }
 
 
-def _common(actor: TableActor, welcome: bool) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+def _common(actor: TableActor, welcome: bool) -> Common:
     """The table, its seats and the clock: what every viewer sees alike. During a broadcast
     they are built once and the same objects go in every message (nothing changes a
     message after it is made: it is only encoded)."""
@@ -104,7 +78,7 @@ def _common(actor: TableActor, welcome: bool) -> tuple[dict[str, Any], list[dict
     return actor.shared
 
 
-def _build_common(actor: TableActor, welcome: bool) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any] | None]:
+def _build_common(actor: TableActor, welcome: bool) -> Common:
     game = actor.game
     rules = game.rules
     table: dict[str, Any] = {
@@ -162,6 +136,37 @@ def broadcast(actor: TableActor, answer: tuple[Connection, str] | None = None) -
     return answered
 
 
-def _state_message(actor: TableActor, viewer: int | str, account_id: int | None, seat: int | None) -> dict[str, Any]:
+def _state_message(actor: TableActor, viewer: int | str, account_id: int | None,
+                   seat: int | None) -> dict[str, Any]:
     return {"type": "state", "protocol": PROTOCOL_VERSION, "version": actor.version,
             **_view(actor, viewer, account_id, seat, False)}
+
+
+def tell_timeout(actor: TableActor, seat: int, s: Seat, move: str) -> None:
+    """The player whose clock ran out, and the dealer (who may act for them), are told in
+    words that the clock made the move, not them."""
+    did = actor.game.passive.get(move, move)
+    out = f" ({s.timeouts} in a row: sitting out until sitting in again)" if s.sitting_out else ""
+    for conn in list(actor.clients):
+        if conn.account.id == s.account.id:
+            text = f"Time ran out: you {did}{out}"
+        elif viewer_of(actor, conn.account)[0] == "dealer":
+            text = f"Time ran out for seat {seat} ({s.account.name}): the clock {did} for them{out}"
+        else:
+            continue
+        conn.send({"type": "timed_out", "hand": actor.hand_id, "seat": seat, "move": move, "text": text})
+
+
+def tell_payouts(actor: TableActor) -> None:
+    """Real cards: the dealer moves the chips, so their screens are told what to pay and take
+    as each bet is settled, once (:func:`corrections.payout_messages`)."""
+    if actor.game.cards != "real":
+        return
+    assert actor.hand_id is not None  # stored before anyone is told of it
+    actor.told, messages = payout_messages(actor.game, actor.told, actor.hand_id)
+    if not messages:
+        return
+    for conn in list(actor.clients):
+        if viewer_of(actor, conn.account)[0] == "dealer":
+            for m in messages:
+                conn.send(m)
