@@ -86,8 +86,8 @@ def _breaches(importers: tuple[str, ...] | set[str], forbidden: tuple[str, ...] 
 def test_the_graph_is_read() -> None:
     # the reader itself: a few edges that must be there, or every rule below passes vacuously
     assert "syndicate.blackjack.engine" in GRAPH["syndicate.blackjack.session"]
-    assert "syndicate.room.actor" in GRAPH["syndicate.room.live"]
-    assert "syndicate.room.live" in GRAPH["syndicate.web.app"]
+    assert "syndicate.room.live.actor" in GRAPH["syndicate.room.live.local"]
+    assert "syndicate.room.live.local" in GRAPH["syndicate.web.app"]
     assert "syndicate.core.shoe" in GRAPH["syndicate.blackjack.engine"]
 
 
@@ -135,10 +135,11 @@ def _code_strings(path: Path) -> list[str]:
             and id(n) not in docs]
 
 
-@pytest.mark.parametrize("module", ["syndicate.room.actor", "syndicate.room.live", "syndicate.room.cluster"])
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _under(m, ("syndicate.room.live",))))
 def test_the_table_actor_knows_no_game(module: str) -> None:
-    """The actor drives any game through the Game protocol (room/game.py): it imports no
-    engine and no game adapter, and no ``if game == ...`` names one."""
+    """The live table (its actor, seats, views, clocks, routing) drives any game through the
+    Game protocol (room/game.py): it imports no engine and no game adapter, and no
+    ``if game == ...`` names one."""
     assert [t for t in GRAPH[module] if _under(t, ENGINES + ("syndicate.room.games.blackjack",
                                                              "syndicate.room.games.draw"))] == []
     assert [s for s in _code_strings(MODULES[module]) if s in ("blackjack", "poker")] == []

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 from syndicate.room import games
-from syndicate.room.clock import Timers
 from syndicate.room.errors import BadRequest
 from syndicate.room.histories import finished_hands, shoe_history
+from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from tests.games.high_card import HIGH_CARD, ID
 from tests.kit.table import local_room

@@ -12,7 +12,7 @@ import pytest
 from syndicate.apps.client import ActionRefused
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.room.values import NO_PASSWORD
 from tests.kit.table import local_room

@@ -123,7 +123,7 @@ LOAD_OVERRIDES: dict[str, Any] = {"min_bet": 100, "max_bet": 10_000}
 
 
 async def load_hand(t: Any) -> None:
-    """One round at a load-test table ``t`` (:class:`syndicate.apps.loadtest.TableBots`): every
+    """One round at a load-test table ``t`` (:class:`syndicate.apps.loadbots.TableBots`): every
     player bets, the dealer deals, and the players play basic strategy."""
     by_seat = {i + 1: p for i, p in enumerate(t.players)}
     await t.act(t.dealer, "start_round")

@@ -24,7 +24,7 @@ import websockets
 
 PROTOCOL = 2  # the live-play protocol's version this client speaks (docs/protocol.md)
 
-# How the server starts a state's text (room/actor.py): a client that keeps no messages reads the
+# How the server starts a state's text (room/live/views.py): a client that keeps no messages reads the
 # version there and decodes the state only when it is read. Any other text is decoded at once.
 _STATE_HEAD = re.compile(r'\{"type":"state","protocol":\d+,"version":(\d+),')
 

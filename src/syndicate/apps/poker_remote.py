@@ -202,7 +202,7 @@ LOAD_OVERRIDES: dict[str, Any] = {}
 
 
 async def load_hand(t: Any) -> None:
-    """One hand at a load-test table ``t`` (:class:`syndicate.apps.loadtest.TableBots`): a player
+    """One hand at a load-test table ``t`` (:class:`syndicate.apps.loadbots.TableBots`): a player
     short of chips takes a fresh stack, then each plays :func:`draw_bot`."""
     by_seat = {i + 1: p for i, p in enumerate(t.players)}
     for seat, p in by_seat.items():  # a player short of chips takes a fresh stack

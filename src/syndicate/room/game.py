@@ -1,6 +1,6 @@
 """What a live table needs of a game: the port between the table actor and a game's engine.
 
-The actor (:class:`syndicate.room.actor.TableActor`) owns everything that is the same at any
+The actor (:class:`syndicate.room.live.actor.TableActor`) owns everything that is the same at any
 table: its queue, versions, seats and stacks, clocks, bots' seats, the ledger mirror, storage
 and broadcast. It knows nothing of a game's rules. A game adapter (``room/games/``) wraps one
 engine and knows nothing of sockets or storage: it starts a hand from the seated stacks, says

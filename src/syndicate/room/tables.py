@@ -16,11 +16,11 @@ from typing import Any
 from ..core import money
 from ..core.errors import ConfigError
 from .accounts import check_name
-from .clock import check_turn_clock
 from .errors import BadRequest, Forbidden, NotFound
 from .events import refuse_if_ended
 from .games import game_ids, kind_of, kinds
 from .ledger import check_amount, now, table_account
+from .live.clocks import check_turn_clock
 from .ports import Store
 from .roles import DEALER, require
 from .values import CARD_SOURCES, CARDS_KEY, CLOCK_KEY, Account, Table

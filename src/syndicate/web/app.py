@@ -4,7 +4,8 @@
 
 Every refusal is ``{"error": {"rule": ..., "message": ...}}`` with a 4xx status
 (:mod:`syndicate.web.errors`). This is the one module that names the live room's classes
-(:class:`LiveRoom`, or :class:`ClusterRoom` across processes): the routes see them through
+(:class:`LiveRoom`, or :class:`ClusterRoom` across processes: the two kinds of
+:class:`~syndicate.room.live.floor.Floor`): the routes see them through
 :class:`syndicate.web.state.LiveTables`.
 """
 
@@ -21,10 +22,11 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 
 from ..room.cardroom import CardRoom
-from ..room.clock import Timers
-from ..room.cluster import ClusterRoom, check_cluster_url
 from ..room.games import NewShoe
-from ..room.live import LiveRoom
+from ..room.live.clocks import Timers
+from ..room.live.cluster import ClusterRoom, check_cluster_url
+from ..room.live.floor import Floor
+from ..room.live.local import LiveRoom
 from ..room.recovery import Restored, void_unfinished
 from ..store import Database, SqlStore
 from ..store.bus import RedisBus
@@ -85,7 +87,7 @@ def create_app(
     rules page answers at once (:class:`syndicate.web.pages.OddsService`).
 
     With ``redis_url`` the server is one of several processes on one PostgreSQL database
-    (:mod:`syndicate.room.cluster`, docs/deployment.md): nothing is voided on start; a table's
+    (:mod:`syndicate.room.live.cluster`, docs/deployment.md): nothing is voided on start; a table's
     unfinished hand is voided when a process takes the table over after its owner stopped.
     """
     public = qr_public_url(public_url) if public_url is not None else None
@@ -96,7 +98,7 @@ def create_app(
     if migrate:
         db.migrate()
     room = CardRoom(SqlStore(db), hasher)
-    live: LiveRoom
+    live: Floor
     if redis_url is None:
         restored = void_unfinished(room)
         live = LiveRoom(room, timers=timers, new_shoe=new_shoe)

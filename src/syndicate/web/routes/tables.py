@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, WebSocket
 from pydantic import Field, StrictInt, StrictStr
 
-from ...room.clock import MAX_TURN, MIN_TURN
+from ...room.live.clocks import MAX_TURN, MIN_TURN
 from ..auth import Me
 from ..live import table_socket
 from ..schemas import DEFAULT_GAME, Body, GameId, Id, Name
