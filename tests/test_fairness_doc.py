@@ -11,8 +11,9 @@ import struct
 
 from syndicate.core.shoe import Shoe
 from syndicate.poker import bots
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import to_history
+from syndicate.poker.rules import DrawRules
 from syndicate.room.histories import for_viewer
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"

@@ -12,9 +12,10 @@ from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
 from syndicate.core.fairness import poker_positions
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import to_history, to_phh
 from syndicate.poker.history import verify as pk_verify
+from syndicate.poker.rules import DrawRules
 from syndicate.room.histories import for_viewer
 
 

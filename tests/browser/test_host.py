@@ -184,8 +184,9 @@ def test_the_replay_draws_a_draw_hand_and_only_what_the_history_shows(world) -> 
     import copy
 
     from syndicate.core.shoe import Shoe
-    from syndicate.poker.draw import DrawHand, DrawRules
+    from syndicate.poker.draw import DrawHand
     from syndicate.poker.history import to_history
+    from syndicate.poker.rules import DrawRules
 
     shoe = Shoe.from_seed(bytes(range(32)), decks=1, penetration=1.0, burn=0)
     hand = DrawHand(DrawRules(), {1: 1000, 2: 1000, 3: 300}, 3, shoe)

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 
 from syndicate.core.cards import DECK, parse
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
+from syndicate.poker.rules import DrawRules
 
 
 def deck_order(hands: Mapping[int, str], button: int, draws: str = "", fill: bool = True) -> list[str]:

@@ -8,7 +8,9 @@ import pytest
 
 from syndicate.core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn, RuleError
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.views import log_view, view
 
 from .conftest import deal
 
@@ -136,12 +138,12 @@ def test_bad_hand_setup() -> None:
 
 def test_repr_and_views_never_show_hidden_cards() -> None:
     hand = deal(HANDS, button=3)
-    text = repr(hand) + str(hand.view("spectator")) + str(hand.view("dealer")) + str(hand.log_view("dealer"))
+    text = repr(hand) + str(view(hand, "spectator")) + str(view(hand, "dealer")) + str(log_view(hand, "dealer"))
     for s in HANDS:
         for c in HANDS[s].split():
             assert c not in text
     with pytest.raises(ValueError):
-        hand.view(9)
+        view(hand, 9)
     assert "Shoe" in repr(hand.shoe) and "As" not in repr(hand.shoe)
 
 

@@ -14,9 +14,12 @@ from hypothesis import strategies as st
 from syndicate.core.cards import DECK
 from syndicate.core.errors import IllegalAction, OutOfTurn
 from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
-from syndicate.poker.draw import COMPLETE, DEALING, DRAW, FIRST_BETTING, DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, to_history, to_phh, verify
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.state import DEALING, DRAW, FIRST_BETTING, SETTLED
 from syndicate.poker.table import DrawTable
+from syndicate.poker.views import log_view, view
 from syndicate.room import histories
 
 from .conftest import deck_order
@@ -42,7 +45,7 @@ def _entered_count(hand: DrawHand) -> int:
 
 def comparable_log(hand: DrawHand, viewer: int | str) -> list[dict[str, Any]]:
     out = []
-    for d in hand.log_view(viewer):
+    for d in log_view(hand, viewer):
         if d["type"] in ENTERED_ONLY:
             continue
         if d["type"] == "restub":
@@ -52,7 +55,7 @@ def comparable_log(hand: DrawHand, viewer: int | str) -> list[dict[str, Any]]:
 
 
 def comparable_view(hand: DrawHand, viewer: int | str) -> dict[str, Any]:
-    return {k: v for k, v in hand.view(viewer).items() if k not in ("version", "commitment", "entered", "card_needed")}
+    return {k: v for k, v in view(hand, viewer).items() if k not in ("version", "commitment", "entered", "card_needed")}
 
 
 def assert_same(stacked: DrawHand, entered: DrawHand) -> None:
@@ -122,7 +125,7 @@ class TestChanceNodes:
         for c in DECK[:15]:
             need = hand.card_needed
             assert need is not None and hand.phase == DEALING and hand.to_act is None
-            assert hand.legal_actions() == [] and hand.view(6)["legal_actions"] == []
+            assert hand.legal_actions() == [] and view(hand, 6)["legal_actions"] == []
             asked.append(need)
             hand.deal_card(c)
         assert asked[:4] == [CardNeed(6, 0, 0, False, "deal"), CardNeed(1, 0, 0, False, "deal"),
@@ -153,7 +156,7 @@ class TestChanceNodes:
 
     def test_a_shuffled_deck_deals_at_once(self):
         hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
-        assert hand.card_needed is None and not hand.entered and hand.view(1)["card_needed"] is None
+        assert hand.card_needed is None and not hand.entered and view(hand, 1)["card_needed"] is None
         with pytest.raises(IllegalAction) as e:
             hand.deal_card("As")
         assert e.value.rule == "card_source"
@@ -164,7 +167,7 @@ def fresh() -> DrawHand:
 
 
 def snapshot(hand: DrawHand) -> Any:
-    return (json.dumps(hand.log_view("dealer")), json.dumps([hand.view(v) for v in (1, 2, 3, "spectator")]),
+    return (json.dumps(log_view(hand, "dealer")), json.dumps([view(hand, v) for v in (1, 2, 3, "spectator")]),
             hand.card_needed, hand.shoe.state())  # type: ignore[union-attr]
 
 
@@ -227,8 +230,8 @@ class TestTakeBack:
         assert (r.seat, r.card.text) == (1, "As")
         assert hand.phase == DEALING and not any(x.type == "deal" for x in hand.log)
         assert snapshot(hand)[2:] == before[2:]
-        assert hand.log_view(2)[-1] == {"type": "take_back", "seat": 1, "card": "??"}
-        assert hand.log_view(1)[-1] == {"type": "take_back", "seat": 1, "card": "As"}
+        assert log_view(hand, 2)[-1] == {"type": "take_back", "seat": 1, "card": "??"}
+        assert log_view(hand, 1)[-1] == {"type": "take_back", "seat": 1, "card": "As"}
         hand.deal_card("Ks")
         assert hand.cards[1][-1].text == "Ks" and hand.to_act == 2
 
@@ -295,7 +298,7 @@ def test_random_hands_entered_or_stacked_are_the_same(players, seed, short, take
             break
         random_action(stacked, a)
         random_action(entered, b)
-    assert entered.phase == COMPLETE
+    assert entered.phase == SETTLED
     assert_same(stacked, entered)
     assert entered.chips_total() == sum(stacks.values())
 

@@ -12,8 +12,9 @@ from syndicate.apps.poker_cli import play_poker, print_poker_table
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
 from syndicate.poker.bots import act, choose_discards, decide
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, verify
+from syndicate.poker.rules import DrawRules
 
 
 def console() -> Console:

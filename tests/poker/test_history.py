@@ -10,8 +10,9 @@ import pytest
 
 from syndicate.core.shoe import Shoe
 from syndicate.poker import records as rec
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import HistoryError, replay, to_history, to_phh, verify
+from syndicate.poker.rules import DrawRules
 
 from .conftest import deal
 

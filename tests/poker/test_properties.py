@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 
 from syndicate.core.cards import DECK
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, to_history, verify
+from syndicate.poker.rules import DrawRules
 from syndicate.poker.table import DrawTable
+from syndicate.poker.views import log_view, view
 
 CARD_TEXTS = {c.text for c in DECK}
 
@@ -92,7 +94,7 @@ def check_invariants(hand: DrawHand, total: int, held: dict[int, set[str]]) -> N
     public = {c.text for s in hand.order for c in hand.shown[s] if s not in hand.folded}
     public |= {c.text for s in hand.showed_down for c in hand.cards[s]}
     for viewer in (*hand.order, "spectator", "dealer"):
-        seen = card_tokens(hand.view(viewer)) | card_tokens(hand.log_view(viewer))
+        seen = card_tokens(view(hand, viewer)) | card_tokens(log_view(hand, viewer))
         own = held[viewer] if isinstance(viewer, int) else set()
         others = set().union(*(held[s] for s in hand.order if s != viewer))
         leaked = (seen & others) - own - public - _shown_in_log(hand)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from syndicate.core.cards import DECK, parse
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import COMPLETE, DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.state import SETTLED
 
 from .conftest import deal
 
@@ -58,7 +60,7 @@ def test_stacked_shoe_restubs_in_muck_order() -> None:
         {"type": "restub", "number": 1, "cards": 3, "shuffled": False}]
     r = hand.draw(3, "Jh Th")
     assert r.received == tuple(parse("2s 9s"))  # seat 2's discards joined the muck after it drew
-    assert hand.phase != COMPLETE
+    assert hand.phase != SETTLED
     assert len(set(c for cs in hand.cards.values() for c in cs)) == 15
     assert set(DECK) >= set(hand.muck)
 

@@ -21,8 +21,9 @@ from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
 from syndicate.core.fairness import poker_positions
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import to_history
+from syndicate.poker.rules import DrawRules
 from syndicate.room.ledger import now
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, bearer

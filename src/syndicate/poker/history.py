@@ -15,14 +15,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import money
+from ..core import money, play
 from ..core.cards import CardError, card, decks, text
 from ..core.errors import RuleError
 from ..core.replays import by_clock, clock_moves, replay_json
 from ..core.shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
 from . import records as rec
-from .draw import DrawHand, DrawRules
+from .draw import DrawHand
 from .evaluator import spoken
+from .rules import DrawRules
 from .table import DrawTable
 
 FORMAT = "syndicate-history"
@@ -189,9 +190,8 @@ def replay_hand(entry: dict[str, Any]) -> DrawHand:
     stacks = {int(s): int(v) for s, v in entry["stacks"]}
     hand = DrawHand(rules, stacks, entry["button"], _shoe_for(entry),
                     carry_in=entry.get("carry_in", 0), number=entry.get("number", 1))
-    for d in entry["log"]:
-        hand.apply(d)  # the decisions, and the cards when the dealer entered them
-    return hand
+    # The decisions, and the cards when the dealer entered them; the engine writes the rest.
+    return play.replay(hand, (rec.from_json(d) for d in entry["log"] if d["type"] in rec.INPUTS))
 
 
 def replay(doc: dict[str, Any]) -> ReplayResult:

@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 from ..core import money
 from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
 from ..core.shoe import EnteredShoe, Shoe
-from .draw import DrawHand, DrawRules
+from .draw import DrawHand
+from .rules import DrawRules
 
 HOST_DEALER = "dealer"
 

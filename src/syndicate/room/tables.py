@@ -15,7 +15,7 @@ from typing import Any
 from ..blackjack.rules import PRESETS, Rules, preset
 from ..core import money
 from ..core.errors import ConfigError
-from ..poker.draw import DrawRules
+from ..poker.rules import DrawRules
 from .accounts import check_name
 from .clock import check_turn_clock
 from .errors import BadRequest, Forbidden, NotFound

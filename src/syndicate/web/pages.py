@@ -28,7 +28,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from ..blackjack.maths import odds, strategy
 from ..blackjack.rules import PRESET_TITLES, PRESETS, Rules
-from ..poker.draw import DrawRules
+from ..poker.rules import DrawRules
 from ..room.errors import Forbidden, NotFound
 from ..room.histories import house_history, shoe_history
 from ..room.report import in_play

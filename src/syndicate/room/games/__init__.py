@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ...blackjack.rules import Rules
 from ...core.shoe import Shoe
-from ...poker.draw import DrawRules
+from ...poker.rules import DrawRules
 from ..game import Game, Players
 from ..values import Table
 from .blackjack import BlackjackGame
