@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from syndicate.core.cards import DECK
 from syndicate.core.errors import IllegalAction, OutOfTurn
 from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
+from syndicate.poker.dealing import ShuffledDeck, deal_hand
 from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, to_history, to_phh, verify
 from syndicate.poker.rules import DrawRules
@@ -31,8 +32,8 @@ ENTERED_ONLY = ("card", "take_back", "discard")
 def enter_from(stacked: DrawHand, entered: DrawHand) -> None:
     """Enter the cards the stacked deck dealt, in the order it dealt them (its re-stub included)."""
     while entered.card_needed is not None:
-        assert isinstance(entered.shoe, EnteredShoe) and isinstance(stacked.shoe, Shoe)
-        entered.deal_card(stacked.shoe.order[_entered_count(entered)])
+        assert entered.entered and isinstance(stacked.dealer, ShuffledDeck)
+        entered.deal_card(stacked.dealer.shoe.order[_entered_count(entered)])
 
 
 def _entered_count(hand: DrawHand) -> int:
@@ -71,8 +72,8 @@ def both(hands: dict[int, str], draws: str = "", *, button: int | None = None,
     button = min(hands) if button is None else button
     stacks = stacks or {s: 10_000 for s in hands}
     rules = rules or DrawRules()
-    stacked = DrawHand(rules, stacks, button, Shoe.stacked(" ".join(deck_order(hands, button, draws))))
-    entered = DrawHand(rules, stacks, button, EnteredShoe(1))
+    stacked = deal_hand(rules, stacks, button, Shoe.stacked(" ".join(deck_order(hands, button, draws))))
+    entered = deal_hand(rules, stacks, button, EnteredShoe(1))
     enter_from(stacked, entered)
     return stacked, entered
 
@@ -120,7 +121,7 @@ class TestSameCardsSameHand:
 
 class TestChanceNodes:
     def test_the_deal_asks_one_card_at_a_time_round_the_table(self):
-        hand = DrawHand(DrawRules(), {1: 1000, 4: 1000, 6: 1000}, 4, EnteredShoe(1))
+        hand = deal_hand(DrawRules(), {1: 1000, 4: 1000, 6: 1000}, 4, EnteredShoe(1))
         asked = []
         for c in DECK[:15]:
             need = hand.card_needed
@@ -134,7 +135,7 @@ class TestChanceNodes:
         assert hand.card_needed is None and hand.phase == FIRST_BETTING and hand.to_act == 6
 
     def test_the_draw_waits_for_its_cards(self):
-        hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 1, EnteredShoe(1))
+        hand = deal_hand(DrawRules(), {1: 1000, 2: 1000}, 1, EnteredShoe(1))
         for c in "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc".split():
             hand.deal_card(c)
         hand.check(2)
@@ -155,7 +156,7 @@ class TestChanceNodes:
             hand.deal_card("2c")
 
     def test_a_shuffled_deck_deals_at_once(self):
-        hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
+        hand = deal_hand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
         assert hand.card_needed is None and not hand.entered and view(hand, 1)["card_needed"] is None
         with pytest.raises(IllegalAction) as e:
             hand.deal_card("As")
@@ -163,12 +164,12 @@ class TestChanceNodes:
 
 
 def fresh() -> DrawHand:
-    return DrawHand(DrawRules(), {1: 1000, 2: 1000, 3: 1000}, 1, EnteredShoe(1))
+    return deal_hand(DrawRules(), {1: 1000, 2: 1000, 3: 1000}, 1, EnteredShoe(1))
 
 
 def snapshot(hand: DrawHand) -> Any:
     return (json.dumps(log_view(hand, "dealer")), json.dumps([view(hand, v) for v in (1, 2, 3, "spectator")]),
-            hand.card_needed, hand.shoe.state())  # type: ignore[union-attr]
+            hand.card_needed, hand.stub_left, list(hand.muck))
 
 
 class TestRefusals:
@@ -249,8 +250,8 @@ def test_a_re_stub_at_a_real_table():
     stacks = {s: 1000 for s in range(1, 8)}
     order = [c.text for c in DECK]
     random.Random(3).shuffle(order)
-    stacked = DrawHand(DrawRules(), stacks, 7, Shoe.stacked(" ".join(order)))
-    entered = DrawHand(DrawRules(), stacks, 7, EnteredShoe(1))
+    stacked = deal_hand(DrawRules(), stacks, 7, Shoe.stacked(" ".join(order)))
+    entered = deal_hand(DrawRules(), stacks, 7, EnteredShoe(1))
     enter_from(stacked, entered)
     for s in range(1, 8):
         act_both(stacked, entered, "check", s)
@@ -259,8 +260,8 @@ def test_a_re_stub_at_a_real_table():
     sixth = [c.text for c in stacked.cards[6][:3]]
     stacked.draw(6, sixth)
     entered.draw(6, sixth)
-    entered.deal_card(stacked.shoe.order[50])
-    entered.deal_card(stacked.shoe.order[51])
+    entered.deal_card(stacked.dealer.shoe.order[50])
+    entered.deal_card(stacked.dealer.shoe.order[51])
     assert entered.log[-1].type == "restub" and entered.log[-1].cards == 15
     with pytest.raises(IllegalAction, match="already been dealt"):
         entered.deal_card(sixth[0])  # the drawer's own discards stay out of the re-stub
@@ -283,8 +284,8 @@ def test_random_hands_entered_or_stacked_are_the_same(players, seed, short, take
     order = [c.text for c in DECK]
     rng.shuffle(order)
     stacks = {s: rng.choice([50, 120, 600]) if short else 5000 for s in range(1, players + 1)}
-    stacked = DrawHand(DrawRules(), stacks, 1, Shoe.stacked(" ".join(order)))
-    entered = DrawHand(DrawRules(), stacks, 1, EnteredShoe(1))
+    stacked = deal_hand(DrawRules(), stacks, 1, Shoe.stacked(" ".join(order)))
+    entered = deal_hand(DrawRules(), stacks, 1, EnteredShoe(1))
     a, b = random.Random(seed), random.Random(seed)
     while True:
         while entered.card_needed is not None:
@@ -292,7 +293,7 @@ def test_random_hands_entered_or_stacked_are_the_same(players, seed, short, take
                 wrong = next(c for c in DECK if entered.can_deal_card(c))
                 entered.deal_card(wrong)
                 entered.take_back()
-            entered.deal_card(stacked.shoe.order[_entered_count(entered)])
+            entered.deal_card(stacked.dealer.shoe.order[_entered_count(entered)])
         assert (entered.phase, entered.to_act) == (stacked.phase, stacked.to_act)
         if stacked.is_terminal:
             break

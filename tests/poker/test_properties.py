@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from syndicate.core.cards import DECK
 from syndicate.core.shoe import Shoe
+from syndicate.poker.dealing import deal_hand
 from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, to_history, verify
 from syndicate.poker.rules import DrawRules
@@ -87,7 +88,7 @@ def check_invariants(hand: DrawHand, total: int, held: dict[int, set[str]]) -> N
     assert all(v >= 0 for v in hand.stacks.values()) and hand.pot >= 0
     # No card twice: hands, muck and the rest of the shoe are the 52 cards exactly once.
     in_hands = [c for s, cs in hand.cards.items() if s not in hand.folded for c in cs]
-    rest = hand.shoe.order[hand.shoe.position:]
+    rest = hand.dealer.shoe.order[hand.dealer.shoe.position:]
     assert sorted(c.index for c in in_hands + hand.muck + rest) == list(range(52))
     for s, cs in hand.cards.items():
         held[s] |= {c.text for c in cs}
@@ -115,7 +116,7 @@ def play(seed: int, stacks: dict[int, int], button: int, rules: DrawRules, carry
          check_views: bool = True) -> DrawHand:
     rng = random.Random(seed)
     shoe = Shoe.from_seed(seed.to_bytes(32, "big"), decks=1, penetration=1.0, burn=0)
-    hand = DrawHand(rules, stacks, button, shoe, carry_in=carry_in)
+    hand = deal_hand(rules, stacks, button, shoe, carry_in=carry_in)
     total = sum(stacks.values()) + carry_in
     held: dict[int, set[str]] = {s: set() for s in stacks}
     steps = 0

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from syndicate.core.cards import DECK
 from syndicate.core.errors import IllegalAction, OutOfTurn
 from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
+from syndicate.poker.dealing import deal_hand
 from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, steps_of, to_history, to_phh, verify
 from syndicate.poker.rules import DrawRules
@@ -33,7 +34,7 @@ VIEWERS: tuple[int | str, ...] = ("spectator", "dealer")
 
 
 def counted(stacks: dict[int, int], button: int, rules: DrawRules | None = None) -> DrawHand:
-    return DrawHand(rules or DrawRules(), stacks, button, EnteredShoe(1, shown_only=True))
+    return deal_hand(rules or DrawRules(), stacks, button, EnteredShoe(1, shown_only=True))
 
 
 def mirror(stacked: DrawHand, hand: DrawHand) -> None:
@@ -101,7 +102,7 @@ def assert_private(hand: DrawHand) -> None:
 
 def play_both(order: list[str], stacks: dict[int, int], rng_seed: int, button: int = 1,
               rules: DrawRules | None = None) -> tuple[DrawHand, DrawHand]:
-    stacked = DrawHand(rules or DrawRules(), stacks, button, Shoe.stacked(" ".join(order)))
+    stacked = deal_hand(rules or DrawRules(), stacks, button, Shoe.stacked(" ".join(order)))
     hand = counted(stacks, button, rules)
     rng = random.Random(rng_seed)
     while not stacked.is_terminal:
@@ -144,7 +145,7 @@ def shuffled_deck(seed: int) -> list[str]:
 class TestWhatIsEntered:
     def test_the_deal_and_the_draw_are_counted_and_only_the_showdown_is_entered(self):
         hands = {1: "As 7d 8c 2h 3s", 2: "Kh Kd 5c 9s 4d", 3: "Qc Jc 2c 6h 6d"}
-        stacked = DrawHand(DrawRules(), {s: 10_000 for s in hands}, 1,
+        stacked = deal_hand(DrawRules(), {s: 10_000 for s in hands}, 1,
                            Shoe.stacked(" ".join(deck_order(hands, 1, "4h 2s 3h Ad Ac Ah Kc"))))
         hand = counted({s: 10_000 for s in hands}, 1)
         assert hand.phase == FIRST_BETTING and hand.to_act == 2 and hand.card_needed is None
@@ -246,7 +247,7 @@ class TestTheDraw:
         the muck (not the drawer's own discards) is shuffled into a new stub."""
         stacks = {s: 1000 for s in range(1, 8)}
         order = shuffled_deck(3)
-        stacked = DrawHand(DrawRules(), stacks, 7, Shoe.stacked(" ".join(order)))
+        stacked = deal_hand(DrawRules(), stacks, 7, Shoe.stacked(" ".join(order)))
         hand = counted(stacks, 7)
         for s in range(1, 8):
             stacked.check(s)
@@ -530,7 +531,7 @@ def test_random_hands_counted_or_stacked_are_the_same(players, seed, short):
 
 
 def test_a_shuffled_deck_has_nothing_of_the_counted_mode():
-    hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
+    hand = deal_hand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
     seen = view(hand, 1)
     assert not hand.shown_only and hand.to_deal is None
     assert not {"shown_only", "deck", "to_deal", "ruling_needed"} & set(seen)

@@ -27,12 +27,12 @@ from ..core import money
 from ..core.cards import Card, CardError, card
 from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
 from ..core.play import take_back
-from ..core.shoe import CardNeed, EnteredShoe, Shoe, ShoeError
+from ..core.shoe import CardNeed
 from . import records as rec
 from .betting import Betting
 from .rules import DrawRules
 from .showdown import DrawAndShowdown
-from .state import DEALING, FIRST_BETTING, Dealing, can
+from .state import DEALING, FIRST_BETTING, Dealer, Dealing, can
 
 
 class DrawHand(Betting, DrawAndShowdown):
@@ -50,8 +50,12 @@ class DrawHand(Betting, DrawAndShowdown):
         rules: DrawRules,
         stacks: Mapping[int, int],
         button: int,
-        shoe: Shoe | EnteredShoe,
         *,
+        dealer: Dealer | None = None,
+        deck: int = 52,
+        entered: bool = False,
+        shown_only: bool = False,
+        shuffles_stub: bool = True,
         carry_in: int = 0,
         number: int = 1,
     ) -> None:
@@ -69,12 +73,16 @@ class DrawHand(Betting, DrawAndShowdown):
         if button not in stacks:
             raise ConfigError(f"the button must be on a seat dealt in, got {button!r}")
         money.check_held(carry_in)
-        if not isinstance(shoe, (Shoe, EnteredShoe)):
-            raise TypeError(f"a hand's cards come from a Shoe or an EnteredShoe, not {type(shoe).__name__}")
-        super().__init__(rules, stacks, button, shoe, carry_in=carry_in, number=number)
+        if shown_only and not entered:
+            raise ConfigError("only the cards shown are entered at a real-cards table: shown_only needs entered")
+        if (dealer is None) == (not entered):
+            raise ConfigError("a hand's cards are either entered by the dealer or dealt by a dealer given to it")
+        super().__init__(rules, stacks, button, dealer=dealer, deck=deck, entered=entered, shown_only=shown_only,
+                         shuffles_stub=shuffles_stub, carry_in=carry_in, number=number)
         self._post_antes()
         if self._deal():
             self._start_betting(FIRST_BETTING)
+        self._drive()
 
     # -- setup -----------------------------------------------------------------------------
     def _post_antes(self) -> None:
@@ -83,46 +91,34 @@ class DrawHand(Betting, DrawAndShowdown):
             self._put_in(s, amount, street=False)
             self.log.append(rec.Ante(s, amount, self.stacks[s] == 0))
 
-    def _deal_card(self) -> Card:
-        if self.shoe.remaining <= 0:
-            raise ShoeError("the deck ran out while dealing")
-        c = self.shoe.draw()
-        if c in self._in_play:
-            raise ShoeError(
-                "the shoe dealt a card that is already in play: it is not a single deck"
-            )
-        self._in_play.add(c)
-        return c
-
     def _deal(self) -> bool:
-        """Deal five cards each, one at a time round the table. With entered cards, ask for
-        the first and return False: :meth:`deal_card` goes on from there."""
+        """Deal five cards each, one at a time round the table: ask for the first and return
+        False (:meth:`deal_card` goes on from there). Only the cards shown being entered, the
+        deal is five face-down cards each, counted at once: True."""
         if self.shown_only:  # dealt face down by the dealer: counted, never named
-            assert self._entered is not None
-            self.stub_left = 52 * self._entered.decks - 5 * len(self.order)
+            self.stub_left -= 5 * len(self.order)
             for s in self.order:
                 self.held[s] = 5
                 self.log.append(rec.DealtFaceDown(s, 5))
             self.to_deal = Dealing(self.order, 5, 5 * len(self.order), 0)
             return True
-        if self._entered is not None:
-            self.phase = DEALING
-            self._need = self._deal_need()
-            return False
-        for _ in range(5):
-            for s in self.order:
-                self.cards[s].append(self._deal_card())
-        for s in self.order:
-            self.log.append(rec.Dealt(s, tuple(self.cards[s])))
-        return True
+        self.phase = DEALING
+        self._need = self._deal_need()
+        return False
+
+    def _drive(self) -> None:
+        """Hand the hand to its dealer, if it has one: the cards it waits for, or the news that
+        it is settled."""
+        if self.dealer is not None and (self._need is not None or self.is_terminal):
+            self.dealer(self)
 
     def _deal_need(self) -> CardNeed:
         n = len(self.order)
         return CardNeed(self.order[self._deal_k % n], 0, self._deal_k // n, False, "deal")
 
-    # -- chance: the cards a dealer enters -------------------------------------------------
-    def _entered_card(self, c: object) -> Card:
-        if self._entered is None:
+    # -- chance: every card comes in here ---------------------------------------------------
+    def _card_for_need(self, c: object) -> Card:
+        if self._need is None and not self.entered:
             raise IllegalAction("card_source", "this hand deals from a shuffled deck: the engine draws its cards")
         if self._need is None:
             ruling = self.ruling_needed
@@ -145,31 +141,34 @@ class DrawHand(Betting, DrawAndShowdown):
             where = "this hand" if holder == self._need.seat else f"seat {holder}'s hand"
             raise IllegalAction("shoe_count", f"{found.pretty} is already entered in {where} at this showdown: "
                                               "one deck holds one of each card")
-        why = self._entered.refusal(found)
-        if why is not None:
-            raise IllegalAction("shoe_count", why)
+        if found in self._in_play or found in self.muck:
+            raise IllegalAction("shoe_count", f"{found.pretty} has already been dealt from this deck (one of each card)")
         return found
 
     def verify_deal_card(self, c: object) -> None:
         """A card the dealer entered: refused if none is needed, if it is not a card with its
         suit, or if the deck cannot hold it (one deck: no card twice in a hand)."""
-        self._entered_card(c)
+        self._card_for_need(c)
 
     def can_deal_card(self, c: object) -> bool:
         return can(self.verify_deal_card, c)
 
     def deal_card(self, c: object) -> rec.CardEntered:
-        """The card that landed where :attr:`card_needed` said ("As", "10h")."""
-        found = self._entered_card(c)
-        assert self._entered is not None and self._need is not None
-        self._entered.take(found)
+        """The card that landed where :attr:`card_needed` said ("As", "10h"). At a real-cards
+        table each card is an input in the log (``card``); a dealer given to the hand deals from
+        a committed order, and the log keeps the deal and the draw whole (``deal``, ``draw``)."""
+        found = self._card_for_need(c)
         need = self._need
+        assert need is not None
         self._need = None
         self._in_play.add(found)
         self.cards[need.seat].append(found)
         r = rec.CardEntered(need.seat, found)
-        self.log.append(r)
-        self.version += 1
+        if self.entered:
+            self.log.append(r)
+            self.version += 1
+        if need.why != "show":
+            self.stub_left -= 1
         if need.why == "show":
             self.to_deal = None  # the dealing is done: the hands are turned over
             self._need = self._show_need()
@@ -191,9 +190,9 @@ class DrawHand(Betting, DrawAndShowdown):
 
     def _next_draw_card(self) -> None:
         d = self._drawing
-        assert d is not None and self._entered is not None
+        assert d is not None
         if len(d.received) < len(d.discards):
-            if self._entered.remaining <= 0:
+            if self.stub_left <= 0:
                 self._restub()
             self._need = CardNeed(d.seat, 0, len(self.cards[d.seat]), False, "draw")
             return
@@ -201,7 +200,8 @@ class DrawHand(Betting, DrawAndShowdown):
         for c in d.discards:
             self._in_play.discard(c)
         self.muck.extend(d.discards)
-        self._drew(d.seat, rec.Drew(d.seat, d.discards, tuple(d.received), d.shown))
+        self.last_draw = rec.Drew(d.seat, d.discards, tuple(d.received), d.shown)
+        self._drew(d.seat, self.last_draw)
 
     # -- take-back and replay (core.play drives them) ---------------------------------------
     def last_input(self) -> int:
@@ -213,7 +213,7 @@ class DrawHand(Betting, DrawAndShowdown):
         return -1
 
     def verify_take_back(self) -> None:
-        if self._entered is None:
+        if not self.entered:
             raise IllegalAction("take_back", "this hand deals from a shuffled deck: there is no entered card to take back")
         i = self.last_input()
         if i < 0 or self.log[i].type != "card":
@@ -225,11 +225,10 @@ class DrawHand(Betting, DrawAndShowdown):
         return can(self.verify_take_back)
 
     def restart(self) -> DrawHand:
-        """A fresh hand of the same deal before any input: the same rules, stacks, button and
-        number, its entered deck counted as it was when the hand began."""
-        if self._entered is not None and self._entered_at is not None:
-            self._entered.restore(self._entered_at)
-        return DrawHand(self.rules, self.start_stacks, self.button, self.shoe,
+        """A fresh hand of the same deal before any input: the same rules, stacks, button,
+        number and table (a real-cards one: take-back is for entered cards)."""
+        return DrawHand(self.rules, self.start_stacks, self.button, dealer=self.dealer, deck=self.deck,
+                        entered=self.entered, shown_only=self.shown_only, shuffles_stub=self.shuffles_stub,
                         carry_in=self.carry_in, number=self.number)
 
     def taken_back(self, record: rec.CardEntered) -> rec.TakenBack:
@@ -258,7 +257,7 @@ class DrawHand(Betting, DrawAndShowdown):
         shuffled deck the cards too); a ``take_back`` note is copied, the card it took back not
         being in the log. Replays and take-backs go through here."""
         if isinstance(record, rec.CardEntered):
-            if self._entered is not None:
+            if self.entered:
                 self.deal_card(record.card)
         elif isinstance(record, rec.Checked):
             self.check(record.seat)
@@ -276,7 +275,7 @@ class DrawHand(Betting, DrawAndShowdown):
         elif isinstance(record, rec.Drew):
             if self.shown_only:
                 self.draw(record.seat, len(record.discards))
-            elif self._entered is None:
+            elif not self.entered:
                 self.draw(record.seat, record.discards)
         elif isinstance(record, rec.Discarded):
             self.draw(record.seat, record.discards)

@@ -5,18 +5,15 @@ deck runs out, the dealer's ruling on a flagged hand, and the pot going to the b
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Final
+from typing import Any
 
 from ..core.cards import Card, CardError, card
 from ..core.errors import IllegalAction
-from ..core.shoe import CardNeed, Shoe, ShoeError
+from ..core.shoe import CardNeed, ShoeError
 from . import records as rec
 from .evaluator import evaluate
 from .pots import settle
 from .state import SECOND_BETTING, SETTLED, SHOWDOWN, Dealing, Drawing, HandState, can
-
-#: Domain of the re-stub shuffle: SHA-256 stream over seed || this || restub number (u32 BE).
-RESTUB_DOMAIN: Final = b"syndicate/poker/restub/"
 
 
 class DrawAndShowdown(HandState):
@@ -103,28 +100,18 @@ class DrawAndShowdown(HandState):
         shown = kept[0] if len(out) == 4 else None
         if shown is not None:
             self.shown[seat].add(shown)
-        if self._entered is not None:
-            self.cards[seat] = kept
-            d = rec.Discarded(seat, tuple(out), shown)
+        self.cards[seat] = kept
+        d = rec.Discarded(seat, tuple(out), shown)
+        if self.entered:  # the decision is an input of its own; the cards follow
             self.log.append(d)
             self.version += 1
-            self.to_act = None
-            self._drawing = Drawing(seat, tuple(out), shown)
-            self._next_draw_card()
+        self.to_act = None
+        self._drawing = Drawing(seat, tuple(out), shown)
+        self._next_draw_card()
+        if self.entered:
             return d
-        # The player's own discards stay out of any re-stub made while they draw.
-        received: list[Card] = []
-        for _ in out:
-            if self.shoe.remaining <= 0:
-                self._restub()
-            received.append(self._deal_card())
-        for c in out:
-            self._in_play.discard(c)
-        self.muck.extend(out)
-        self.cards[seat] = kept + received
-        r = rec.Drew(seat, tuple(out), tuple(received), shown)
-        self._drew(seat, r)
-        return r
+        self._drive()
+        return self.last_draw if self.last_draw is not None and self.last_draw.seat == seat else d
 
     def _draw_face_down(self, seat: int, n: int) -> rec.DrewFaceDown | rec.StoodPat:
         if n == 0:
@@ -137,8 +124,8 @@ class DrawAndShowdown(HandState):
             # own, set aside) is shuffled by hand into a new stub, and the dealing goes on from it.
             if self.mucked < from_muck:
                 raise ShoeError("the deck ran out and the muck cannot make up the draw")
-            self._restubs += 1
-            self.log.append(rec.Restubbed(self._restubs, self.mucked, True))
+            self.restubs += 1
+            self.log.append(rec.Restubbed(self.restubs, self.mucked, True))
             self.stub_left, self.mucked = self.mucked - from_muck, 0
         self.mucked += n  # the player's own discards go to the muck once their cards are dealt
         self.drew[seat] = n
@@ -224,30 +211,18 @@ class DrawAndShowdown(HandState):
         return r
 
     def _restub(self) -> None:
-        """The deck is out: the muck (folded hands and earlier discards) becomes a new stub.
-
-        A seeded shoe shuffles it with the shoe's seed, domain ``RESTUB_DOMAIN`` + the
-        re-stub number (u32 big-endian), so the draw replays exactly from the revealed seed.
-        A stacked shoe has no seed: its stub is the muck in the order it was mucked.
-        """
+        """The deck is out: the muck (folded hands and earlier discards) becomes a new stub, in
+        :attr:`last_stub` for whoever deals (a real dealer shuffles it by hand; a seeded shoe
+        with its seed, domain :data:`.dealing.RESTUB_DOMAIN` + the re-stub number (u32 big-endian), so the
+        draw replays exactly from the revealed seed; a stacked shoe has no seed and deals it in
+        the order it was mucked: ``shuffles_stub`` is False)."""
         if not self.muck:
             raise ShoeError("the deck ran out and there is nothing in the muck to re-stub")
-        self._restubs += 1
-        if self._entered is not None:  # the dealer shuffles the muck by hand: it is back in the deck
-            for c in self.muck:
-                self._entered.put_back(c)
-            self.log.append(rec.Restubbed(self._restubs, len(self.muck), True))
-            self.muck = []
-            return
-        shoe = self.shoe
-        assert isinstance(shoe, Shoe)
-        seeded = shoe.has_seed
-        stub = list(self.muck)
-        if seeded:
-            stub = shoe.shuffle_from_seed(stub, RESTUB_DOMAIN + self._restubs.to_bytes(4, "big"))
+        self.restubs += 1
+        self.last_stub = tuple(self.muck)
+        self.stub_left = len(self.muck)
         self.muck = []
-        shoe.extend(stub)
-        self.log.append(rec.Restubbed(self._restubs, len(stub), seeded))
+        self.log.append(rec.Restubbed(self.restubs, len(self.last_stub), self.shuffles_stub))
 
     def _drew(self, seat: int, r: Any) -> None:
         self.log.append(r)
@@ -306,5 +281,4 @@ class DrawAndShowdown(HandState):
         self.to_act = None
         self._pending = []
         self.version += 1
-        if self.shoe.has_seed and not self.shoe.revealed:
-            self.shoe.reveal()  # the hand is over: its deck's seed can be published
+        self._drive()  # the hand is over: its dealer may publish its deck's seed

@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 from ..core import money
 from ..core.cards import Card
 from ..core.errors import BadAmount, IllegalAction, OutOfTurn
-from ..core.shoe import CardNeed, EnteredShoe, Shoe
+from ..core.shoe import CardNeed
 from .evaluator import HandValue
 from .pots import Pot, side_pots
 from .rules import DrawRules
@@ -30,6 +30,14 @@ SETTLED: Final = "complete"  # the hand is over, its pots pushed (the stored pha
 PHASES: Final = (DEALING, FIRST_BETTING, DRAW, SECOND_BETTING, SHOWDOWN, SETTLED)
 
 
+class Dealer(Protocol):
+    """Whoever deals a hand's cards by itself, as soon as the hand stops for one: a shuffled
+    deck's (:class:`~.dealing.ShuffledDeck`). It hands each card in with ``deal_card`` and is
+    told when the hand is settled. A real-cards table has none: the dealer enters each card."""
+
+    def __call__(self, hand: Any) -> None: ...
+
+
 class HandState:
     """The state of one hand and the questions asked of it. Chips are conserved at every step:
     ``sum(stacks) + pot + carry_out == sum(starting stacks) + carry_in``."""
@@ -39,17 +47,22 @@ class HandState:
         rules: DrawRules,
         stacks: Mapping[int, int],
         button: int,
-        shoe: Shoe | EnteredShoe,
         *,
-        carry_in: int = 0,
-        number: int = 1,
+        deck: int,
+        entered: bool,
+        shown_only: bool,
+        shuffles_stub: bool,
+        dealer: Dealer | None,
+        carry_in: int,
+        number: int,
     ) -> None:
         self.rules = rules
-        self.shoe = shoe
-        self._entered = shoe if isinstance(shoe, EnteredShoe) else None
-        self._entered_at = self._entered.state() if self._entered is not None else None
+        self.entered = entered
         #: Only the cards shown are entered: the face-down ones are counted (docs/dealer.md).
-        self.shown_only = self._entered is not None and self._entered.shown_only
+        self.shown_only = shown_only
+        self.shuffles_stub = shuffles_stub
+        self.dealer = dealer
+        self.deck = deck
         self._need: CardNeed | None = None
         self._deal_k = 0  # entered cards: how many of the deal's cards have come
         self._drawing: Drawing | None = None  # entered cards: the draw waiting for its cards
@@ -81,16 +94,18 @@ class HandState:
         self.current_bet = 0
         self.raises = 0
         self._pending: list[int] = []
-        self._restubs = 0
-        self._shoe_start = shoe.position
-        self._shoe_len = len(shoe.order) if isinstance(shoe, Shoe) else 0
+        self.restubs = 0
+        #: The muck that became the stub at the last re-stub, in the order it was mucked.
+        self.last_stub: tuple[Card, ...] = ()
+        #: The last draw completed (its cards all dealt).
+        self.last_draw: Any = None
         self._in_play: set[Card] = set()
         # Only the cards shown are entered: what each seat holds face down, what each threw and
-        # drew, the physical deck's stub and muck, the hands the showdown flagged and ruled.
+        # drew, the muck as counted, the hands the showdown flagged and ruled.
         self.held: dict[int, int] = {s: 0 for s in self.order}
         self.drew: dict[int, int] = {}
         self.to_deal: Dealing | None = None
-        self.stub_left = 0
+        self.stub_left = deck  # cards left in the deck, named or counted
         self.mucked = 0
         self.ruled: set[int] = set()
         self.dead: set[int] = set()
@@ -101,11 +116,6 @@ class HandState:
         """The card the dealer must enter next and for whom (``None``: none is needed; always
         ``None`` with a shuffled shoe, which deals at once)."""
         return self._need
-
-    @property
-    def entered(self) -> bool:
-        """Whether the dealer enters this hand's cards (a real-cards table)."""
-        return self._entered is not None
 
     # -- state queries ---------------------------------------------------------------------
     @property
@@ -191,7 +201,7 @@ class HandState:
     def _next_draw_card(self) -> None:
         raise NotImplementedError
 
-    def _deal_card(self) -> Card:
+    def _drive(self) -> None:
         raise NotImplementedError
 
     def _return_uncalled(self) -> None:

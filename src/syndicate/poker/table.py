@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from ..core import money
 from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
 from ..core.shoe import EnteredShoe, Shoe
+from .dealing import deal_hand
 from .draw import DrawHand
 from .rules import DrawRules
 
@@ -152,8 +153,8 @@ class DrawTable:
             )
         if self.button not in playing:
             self._move_button()
-        self.hand = DrawHand(self.rules, playing, self.button, shoe, carry_in=self.carry,
-                             number=len(self.hands) + 1)
+        self.hand = deal_hand(self.rules, playing, self.button, shoe, carry_in=self.carry,
+                              number=len(self.hands) + 1)
         self.carry = 0
         return self.hand
 

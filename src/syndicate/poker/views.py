@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import records as rec
+from .dealing import ShuffledDeck
 from .evaluator import spoken
 from .state import DRAW
 
@@ -100,7 +101,7 @@ def public_view(hand: DrawHand) -> dict[str, Any]:
         "pots": [p.to_json() for p in hand.current_pots()],
         "carry_in": hand.carry_in,
         "carry_out": hand.carry_out,
-        "commitment": hand.shoe.commitment,
+        "commitment": hand.dealer.commitment if isinstance(hand.dealer, ShuffledDeck) else None,
         "entered": hand.entered,
         "card_needed": hand.card_needed.to_json() if hand.card_needed is not None else None,
         "seats": seats,

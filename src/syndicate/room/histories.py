@@ -15,6 +15,7 @@ from typing import Any
 
 from ..core.fairness import HIDDEN, blackjack_positions, is_legacy, poker_positions
 from ..core.shoe import Shoe
+from ..poker.dealing import ShuffledDeck
 from ..poker.history import replay_hand
 from .errors import NotFound
 from .ports import Repo, Store
@@ -110,9 +111,9 @@ def _poker(doc: dict[str, Any], seed_hex: str | None, house: bool, seats: dict[i
         if seed_hex is None or s.get("entered") or is_legacy(s, seed_hex):
             continue
         # The server's own copy of the deck (re-stubs included) makes the openings.
-        shoe = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).shoe
-        assert isinstance(shoe, Shoe)  # entered hands were skipped above
-        _publish(s, shoe, sorted(visible))
+        deck = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).dealer
+        assert isinstance(deck, ShuffledDeck)  # entered hands were skipped above
+        _publish(s, deck.shoe, sorted(visible))
 
 
 def _blackjack(doc: dict[str, Any], seed_hex: str | None, house: bool) -> None:

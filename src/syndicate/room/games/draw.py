@@ -23,6 +23,7 @@ from typing import Any
 from ...core import money
 from ...core.shoe import EnteredShoe, Shoe
 from ...poker import bots as poker_bots
+from ...poker.dealing import ShuffledDeck
 from ...poker.draw import DrawHand
 from ...poker.evaluator import spoken
 from ...poker.history import hand_to_json, to_history
@@ -356,14 +357,13 @@ class DrawGame(RoundAccessors):
     @property
     def shoe(self) -> Shoe | None:
         assert self.round is not None
-        shoe = self.round.shoe
-        return shoe if isinstance(shoe, Shoe) else None
+        deck = self.round.dealer
+        return deck.shoe if isinstance(deck, ShuffledDeck) else None
 
     @property
     def shoe_key(self) -> str:
-        assert self.round is not None
-        shoe = self.round.shoe
-        return shoe.commitment if isinstance(shoe, Shoe) else self._entered_key
+        shoe = self.shoe
+        return shoe.commitment if shoe is not None else self._entered_key
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
