@@ -184,7 +184,6 @@ class Betting(HandState):
         self.folded.add(seat)
         # Face down into the muck: never shown to anyone, and free to be re-stubbed.
         self.muck.extend(self.cards[seat])
-        self._in_play.difference_update(self.cards[seat])
         self.mucked += self.held[seat]  # face down: counted into the muck
         self.held[seat] = 0
         r = rec.Folded(seat)
@@ -214,9 +213,8 @@ class Betting(HandState):
         self.version += 1
         if seat in self._pending:
             self._pending.remove(seat)
-        live = self.live
-        if len(live) == 1:
-            self._finish_by_folds(live[0])
+        if len(self.folded) == len(self.order) - 1:  # one player left: no need to list them first
+            self._finish_by_folds(self.live[0])
             return
         if not self._pending:
             self._end_betting()

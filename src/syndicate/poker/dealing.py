@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..core.cards import Card
 from ..core.play import deal_from
 from ..core.shoe import EnteredShoe, Shoe, ShoeError
 from .draw import DrawHand
@@ -38,14 +37,7 @@ class ShuffledDeck:
         self._restubs = 0
 
     def __call__(self, hand: DrawHand) -> None:
-        if hand.is_terminal:
-            if self.shoe.has_seed and not self.shoe.revealed:
-                self.shoe.reveal()  # the hand is over: its deck's seed can be published
-            return
-        deal_from(hand, lambda: self.draw(hand))
-
-    def draw(self, hand: DrawHand) -> Card:
-        """The next card for ``hand``, after the stub of any re-stub it made since the last."""
+        """The hand stopped: a re-stub to put in the deck, cards to deal, or the hand is over."""
         shoe = self.shoe
         if hand.restubs > self._restubs:
             self._restubs = hand.restubs
@@ -53,9 +45,11 @@ class ShuffledDeck:
             if shoe.has_seed:
                 stub = shoe.shuffle_from_seed(stub, RESTUB_DOMAIN + hand.restubs.to_bytes(4, "big"))
             shoe.extend(stub)
-        if shoe.remaining <= 0:
-            raise ShoeError("the deck ran out while dealing")
-        return shoe.draw()
+        if hand.is_terminal:
+            if shoe.has_seed and not shoe.revealed:
+                shoe.reveal()  # the hand is over: its deck's seed can be published
+        elif hand.card_needed is not None:
+            deal_from(hand, shoe.draw)  # the hand counts the deck: it re-stubs before the shoe runs dry
 
     @property
     def commitment(self) -> str | None:

@@ -22,17 +22,30 @@ Seats are integers; play goes clockwise, which is increasing seat number, wrappi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from ..core import money
 from ..core.cards import Card, CardError, card
 from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
 from ..core.play import take_back
-from ..core.shoe import CardNeed
+from ..core.shoe import CardNeed, ShoeError
 from . import records as rec
 from .betting import Betting
 from .rules import DrawRules
 from .showdown import DrawAndShowdown
 from .state import DEALING, FIRST_BETTING, Dealer, Dealing, can
+
+
+@lru_cache(maxsize=512)
+def deal_needs(order: tuple[int, ...]) -> tuple[CardNeed, ...]:
+    """The deal's cards in the order they are dealt: one at a time round the table, five times."""
+    return tuple(CardNeed(s, 0, k, False, "deal") for k in range(5) for s in order)
+
+
+@lru_cache(maxsize=512)
+def draw_need(seat: int, slot: int) -> CardNeed:
+    """A card of ``seat``'s draw, the ``slot``-th of its hand."""
+    return CardNeed(seat, 0, slot, False, "draw")
 
 
 class DrawHand(Betting, DrawAndShowdown):
@@ -95,6 +108,8 @@ class DrawHand(Betting, DrawAndShowdown):
         """Deal five cards each, one at a time round the table: ask for the first and return
         False (:meth:`deal_card` goes on from there). Only the cards shown being entered, the
         deal is five face-down cards each, counted at once: True."""
+        if self.stub_left < 5 * len(self.order):
+            raise ShoeError("the deck ran out while dealing")
         if self.shown_only:  # dealt face down by the dealer: counted, never named
             self.stub_left -= 5 * len(self.order)
             for s in self.order:
@@ -103,24 +118,22 @@ class DrawHand(Betting, DrawAndShowdown):
             self.to_deal = Dealing(self.order, 5, 5 * len(self.order), 0)
             return True
         self.phase = DEALING
-        self._need = self._deal_need()
+        self._deal_needs = deal_needs(self.order)
+        self.card_needed = self._deal_needs[0]
         return False
 
     def _drive(self) -> None:
         """Hand the hand to its dealer, if it has one: the cards it waits for, or the news that
         it is settled."""
-        if self.dealer is not None and (self._need is not None or self.is_terminal):
+        if self.dealer is not None and (self.card_needed is not None or self.is_terminal):
             self.dealer(self)
 
-    def _deal_need(self) -> CardNeed:
-        n = len(self.order)
-        return CardNeed(self.order[self._deal_k % n], 0, self._deal_k // n, False, "deal")
 
     # -- chance: every card comes in here ---------------------------------------------------
     def _card_for_need(self, c: object) -> Card:
-        if self._need is None and not self.entered:
+        if self.card_needed is None and not self.entered:
             raise IllegalAction("card_source", "this hand deals from a shuffled deck: the engine draws its cards")
-        if self._need is None:
+        if self.card_needed is None:
             ruling = self.ruling_needed
             waiting = ("the hand is over" if self.is_terminal
                        else f"seat {ruling}'s hand waits for the dealer's ruling" if ruling is not None
@@ -138,10 +151,10 @@ class DrawHand(Betting, DrawAndShowdown):
             raise IllegalAction("card", f"a poker card needs its suit: {str(c).strip()!r} is a rank alone") from None
         holder = next((s for s, cs in self.cards.items() if found in cs), None) if self.shown_only else None
         if holder is not None:
-            where = "this hand" if holder == self._need.seat else f"seat {holder}'s hand"
+            where = "this hand" if holder == self.card_needed.seat else f"seat {holder}'s hand"
             raise IllegalAction("shoe_count", f"{found.pretty} is already entered in {where} at this showdown: "
                                               "one deck holds one of each card")
-        if found in self._in_play or found in self.muck:
+        if found in self._out:
             raise IllegalAction("shoe_count", f"{found.pretty} has already been dealt from this deck (one of each card)")
         return found
 
@@ -153,39 +166,50 @@ class DrawHand(Betting, DrawAndShowdown):
     def can_deal_card(self, c: object) -> bool:
         return can(self.verify_deal_card, c)
 
-    def deal_card(self, c: object) -> rec.CardEntered:
+    def deal_card(self, c: object) -> rec.CardEntered | None:
         """The card that landed where :attr:`card_needed` said ("As", "10h"). At a real-cards
         table each card is an input in the log (``card``); a dealer given to the hand deals from
-        a committed order, and the log keeps the deal and the draw whole (``deal``, ``draw``)."""
-        found = self._card_for_need(c)
-        need = self._need
-        assert need is not None
-        self._need = None
-        self._in_play.add(found)
+        a committed order, and the log keeps the deal and the draw whole (``deal``, ``draw``):
+        the answer is then ``None``."""
+        need = self.card_needed
+        if type(c) is Card and need is not None and not self.shown_only and c not in self._out:
+            found = c  # a card of the deck that can come now: nothing more to check (the hot path)
+        else:
+            found = self._card_for_need(c)
+            assert need is not None
+        self.card_needed = None
+        self._out.add(found)
         self.cards[need.seat].append(found)
-        r = rec.CardEntered(need.seat, found)
+        r = None
         if self.entered:
+            r = rec.CardEntered(need.seat, found)
             self.log.append(r)
             self.version += 1
-        if need.why != "show":
+        why = need.why
+        if why == "deal":
             self.stub_left -= 1
-        if need.why == "show":
-            self.to_deal = None  # the dealing is done: the hands are turned over
-            self._need = self._show_need()
-            if self._need is None and self.ruling_needed is None:
-                self._settle_showdown()
-        elif need.why == "deal":
-            self._deal_k += 1
-            if self._deal_k < 5 * len(self.order):
-                self._need = self._deal_need()
+            k = self._deal_k = self._deal_k + 1
+            needs = self._deal_needs
+            if k < len(needs):
+                self.card_needed = needs[k]
             else:
                 for s in self.order:
                     self.log.append(rec.Dealt(s, tuple(self.cards[s])))
                 self._start_betting(FIRST_BETTING)
+        elif why == "show":
+            self.to_deal = None  # the dealing is done: the hands are turned over
+            self.card_needed = self._show_need()
+            if self.card_needed is None and self.ruling_needed is None:
+                self._settle_showdown()
         else:
-            assert self._drawing is not None
-            self._drawing.received.append(found)
-            self._next_draw_card()
+            d = self._drawing
+            assert d is not None
+            self.stub_left -= 1
+            d.received.append(found)
+            if len(d.received) < len(d.discards) and self.stub_left > 0:
+                self.card_needed = draw_need(d.seat, len(self.cards[d.seat]))
+            else:
+                self._next_draw_card()
         return r
 
     def _next_draw_card(self) -> None:
@@ -194,11 +218,9 @@ class DrawHand(Betting, DrawAndShowdown):
         if len(d.received) < len(d.discards):
             if self.stub_left <= 0:
                 self._restub()
-            self._need = CardNeed(d.seat, 0, len(self.cards[d.seat]), False, "draw")
+            self.card_needed = draw_need(d.seat, len(self.cards[d.seat]))
             return
         self._drawing = None
-        for c in d.discards:
-            self._in_play.discard(c)
         self.muck.extend(d.discards)
         self.last_draw = rec.Drew(d.seat, d.discards, tuple(d.received), d.shown)
         self._drew(d.seat, self.last_draw)

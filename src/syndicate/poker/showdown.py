@@ -24,6 +24,8 @@ class DrawAndShowdown(HandState):
         try:
             if isinstance(discards, str):
                 items: list[Any] = discards.replace(",", " ").split()
+            elif isinstance(discards, (list, tuple)):  # the usual case, before the slower ABC check
+                items = list(discards)
             elif isinstance(discards, Iterable):
                 items = list(discards)
             else:
@@ -36,7 +38,7 @@ class DrawAndShowdown(HandState):
         if len(set(out)) != len(out):
             raise IllegalAction("draw.cards", "the same card is named twice in the discards")
         hand = self.cards[seat]
-        if any(c not in hand for c in out):
+        if not set(hand).issuperset(out):
             raise IllegalAction("draw.cards", "you can only discard cards from your own hand")
         n = len(out)
         limit = self.rules.max_discard
@@ -101,17 +103,19 @@ class DrawAndShowdown(HandState):
         if shown is not None:
             self.shown[seat].add(shown)
         self.cards[seat] = kept
-        d = rec.Discarded(seat, tuple(out), shown)
+        thrown = tuple(out)
+        self.to_act = None
+        self._drawing = Drawing(seat, thrown, shown, [])
         if self.entered:  # the decision is an input of its own; the cards follow
+            d = rec.Discarded(seat, thrown, shown)
             self.log.append(d)
             self.version += 1
-        self.to_act = None
-        self._drawing = Drawing(seat, tuple(out), shown)
-        self._next_draw_card()
-        if self.entered:
+            self._next_draw_card()
             return d
-        self._drive()
-        return self.last_draw if self.last_draw is not None and self.last_draw.seat == seat else d
+        self._next_draw_card()
+        self._drive()  # its dealer deals the cards: the draw is complete
+        assert self.last_draw is not None
+        return self.last_draw
 
     def _draw_face_down(self, seat: int, n: int) -> rec.DrewFaceDown | rec.StoodPat:
         if n == 0:
@@ -172,7 +176,7 @@ class DrawAndShowdown(HandState):
     def ruling_needed(self) -> int | None:
         """The flagged seat whose hand waits for the dealer's :meth:`ruling` (every hand shown
         down is entered); ``None`` when none does."""
-        if self.phase != SHOWDOWN or self._need is not None:
+        if self.phase != SHOWDOWN or self.card_needed is not None:
             return None
         return next((s for s in self.flagged if s not in self.ruled), None)
 
@@ -220,9 +224,12 @@ class DrawAndShowdown(HandState):
             raise ShoeError("the deck ran out and there is nothing in the muck to re-stub")
         self.restubs += 1
         self.last_stub = tuple(self.muck)
+        self._out.difference_update(self.muck)
         self.stub_left = len(self.muck)
         self.muck = []
         self.log.append(rec.Restubbed(self.restubs, len(self.last_stub), self.shuffles_stub))
+        if self.dealer is not None:
+            self.dealer(self)  # the new stub goes into its deck before the next card is asked for
 
     def _drew(self, seat: int, r: Any) -> None:
         self.log.append(r)
@@ -248,7 +255,7 @@ class DrawAndShowdown(HandState):
         self.log.append(rec.PhaseStarted("showdown"))
         if self.shown_only:  # the hands are turned over: the dealer enters them
             self.phase = SHOWDOWN
-            self._need = self._show_need()
+            self.card_needed = self._show_need()
             return
         self._settle_showdown()
 

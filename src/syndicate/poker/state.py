@@ -8,9 +8,7 @@ each viewer sees (:mod:`.views`).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, Protocol
 
 from ..core import money
@@ -63,7 +61,10 @@ class HandState:
         self.shuffles_stub = shuffles_stub
         self.dealer = dealer
         self.deck = deck
-        self._need: CardNeed | None = None
+        #: The card the hand waits for and for whom (``None``: none): its dealer's to hand in, or
+        #: at a real-cards table the dealer's to enter.
+        self.card_needed: CardNeed | None = None
+        self._deal_needs: tuple[CardNeed, ...] = ()  # the deal's cards, in the order they are dealt
         self._deal_k = 0  # entered cards: how many of the deal's cards have come
         self._drawing: Drawing | None = None  # entered cards: the draw waiting for its cards
         self.number = number
@@ -99,7 +100,7 @@ class HandState:
         self.last_stub: tuple[Card, ...] = ()
         #: The last draw completed (its cards all dealt).
         self.last_draw: Any = None
-        self._in_play: set[Card] = set()
+        self._out: set[Card] = set()  # cards out of the deck: in hands, drawing or in the muck
         # Only the cards shown are entered: what each seat holds face down, what each threw and
         # drew, the muck as counted, the hands the showdown flagged and ruled.
         self.held: dict[int, int] = {s: 0 for s in self.order}
@@ -109,13 +110,6 @@ class HandState:
         self.mucked = 0
         self.ruled: set[int] = set()
         self.dead: set[int] = set()
-
-    # -- cards ------------------------------------------------------------------------------
-    @property
-    def card_needed(self) -> CardNeed | None:
-        """The card the dealer must enter next and for whom (``None``: none is needed; always
-        ``None`` with a shuffled shoe, which deals at once)."""
-        return self._need
 
     # -- state queries ---------------------------------------------------------------------
     @property
@@ -160,7 +154,7 @@ class HandState:
 
     # -- checks shared by the verify_* methods ---------------------------------------------
     def _turn(self, seat: int, action: str, betting: bool) -> None:
-        need = self._need
+        need = self.card_needed
         if need is not None:  # no decision jumps the queue while a card is due
             raise OutOfTurn("card_needed", f"cannot {action}: the dealer must first deal {need.describe()}")
         if self.phase == SETTLED:
@@ -237,14 +231,13 @@ class Dealing(NamedTuple):
                 "from_muck": self.from_muck}
 
 
-@dataclass
-class Drawing:
-    """A draw at a real-cards table, between the discard and its last card."""
+class Drawing(NamedTuple):
+    """A draw between the discard and its last card."""
 
     seat: int
     discards: tuple[Card, ...]
     shown: Card | None
-    received: list[Card] = dataclasses.field(default_factory=list)
+    received: list[Card]
 
 
 def can(verify: Any, *args: Any) -> bool:
