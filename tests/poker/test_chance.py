@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from syndicate.core.cards import DECK
 from syndicate.core.errors import IllegalAction, OutOfTurn
+from syndicate.core.play import take_back
 from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
 from syndicate.poker.dealing import ShuffledDeck, deal_hand
 from syndicate.poker.draw import DrawHand
@@ -214,7 +215,7 @@ class TestRefusals:
         hand.check(2)
         before = snapshot(hand)
         with pytest.raises(IllegalAction) as e:
-            hand.take_back()
+            take_back(hand)
         assert e.value.rule == "take_back" and "'check' came after it" in str(e.value)
         assert snapshot(hand) == before
 
@@ -227,7 +228,7 @@ class TestTakeBack:
         before = snapshot(hand)
         hand.deal_card("As")
         assert hand.phase == FIRST_BETTING
-        r = hand.take_back()
+        hand, r = take_back(hand)
         assert (r.seat, r.card.text) == (1, "As")
         assert hand.phase == DEALING and not any(x.type == "deal" for x in hand.log)
         assert snapshot(hand)[2:] == before[2:]
@@ -241,7 +242,7 @@ class TestTakeBack:
         for c in DECK[:3]:
             hand.deal_card(c)
         v = hand.version
-        hand.take_back()
+        hand, _ = take_back(hand)
         assert hand.version > v
 
 
@@ -292,7 +293,7 @@ def test_random_hands_entered_or_stacked_are_the_same(players, seed, short, take
             if take_back_rate and rng.random() < take_back_rate:
                 wrong = next(c for c in DECK if entered.can_deal_card(c))
                 entered.deal_card(wrong)
-                entered.take_back()
+                entered, _ = take_back(entered)
             entered.deal_card(stacked.dealer.shoe.order[_entered_count(entered)])
         assert (entered.phase, entered.to_act) == (stacked.phase, stacked.to_act)
         if stacked.is_terminal:
@@ -315,7 +316,7 @@ def play_entered_table(take_backs: bool) -> DrawTable:
             if hand.card_needed is not None:
                 if take_backs and rng.random() < 0.2:
                     hand.deal_card(next(c for c in deck if hand.can_deal_card(c)))
-                    hand.take_back()
+                    hand, _ = table.take_back()
                 hand.deal_card(next(c for c in deck if hand.can_deal_card(c)))
             else:
                 random_action(hand, rng)

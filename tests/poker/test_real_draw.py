@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from syndicate.core.cards import DECK
 from syndicate.core.errors import IllegalAction, OutOfTurn
+from syndicate.core.play import take_back
 from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
 from syndicate.poker.dealing import deal_hand
 from syndicate.poker.draw import DrawHand
@@ -329,11 +330,11 @@ class TestTheShowdown:
         for c in "As Ks Qs Js Ts 2c 3c 4c 5c 7d".split():  # seats 1 and 2
             hand.deal_card(c)
         hand.deal_card("8d")  # seat 3's first
-        r = hand.take_back()
+        hand, r = take_back(hand)
         assert (r.seat, r.card.text) == (3, "8d") and hand.card_needed == CardNeed(3, 0, 0, True, "show")
         assert log_view(hand, 2)[-1] == {"type": "take_back", "seat": 3, "card": "??"}
         with pytest.raises(IllegalAction) as e:
-            self.play_to_showdown({}).take_back()
+            take_back(self.play_to_showdown({}))
         assert e.value.rule == "take_back" and "'check' came after it" in str(e.value)
 
     def test_a_four_card_draw_without_an_ace_waits_for_the_dealers_ruling(self):
@@ -352,7 +353,7 @@ class TestTheShowdown:
         with pytest.raises(OutOfTurn) as e:
             hand.deal_card("Ac")
         assert e.value.rule == "card_not_needed" and "seat 1's hand waits for the dealer's ruling" in str(e.value)
-        hand.take_back()  # the last card can still be corrected before the ruling
+        hand, _ = take_back(hand)  # the last card can still be corrected before the ruling
         hand.deal_card("6s")
         for bad_seat, dead, rule in ((2, True, "ruling"), (1, "yes", "ruling")):
             with pytest.raises(IllegalAction) as e2:
@@ -365,7 +366,7 @@ class TestTheShowdown:
             {"type": "ruling", "seat": 1, "dead": True, "rule": "draw.ace"}]
         assert {p["seat"]: p["cards"] for p in view(hand, "spectator")["seats"]}[1] is None
         with pytest.raises(IllegalAction) as e3:
-            hand.take_back()
+            take_back(hand)
         assert e3.value.rule == "take_back"
 
     def test_a_hand_that_stands_plays_as_shown(self):
@@ -457,7 +458,7 @@ class TestHistories:
                 if hand.card_needed is not None:
                     if rng.random() < 0.2 and hand.card_needed.slot:
                         hand.deal_card(next(c for c in deck if hand.can_deal_card(c)))
-                        hand.take_back()
+                        hand, _ = table.take_back()
                     hand.deal_card(next(c for c in deck if hand.can_deal_card(c)))
                 elif hand.ruling_needed is not None:
                     hand.ruling(hand.ruling_needed, rng.random() < 0.5 and len(hand.live) > 1 + len(hand.dead))

@@ -27,7 +27,6 @@ from functools import lru_cache
 from ..core import money
 from ..core.cards import Card, CardError, card
 from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
-from ..core.play import take_back
 from ..core.shoe import CardNeed, ShoeError
 from . import records as rec
 from .betting import Betting
@@ -248,30 +247,22 @@ class DrawHand(Betting, DrawAndShowdown):
 
     def restart(self) -> DrawHand:
         """A fresh hand of the same deal before any input: the same rules, stacks, button,
-        number and table (a real-cards one: take-back is for entered cards)."""
-        return DrawHand(self.rules, self.start_stacks, self.button, dealer=self.dealer, deck=self.deck,
-                        entered=self.entered, shown_only=self.shown_only, shuffles_stub=self.shuffles_stub,
-                        carry_in=self.carry_in, number=self.number)
+        number and table (a real-cards one: take-back is for entered cards). Its version goes on
+        from this hand's, for a take-back (:meth:`taken_back`): versions only go up."""
+        fresh = DrawHand(self.rules, self.start_stacks, self.button, dealer=self.dealer, deck=self.deck,
+                         entered=self.entered, shown_only=self.shown_only, shuffles_stub=self.shuffles_stub,
+                         carry_in=self.carry_in, number=self.number)
+        fresh._version_floor = self.version
+        return fresh
 
     def taken_back(self, record: rec.CardEntered) -> rec.TakenBack:
-        """On the hand rebuilt by a take-back: the note that ``record``'s card was taken back."""
+        """On the hand a take-back rebuilt (:func:`~syndicate.core.play.take_back`): the note
+        that ``record``'s card was taken back. Its version is one past the hand it replaces,
+        whatever the replay counted."""
         r = rec.TakenBack(record.seat, record.card)
         self.log.append(r)
-        self.version += 1
+        self.version = max(self.version, self._version_floor) + 1
         return r
-
-    def take_back(self) -> rec.TakenBack:
-        """Undo the last card entered (:func:`~syndicate.core.play.take_back`): the hand is
-        again exactly as before it (the same card is needed again), with a ``take_back`` note in
-        the log. The table and the room hold on to this hand, so it takes on the rebuilt one's
-        state; its version only goes up, whatever the replay counted."""
-        version = self.version
-        fresh, _taken = take_back(self)
-        vars(self).clear()
-        vars(self).update(vars(fresh))
-        self.version = version + 1
-        note: rec.TakenBack = self.log[-1]
-        return note
 
     def apply(self, record: rec.Record) -> None:
         """Apply one logged input again (a decision, or an entered card; JSON is read by

@@ -90,6 +90,7 @@ class HandState:
         self.muck: list[Card] = []
         self.log: list[Any] = []
         self.version = 0
+        self._version_floor = 0  # a hand rebuilt by a take-back: the version of the one it replaces
         self.phase = FIRST_BETTING
         self.to_act: int | None = None
         self.current_bet = 0

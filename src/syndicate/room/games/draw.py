@@ -21,6 +21,7 @@ import secrets
 from typing import Any
 
 from ...core import money
+from ...core.play import take_back
 from ...core.shoe import EnteredShoe, Shoe
 from ...poker import bots as poker_bots
 from ...poker.dealing import ShuffledDeck
@@ -188,7 +189,10 @@ class DrawGame(RoundAccessors):
             if hand is None or (hand.is_terminal and (self.draw_table is None or self.draw_table.hand is not hand)):
                 raise Conflict("take_back", "there is no card to take back: the last hand is over and "
                                             "the table has taken its result in")
-            hand.take_back()  # the engine refuses (rule take_back) past a decision
+            fresh, _taken = take_back(hand)  # the engine refuses (rule take_back) past a decision
+            if self.draw_table is not None and self.draw_table.hand is hand:
+                self.draw_table.hand = fresh
+            self.round = fresh
             return True
         # propose_ante: it applies once every seated player has accepted.
         table = self._sync_seats()
