@@ -198,7 +198,7 @@ class Betting(HandState):
         ]
 
     def _next_after(self, seat: int, candidates: Iterable[int]) -> int:
-        cand = set(candidates)
+        cand = candidates if isinstance(candidates, (list, set)) else set(candidates)  # a few seats
         n = len(self.order)
         i = self.order.index(seat)
         for k in range(1, n + 1):
@@ -240,9 +240,10 @@ class Betting(HandState):
     def _return_uncalled(self) -> None:
         if not self.order:
             return
-        top = max(self.order, key=lambda s: self.total[s])
-        others = max(self.total[s] for s in self.order if s != top)
-        excess = self.total[top] - others
+        total = self.total  # seats in order of play: the first of the largest is the top
+        top = max(total, key=total.__getitem__)
+        second, highest = sorted(total.values())[-2:]
+        excess = highest - second
         if excess > 0:
             self.total[top] -= excess
             self.street[top] = max(0, self.street[top] - excess)

@@ -39,6 +39,9 @@ class ShuffledDeck:
     def __call__(self, hand: DrawHand) -> None:
         """The hand stopped: a re-stub to put in the deck, cards to deal, or the hand is over."""
         shoe = self.shoe
+        if hand.card_needed is not None and hand.restubs == self._restubs:  # the usual stop: cards to deal
+            deal_from(hand, shoe.draw)  # the hand counts the deck: it re-stubs before the shoe runs dry
+            return
         if hand.restubs > self._restubs:
             self._restubs = hand.restubs
             stub = list(hand.last_stub)

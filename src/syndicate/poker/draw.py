@@ -117,6 +117,7 @@ class DrawHand(Betting, DrawAndShowdown):
             self.to_deal = Dealing(self.order, 5, 5 * len(self.order), 0)
             return True
         self.phase = DEALING
+        self.stub_left -= 5 * len(self.order)  # the deal's cards, counted out of the deck at once
         self._deal_needs = deal_needs(self.order)
         self.card_needed = self._deal_needs[0]
         return False
@@ -171,11 +172,20 @@ class DrawHand(Betting, DrawAndShowdown):
         a committed order, and the log keeps the deal and the draw whole (``deal``, ``draw``):
         the answer is then ``None``."""
         need = self.card_needed
-        if type(c) is Card and need is not None and not self.shown_only and c not in self._out:
-            found = c  # a card of the deck that can come now: nothing more to check (the hot path)
-        else:
-            found = self._card_for_need(c)
-            assert need is not None
+        if need is not None and not self.entered and type(c) is Card and c not in self._out:
+            # A dealer's card (a shuffled deck) that can come now: nothing more to check.
+            self._out.add(c)
+            self.cards[need.seat].append(c)
+            k = self._deal_k + 1
+            if k < len(self._deal_needs) and need.why == "deal":  # most cards: the deal goes on
+                self._deal_k = k
+                self.card_needed = self._deal_needs[k]
+            else:
+                self.card_needed = None
+                self._took(need, c)
+            return None
+        found = self._card_for_need(c)
+        assert need is not None
         self.card_needed = None
         self._out.add(found)
         self.cards[need.seat].append(found)
@@ -184,9 +194,13 @@ class DrawHand(Betting, DrawAndShowdown):
             r = rec.CardEntered(need.seat, found)
             self.log.append(r)
             self.version += 1
+        self._took(need, found)
+        return r
+
+    def _took(self, need: CardNeed, found: Card) -> None:
+        """The hand goes on from the card ``found`` that ``need`` asked for."""
         why = need.why
         if why == "deal":
-            self.stub_left -= 1
             k = self._deal_k = self._deal_k + 1
             needs = self._deal_needs
             if k < len(needs):
@@ -209,7 +223,6 @@ class DrawHand(Betting, DrawAndShowdown):
                 self.card_needed = draw_need(d.seat, len(self.cards[d.seat]))
             else:
                 self._next_draw_card()
-        return r
 
     def _next_draw_card(self) -> None:
         d = self._drawing
