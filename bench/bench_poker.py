@@ -29,7 +29,10 @@ sys.path.insert(0, str(ROOT / "src"))
 from syndicate.core.cards import DECK
 from syndicate.core.shoe import Shoe
 from syndicate.poker import evaluate, evaluate_batch
-from syndicate.poker.draw import COMPLETE, DRAW, DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.state import DRAW, SETTLED
 
 
 # -- evaluators -------------------------------------------------------------------------------
@@ -144,9 +147,9 @@ def play_ours(players: int, k: int) -> DrawHand:
     """The scripted hand both engines play: the first player bets $1, everyone calls, each
     player draws three, everyone checks the second round, showdown."""
     shoe = Shoe.from_seed(k.to_bytes(32, "big"), decks=1, penetration=1.0, burn=0)
-    hand = DrawHand(RULES, {s: 10_000 for s in range(players)}, players - 1, shoe)
+    hand = deal_hand(RULES, {s: 10_000 for s in range(players)}, players - 1, shoe)
     opened = False
-    while hand.phase != COMPLETE:
+    while hand.phase != SETTLED:
         s = hand.to_act
         assert s is not None
         if hand.phase == DRAW:

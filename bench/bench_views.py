@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.draw import DrawHand
+from syndicate.poker.rules import DrawRules
 from syndicate.room.games.draw import DrawGame
 
 VIEWERS: list[int | str] = [1, 2, 3, 4, 5, "dealer"]

@@ -11,8 +11,10 @@ import struct
 
 from syndicate.core.shoe import Shoe
 from syndicate.poker import bots
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import to_history
+from syndicate.poker.rules import DrawRules
 from syndicate.room.histories import for_viewer
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
@@ -95,7 +97,7 @@ def doc_verify_seed(shoe: dict, cards: list[tuple[int, str]]) -> None:
 # -- a real hand ---------------------------------------------------------------------------------
 def _hand(seed: int) -> tuple[DrawHand, Shoe]:
     shoe = Shoe.new(1, penetration=1.0, burn=0)
-    hand = DrawHand(DrawRules(), {1: 5_000, 2: 5_000, 3: 5_000}, 1, shoe)
+    hand = deal_hand(DrawRules(), {1: 5_000, 2: 5_000, 3: 5_000}, 1, shoe)
     rng = random.Random(seed)
     while not hand.is_terminal:
         bots.act(hand, hand.to_act, rng)

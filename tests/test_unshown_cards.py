@@ -11,10 +11,12 @@ from syndicate.blackjack.history import verify as bj_verify
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.fairness import positions as poker_positions
 from syndicate.poker.history import to_history, to_phh
 from syndicate.poker.history import verify as pk_verify
+from syndicate.poker.rules import DrawRules
 from syndicate.room.histories import for_viewer
 
 
@@ -22,7 +24,7 @@ def _ace_hand() -> tuple[DrawHand, Shoe]:
     """Seat 1 keeps an Ace and throws four (the Ace is shown), then folds; seats 2 and 3 show down."""
     while True:
         shoe = Shoe.new(1, penetration=1.0, burn=0)
-        hand = DrawHand(DrawRules(), {1: 5_000, 2: 5_000, 3: 5_000}, 3, shoe)
+        hand = deal_hand(DrawRules(), {1: 5_000, 2: 5_000, 3: 5_000}, 3, shoe)
         if sum(c.text[0] == "A" for c in hand.cards[1]) == 1:
             break
     drew = False
@@ -132,7 +134,7 @@ def test_a_restubbed_hand_opens_its_new_positions_too() -> None:
     The stub's positions carry on from 52, outside the root, and open like the others."""
     shoe = Shoe.new(1, penetration=1.0, burn=0)
     seats = {s: 5_000 for s in range(1, 8)}
-    hand = DrawHand(DrawRules(max_players=7), seats, 7, shoe)
+    hand = deal_hand(DrawRules(max_players=7), seats, 7, shoe)
     while not hand.is_terminal:
         s = hand.to_act
         legal = hand.legal_actions(s)

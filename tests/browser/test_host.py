@@ -19,6 +19,7 @@ import re
 from playwright.sync_api import expect
 
 from syndicate.apps.client import RoomClient, TableClient
+from syndicate.poker.dealing import deal_hand
 from syndicate.room import report
 from tests.room.kit import PASSWORD
 
@@ -184,11 +185,11 @@ def test_the_replay_draws_a_draw_hand_and_only_what_the_history_shows(world) -> 
     import copy
 
     from syndicate.core.shoe import Shoe
-    from syndicate.poker.draw import DrawHand, DrawRules
     from syndicate.poker.history import to_history
+    from syndicate.poker.rules import DrawRules
 
     shoe = Shoe.from_seed(bytes(range(32)), decks=1, penetration=1.0, burn=0)
-    hand = DrawHand(DrawRules(), {1: 1000, 2: 1000, 3: 300}, 3, shoe)
+    hand = deal_hand(DrawRules(), {1: 1000, 2: 1000, 3: 300}, 3, shoe)
     hand.bet(1, 100)
     hand.raise_(2, 150)
     hand.call(3)

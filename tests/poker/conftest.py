@@ -6,7 +6,9 @@ from collections.abc import Mapping
 
 from syndicate.core.cards import DECK, parse
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
+from syndicate.poker.rules import DrawRules
 
 
 def deck_order(hands: Mapping[int, str], button: int, draws: str = "", fill: bool = True) -> list[str]:
@@ -30,7 +32,7 @@ def deal(hands: Mapping[int, str], *, button: int | None = None, stacks: Mapping
     order = deck_order(hands, button, draws, fill)
     shoe = Shoe.stacked(" ".join(order))
     stacks = stacks or {s: 10_000 for s in hands}
-    return DrawHand(rules or DrawRules(), stacks, button, shoe, carry_in=carry_in)
+    return deal_hand(rules or DrawRules(), stacks, button, shoe, carry_in=carry_in)
 
 
 def finish_checking(hand: DrawHand) -> None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from syndicate.core.errors import IllegalAction
-from syndicate.poker.draw import COMPLETE, DRAW, DrawRules
 from syndicate.poker.pots import Pot, side_pots, split
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.state import DRAW, SETTLED
 
 from .conftest import deal, finish_checking
 
@@ -31,7 +32,7 @@ def test_three_stacks_three_pots_short_stack_wins_main() -> None:
     assert hand.phase == DRAW
     assert hand.current_pots() == [Pot(900, (1, 2, 3)), Pot(800, (2, 3))]
     finish_checking(hand)  # only seat 3 has chips: no second betting round
-    assert hand.phase == COMPLETE
+    assert hand.phase == SETTLED
     assert hand.awards == {1: 900, 2: 800}
     assert hand.results() == {1: 600, 2: 100, 3: -700}
     assert chips(hand) == start and hand.pot == 0
@@ -73,7 +74,7 @@ def test_bet_folded_to_is_returned_and_wins_without_showdown() -> None:
     hand.bet(2, 500)
     hand.fold(3)
     hand.fold(1)
-    assert hand.phase == COMPLETE
+    assert hand.phase == SETTLED
     assert [(r.seat, r.amount) for r in hand.log if r.type == "uncalled"] == [(2, 500)]
     assert hand.awards == {2: 150}
     assert not [r for r in hand.log if r.type == "show"]
@@ -90,7 +91,7 @@ def test_folded_chips_stay_in_the_pots_they_reached() -> None:
         hand.stand_pat(s)
     hand.bet(2, 500)
     hand.fold(3)
-    assert hand.phase == COMPLETE
+    assert hand.phase == SETTLED
     # main: 3 x 250 = 750 to seat 1; side: (550 - 250) x 2 = 600 to seat 2; 500 returned.
     assert hand.awards == {1: 750, 2: 600}
     assert hand.results() == {1: 500, 2: 50, 3: -550}
@@ -113,7 +114,7 @@ def test_everyone_all_in_on_the_ante_still_draws_then_shows_down() -> None:
     assert [(r.seat, r.amount) for r in hand.log if r.type == "uncalled"] == [(2, 10)]
     hand.draw(1, "7s 5h 4c")
     hand.stand_pat(2)
-    assert hand.phase == COMPLETE and hand.awards == {2: 80}
+    assert hand.phase == SETTLED and hand.awards == {2: 80}
 
 
 def test_side_pots_are_split_on_their_own_with_their_own_remainder() -> None:

@@ -8,7 +8,10 @@ import pytest
 
 from syndicate.core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn, RuleError
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.views import log_view, view
 
 from .conftest import deal
 
@@ -18,7 +21,7 @@ HANDS = {1: "As Ad Kc Qh 2s", 2: "7c 7d 7h 9s 3c", 3: "Jh Th 8c 4h 2h"}
 def snapshot(hand: DrawHand) -> tuple:  # type: ignore[type-arg]
     return (hand.phase, hand.to_act, dict(hand.stacks), dict(hand.total), dict(hand.street),
             set(hand.folded), {s: list(c) for s, c in hand.cards.items()}, len(hand.log),
-            hand.version, hand.pot, hand.shoe.position, list(hand.muck), hand.current_bet, hand.raises)
+            hand.version, hand.pot, hand.dealer.shoe.position, list(hand.muck), hand.current_bet, hand.raises)
 
 
 def refused(hand: DrawHand, call, err: type[RuleError], rule: str | None = None) -> RuleError:  # type: ignore[no-untyped-def]
@@ -125,24 +128,24 @@ def test_unknown_card_error_is_clear() -> None:
 def test_bad_hand_setup() -> None:
     shoe = Shoe.from_seed(bytes(32), decks=1, penetration=1.0, burn=0)
     with pytest.raises(ConfigError):
-        DrawHand(DrawRules(), {1: 100}, 1, shoe)
+        deal_hand(DrawRules(), {1: 100}, 1, shoe)
     with pytest.raises(ConfigError):
-        DrawHand(DrawRules(), {s: 100 for s in range(8)}, 0, shoe)
+        deal_hand(DrawRules(), {s: 100 for s in range(8)}, 0, shoe)
     with pytest.raises(ConfigError, match="button"):
-        DrawHand(DrawRules(), {1: 100, 2: 100}, 3, shoe)
+        deal_hand(DrawRules(), {1: 100, 2: 100}, 3, shoe)
     with pytest.raises(BadAmount, match="no chips"):
-        DrawHand(DrawRules(), {1: 100, 2: 0}, 1, shoe)
+        deal_hand(DrawRules(), {1: 100, 2: 0}, 1, shoe)
 
 
 def test_repr_and_views_never_show_hidden_cards() -> None:
     hand = deal(HANDS, button=3)
-    text = repr(hand) + str(hand.view("spectator")) + str(hand.view("dealer")) + str(hand.log_view("dealer"))
+    text = repr(hand) + str(view(hand, "spectator")) + str(view(hand, "dealer")) + str(log_view(hand, "dealer"))
     for s in HANDS:
         for c in HANDS[s].split():
             assert c not in text
     with pytest.raises(ValueError):
-        hand.view(9)
-    assert "Shoe" in repr(hand.shoe) and "As" not in repr(hand.shoe)
+        view(hand, 9)
+    assert "Shoe" in repr(hand.dealer.shoe) and "As" not in repr(hand.dealer.shoe)
 
 
 def test_failed_actions_leave_the_log_untouched_deepcopy() -> None:

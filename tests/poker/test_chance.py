@@ -13,10 +13,15 @@ from hypothesis import strategies as st
 
 from syndicate.core.cards import DECK
 from syndicate.core.errors import IllegalAction, OutOfTurn
+from syndicate.core.play import take_back
 from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
-from syndicate.poker.draw import COMPLETE, DEALING, DRAW, FIRST_BETTING, DrawHand, DrawRules
+from syndicate.poker.dealing import ShuffledDeck, deal_hand
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, to_history, to_phh, verify
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.state import DEALING, DRAW, FIRST_BETTING, SETTLED
 from syndicate.poker.table import DrawTable
+from syndicate.poker.views import log_view, view
 from syndicate.room import histories
 
 from .conftest import deck_order
@@ -28,8 +33,8 @@ ENTERED_ONLY = ("card", "take_back", "discard")
 def enter_from(stacked: DrawHand, entered: DrawHand) -> None:
     """Enter the cards the stacked deck dealt, in the order it dealt them (its re-stub included)."""
     while entered.card_needed is not None:
-        assert isinstance(entered.shoe, EnteredShoe) and isinstance(stacked.shoe, Shoe)
-        entered.deal_card(stacked.shoe.order[_entered_count(entered)])
+        assert entered.entered and isinstance(stacked.dealer, ShuffledDeck)
+        entered.deal_card(stacked.dealer.shoe.order[_entered_count(entered)])
 
 
 def _entered_count(hand: DrawHand) -> int:
@@ -42,7 +47,7 @@ def _entered_count(hand: DrawHand) -> int:
 
 def comparable_log(hand: DrawHand, viewer: int | str) -> list[dict[str, Any]]:
     out = []
-    for d in hand.log_view(viewer):
+    for d in log_view(hand, viewer):
         if d["type"] in ENTERED_ONLY:
             continue
         if d["type"] == "restub":
@@ -52,7 +57,7 @@ def comparable_log(hand: DrawHand, viewer: int | str) -> list[dict[str, Any]]:
 
 
 def comparable_view(hand: DrawHand, viewer: int | str) -> dict[str, Any]:
-    return {k: v for k, v in hand.view(viewer).items() if k not in ("version", "commitment", "entered", "card_needed")}
+    return {k: v for k, v in view(hand, viewer).items() if k not in ("version", "commitment", "entered", "card_needed")}
 
 
 def assert_same(stacked: DrawHand, entered: DrawHand) -> None:
@@ -68,8 +73,8 @@ def both(hands: dict[int, str], draws: str = "", *, button: int | None = None,
     button = min(hands) if button is None else button
     stacks = stacks or {s: 10_000 for s in hands}
     rules = rules or DrawRules()
-    stacked = DrawHand(rules, stacks, button, Shoe.stacked(" ".join(deck_order(hands, button, draws))))
-    entered = DrawHand(rules, stacks, button, EnteredShoe(1))
+    stacked = deal_hand(rules, stacks, button, Shoe.stacked(" ".join(deck_order(hands, button, draws))))
+    entered = deal_hand(rules, stacks, button, EnteredShoe(1))
     enter_from(stacked, entered)
     return stacked, entered
 
@@ -117,12 +122,12 @@ class TestSameCardsSameHand:
 
 class TestChanceNodes:
     def test_the_deal_asks_one_card_at_a_time_round_the_table(self):
-        hand = DrawHand(DrawRules(), {1: 1000, 4: 1000, 6: 1000}, 4, EnteredShoe(1))
+        hand = deal_hand(DrawRules(), {1: 1000, 4: 1000, 6: 1000}, 4, EnteredShoe(1))
         asked = []
         for c in DECK[:15]:
             need = hand.card_needed
             assert need is not None and hand.phase == DEALING and hand.to_act is None
-            assert hand.legal_actions() == [] and hand.view(6)["legal_actions"] == []
+            assert hand.legal_actions() == [] and view(hand, 6)["legal_actions"] == []
             asked.append(need)
             hand.deal_card(c)
         assert asked[:4] == [CardNeed(6, 0, 0, False, "deal"), CardNeed(1, 0, 0, False, "deal"),
@@ -131,7 +136,7 @@ class TestChanceNodes:
         assert hand.card_needed is None and hand.phase == FIRST_BETTING and hand.to_act == 6
 
     def test_the_draw_waits_for_its_cards(self):
-        hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 1, EnteredShoe(1))
+        hand = deal_hand(DrawRules(), {1: 1000, 2: 1000}, 1, EnteredShoe(1))
         for c in "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc".split():
             hand.deal_card(c)
         hand.check(2)
@@ -152,20 +157,20 @@ class TestChanceNodes:
             hand.deal_card("2c")
 
     def test_a_shuffled_deck_deals_at_once(self):
-        hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
-        assert hand.card_needed is None and not hand.entered and hand.view(1)["card_needed"] is None
+        hand = deal_hand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
+        assert hand.card_needed is None and not hand.entered and view(hand, 1)["card_needed"] is None
         with pytest.raises(IllegalAction) as e:
             hand.deal_card("As")
         assert e.value.rule == "card_source"
 
 
 def fresh() -> DrawHand:
-    return DrawHand(DrawRules(), {1: 1000, 2: 1000, 3: 1000}, 1, EnteredShoe(1))
+    return deal_hand(DrawRules(), {1: 1000, 2: 1000, 3: 1000}, 1, EnteredShoe(1))
 
 
 def snapshot(hand: DrawHand) -> Any:
-    return (json.dumps(hand.log_view("dealer")), json.dumps([hand.view(v) for v in (1, 2, 3, "spectator")]),
-            hand.card_needed, hand.shoe.state())  # type: ignore[union-attr]
+    return (json.dumps(log_view(hand, "dealer")), json.dumps([view(hand, v) for v in (1, 2, 3, "spectator")]),
+            hand.card_needed, hand.stub_left, list(hand.muck))
 
 
 class TestRefusals:
@@ -210,7 +215,7 @@ class TestRefusals:
         hand.check(2)
         before = snapshot(hand)
         with pytest.raises(IllegalAction) as e:
-            hand.take_back()
+            take_back(hand)
         assert e.value.rule == "take_back" and "'check' came after it" in str(e.value)
         assert snapshot(hand) == before
 
@@ -223,12 +228,12 @@ class TestTakeBack:
         before = snapshot(hand)
         hand.deal_card("As")
         assert hand.phase == FIRST_BETTING
-        r = hand.take_back()
+        hand, r = take_back(hand)
         assert (r.seat, r.card.text) == (1, "As")
         assert hand.phase == DEALING and not any(x.type == "deal" for x in hand.log)
         assert snapshot(hand)[2:] == before[2:]
-        assert hand.log_view(2)[-1] == {"type": "take_back", "seat": 1, "card": "??"}
-        assert hand.log_view(1)[-1] == {"type": "take_back", "seat": 1, "card": "As"}
+        assert log_view(hand, 2)[-1] == {"type": "take_back", "seat": 1, "card": "??"}
+        assert log_view(hand, 1)[-1] == {"type": "take_back", "seat": 1, "card": "As"}
         hand.deal_card("Ks")
         assert hand.cards[1][-1].text == "Ks" and hand.to_act == 2
 
@@ -237,7 +242,7 @@ class TestTakeBack:
         for c in DECK[:3]:
             hand.deal_card(c)
         v = hand.version
-        hand.take_back()
+        hand, _ = take_back(hand)
         assert hand.version > v
 
 
@@ -246,8 +251,8 @@ def test_a_re_stub_at_a_real_table():
     stacks = {s: 1000 for s in range(1, 8)}
     order = [c.text for c in DECK]
     random.Random(3).shuffle(order)
-    stacked = DrawHand(DrawRules(), stacks, 7, Shoe.stacked(" ".join(order)))
-    entered = DrawHand(DrawRules(), stacks, 7, EnteredShoe(1))
+    stacked = deal_hand(DrawRules(), stacks, 7, Shoe.stacked(" ".join(order)))
+    entered = deal_hand(DrawRules(), stacks, 7, EnteredShoe(1))
     enter_from(stacked, entered)
     for s in range(1, 8):
         act_both(stacked, entered, "check", s)
@@ -256,8 +261,8 @@ def test_a_re_stub_at_a_real_table():
     sixth = [c.text for c in stacked.cards[6][:3]]
     stacked.draw(6, sixth)
     entered.draw(6, sixth)
-    entered.deal_card(stacked.shoe.order[50])
-    entered.deal_card(stacked.shoe.order[51])
+    entered.deal_card(stacked.dealer.shoe.order[50])
+    entered.deal_card(stacked.dealer.shoe.order[51])
     assert entered.log[-1].type == "restub" and entered.log[-1].cards == 15
     with pytest.raises(IllegalAction, match="already been dealt"):
         entered.deal_card(sixth[0])  # the drawer's own discards stay out of the re-stub
@@ -280,22 +285,22 @@ def test_random_hands_entered_or_stacked_are_the_same(players, seed, short, take
     order = [c.text for c in DECK]
     rng.shuffle(order)
     stacks = {s: rng.choice([50, 120, 600]) if short else 5000 for s in range(1, players + 1)}
-    stacked = DrawHand(DrawRules(), stacks, 1, Shoe.stacked(" ".join(order)))
-    entered = DrawHand(DrawRules(), stacks, 1, EnteredShoe(1))
+    stacked = deal_hand(DrawRules(), stacks, 1, Shoe.stacked(" ".join(order)))
+    entered = deal_hand(DrawRules(), stacks, 1, EnteredShoe(1))
     a, b = random.Random(seed), random.Random(seed)
     while True:
         while entered.card_needed is not None:
             if take_back_rate and rng.random() < take_back_rate:
                 wrong = next(c for c in DECK if entered.can_deal_card(c))
                 entered.deal_card(wrong)
-                entered.take_back()
-            entered.deal_card(stacked.shoe.order[_entered_count(entered)])
+                entered, _ = take_back(entered)
+            entered.deal_card(stacked.dealer.shoe.order[_entered_count(entered)])
         assert (entered.phase, entered.to_act) == (stacked.phase, stacked.to_act)
         if stacked.is_terminal:
             break
         random_action(stacked, a)
         random_action(entered, b)
-    assert entered.phase == COMPLETE
+    assert entered.phase == SETTLED
     assert_same(stacked, entered)
     assert entered.chips_total() == sum(stacks.values())
 
@@ -311,7 +316,7 @@ def play_entered_table(take_backs: bool) -> DrawTable:
             if hand.card_needed is not None:
                 if take_backs and rng.random() < 0.2:
                     hand.deal_card(next(c for c in deck if hand.can_deal_card(c)))
-                    hand.take_back()
+                    hand, _ = table.take_back()
                 hand.deal_card(next(c for c in deck if hand.can_deal_card(c)))
             else:
                 random_action(hand, rng)

@@ -12,8 +12,9 @@ from syndicate.apps.poker_cli import play_poker, print_poker_table
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
 from syndicate.poker.bots import act, choose_discards, decide
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
 from syndicate.poker.history import replay, verify
+from syndicate.poker.rules import DrawRules
 
 
 def console() -> Console:
@@ -71,7 +72,7 @@ def test_bots_play_legal_actions_only() -> None:
     for k in range(300):
         n = rng.randint(2, 7)
         stacks = {s: rng.randint(1, 3000) for s in range(n)}
-        hand = DrawHand(DrawRules(), stacks, 0, Shoe.from_seed(k.to_bytes(32, "big"), decks=1,
+        hand = deal_hand(DrawRules(), stacks, 0, Shoe.from_seed(k.to_bytes(32, "big"), decks=1,
                                                                penetration=1.0, burn=0))
         while not hand.is_terminal:
             seat = hand.to_act

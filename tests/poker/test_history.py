@@ -10,15 +10,17 @@ import pytest
 
 from syndicate.core.shoe import Shoe
 from syndicate.poker import records as rec
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import HistoryError, replay, to_history, to_phh, verify
+from syndicate.poker.rules import DrawRules
 
 from .conftest import deal
 
 
 def seeded_hand() -> DrawHand:
     shoe = Shoe.from_seed(bytes(range(32)), decks=1, penetration=1.0, burn=0)
-    hand = DrawHand(DrawRules(), {1: 1000, 2: 1000, 3: 300}, 3, shoe)
+    hand = deal_hand(DrawRules(), {1: 1000, 2: 1000, 3: 300}, 3, shoe)
     commitment = shoe.commitment
     hand.bet(1, 100)
     hand.raise_(2, 150)
@@ -29,7 +31,7 @@ def seeded_hand() -> DrawHand:
     hand.draw(3, hand.cards[3][:1])
     hand.bet(1, 200)
     hand.fold(2)
-    assert hand.shoe.commitment == commitment
+    assert hand.dealer.shoe.commitment == commitment
     return hand
 
 
@@ -39,7 +41,7 @@ def test_document_shape() -> None:
     assert doc["format"] == "syndicate-history" and doc["version"] == 1 and doc["game"] == "poker"
     entry = doc["hands"][0]
     assert entry["shoe"]["seed"] == bytes(range(32)).hex()  # revealed once the hand is over
-    assert entry["shoe"]["commitment"] == hand.shoe.commitment
+    assert entry["shoe"]["commitment"] == hand.dealer.shoe.commitment
     assert entry["rules"]["ante"] == 50 and entry["stacks"] == [[1, 1000], [2, 1000], [3, 300]]
     assert entry["log"] == [r.to_json() for r in hand.log]
     json.dumps(doc)
@@ -80,7 +82,7 @@ def test_verify_checks_commitment_and_cards() -> None:
 
 def test_unrevealed_or_foreign_documents() -> None:
     shoe = Shoe.from_seed(bytes(32), decks=1, penetration=1.0, burn=0)
-    hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 2, shoe)
+    hand = deal_hand(DrawRules(), {1: 1000, 2: 1000}, 2, shoe)
     doc = to_history(hand)  # the hand is not over: the seed stays secret
     assert doc["hands"][0]["shoe"]["seed"] is None
     # A copy with a hidden card cannot be re-run without the seed (the house's copy, with every
@@ -99,7 +101,7 @@ def test_unrevealed_or_foreign_documents() -> None:
 
 def test_house_copy_replays_without_the_seed() -> None:
     shoe = Shoe.from_seed(bytes(32), decks=1, penetration=1.0, burn=0)
-    hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 2, shoe)
+    hand = deal_hand(DrawRules(), {1: 1000, 2: 1000}, 2, shoe)
     hand.check(1)
     hand.check(2)
     doc = to_history(hand)

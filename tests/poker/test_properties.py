@@ -13,9 +13,12 @@ from hypothesis import strategies as st
 
 from syndicate.core.cards import DECK
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, to_history, verify
+from syndicate.poker.rules import DrawRules
 from syndicate.poker.table import DrawTable
+from syndicate.poker.views import log_view, view
 
 CARD_TEXTS = {c.text for c in DECK}
 
@@ -85,14 +88,14 @@ def check_invariants(hand: DrawHand, total: int, held: dict[int, set[str]]) -> N
     assert all(v >= 0 for v in hand.stacks.values()) and hand.pot >= 0
     # No card twice: hands, muck and the rest of the shoe are the 52 cards exactly once.
     in_hands = [c for s, cs in hand.cards.items() if s not in hand.folded for c in cs]
-    rest = hand.shoe.order[hand.shoe.position:]
+    rest = hand.dealer.shoe.order[hand.dealer.shoe.position:]
     assert sorted(c.index for c in in_hands + hand.muck + rest) == list(range(52))
     for s, cs in hand.cards.items():
         held[s] |= {c.text for c in cs}
     public = {c.text for s in hand.order for c in hand.shown[s] if s not in hand.folded}
     public |= {c.text for s in hand.showed_down for c in hand.cards[s]}
     for viewer in (*hand.order, "spectator", "dealer"):
-        seen = card_tokens(hand.view(viewer)) | card_tokens(hand.log_view(viewer))
+        seen = card_tokens(view(hand, viewer)) | card_tokens(log_view(hand, viewer))
         own = held[viewer] if isinstance(viewer, int) else set()
         others = set().union(*(held[s] for s in hand.order if s != viewer))
         leaked = (seen & others) - own - public - _shown_in_log(hand)
@@ -113,7 +116,7 @@ def play(seed: int, stacks: dict[int, int], button: int, rules: DrawRules, carry
          check_views: bool = True) -> DrawHand:
     rng = random.Random(seed)
     shoe = Shoe.from_seed(seed.to_bytes(32, "big"), decks=1, penetration=1.0, burn=0)
-    hand = DrawHand(rules, stacks, button, shoe, carry_in=carry_in)
+    hand = deal_hand(rules, stacks, button, shoe, carry_in=carry_in)
     total = sum(stacks.values()) + carry_in
     held: dict[int, set[str]] = {s: set() for s in stacks}
     steps = 0

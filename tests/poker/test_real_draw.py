@@ -17,10 +17,15 @@ from hypothesis import strategies as st
 
 from syndicate.core.cards import DECK
 from syndicate.core.errors import IllegalAction, OutOfTurn
+from syndicate.core.play import take_back
 from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
-from syndicate.poker.draw import COMPLETE, DRAW, FIRST_BETTING, SECOND_BETTING, SHOWDOWN, DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
 from syndicate.poker.history import replay, steps_of, to_history, to_phh, verify
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.state import DRAW, FIRST_BETTING, SECOND_BETTING, SETTLED, SHOWDOWN
 from syndicate.poker.table import DrawTable
+from syndicate.poker.views import log_view, view
 from syndicate.room import histories
 
 from .conftest import deck_order
@@ -30,7 +35,7 @@ VIEWERS: tuple[int | str, ...] = ("spectator", "dealer")
 
 
 def counted(stacks: dict[int, int], button: int, rules: DrawRules | None = None) -> DrawHand:
-    return DrawHand(rules or DrawRules(), stacks, button, EnteredShoe(1, shown_only=True))
+    return deal_hand(rules or DrawRules(), stacks, button, EnteredShoe(1, shown_only=True))
 
 
 def mirror(stacked: DrawHand, hand: DrawHand) -> None:
@@ -73,7 +78,7 @@ def shape(hand: DrawHand) -> list[dict[str, Any]]:
 
 
 def public(hand: DrawHand) -> dict[str, Any]:
-    v = hand.view("spectator")
+    v = view(hand, "spectator")
     return {k: v[k] for k in ("phase", "to_act", "pot", "pots", "carry_out", "current_bet")} | {
         "seats": [{k: s[k] for k in ("seat", "stack", "bet", "total", "folded", "all_in", "won")} for s in v["seats"]]}
 
@@ -90,7 +95,7 @@ def allowed(hand: DrawHand, viewer: int | str) -> set[str]:
 
 def assert_private(hand: DrawHand) -> None:
     for viewer in (*hand.order, *VIEWERS):
-        seen = card_tokens(hand.view(viewer)) | card_tokens(hand.log_view(viewer))
+        seen = card_tokens(view(hand, viewer)) | card_tokens(log_view(hand, viewer))
         assert seen <= allowed(hand, viewer), (viewer, seen - allowed(hand, viewer))
         if hand.phase != SHOWDOWN and not hand.is_terminal:
             assert seen == set()
@@ -98,7 +103,7 @@ def assert_private(hand: DrawHand) -> None:
 
 def play_both(order: list[str], stacks: dict[int, int], rng_seed: int, button: int = 1,
               rules: DrawRules | None = None) -> tuple[DrawHand, DrawHand]:
-    stacked = DrawHand(rules or DrawRules(), stacks, button, Shoe.stacked(" ".join(order)))
+    stacked = deal_hand(rules or DrawRules(), stacks, button, Shoe.stacked(" ".join(order)))
     hand = counted(stacks, button, rules)
     rng = random.Random(rng_seed)
     while not stacked.is_terminal:
@@ -114,15 +119,15 @@ def play_both(order: list[str], stacks: dict[int, int], rng_seed: int, button: i
 
 
 def assert_same(stacked: DrawHand, hand: DrawHand) -> None:
-    assert hand.phase == COMPLETE
+    assert hand.phase == SETTLED
     assert hand.results() == stacked.results() and hand.carry_out == stacked.carry_out
     assert hand.pots == stacked.pots and hand.awards == stacked.awards
     assert {s: v.name for s, v in hand.values.items()} == {s: v.name for s, v in stacked.values.items()}
     assert shape(hand) == shape(stacked)
     assert public(hand) == public(stacked)
     for viewer in (*hand.order, "spectator"):  # once settled, every hand shown down is everyone's
-        mine = {s: c for s, c in ((p["seat"], p["cards"]) for p in hand.view(viewer)["seats"])}
-        theirs = {s: c for s, c in ((p["seat"], p["cards"]) for p in stacked.view(viewer)["seats"])}
+        mine = {s: c for s, c in ((p["seat"], p["cards"]) for p in view(hand, viewer)["seats"])}
+        theirs = {s: c for s, c in ((p["seat"], p["cards"]) for p in view(stacked, viewer)["seats"])}
         for s in hand.order:
             if s in stacked.showed_down:
                 assert mine[s] == theirs[s]
@@ -141,7 +146,7 @@ def shuffled_deck(seed: int) -> list[str]:
 class TestWhatIsEntered:
     def test_the_deal_and_the_draw_are_counted_and_only_the_showdown_is_entered(self):
         hands = {1: "As 7d 8c 2h 3s", 2: "Kh Kd 5c 9s 4d", 3: "Qc Jc 2c 6h 6d"}
-        stacked = DrawHand(DrawRules(), {s: 10_000 for s in hands}, 1,
+        stacked = deal_hand(DrawRules(), {s: 10_000 for s in hands}, 1,
                            Shoe.stacked(" ".join(deck_order(hands, 1, "4h 2s 3h Ad Ac Ah Kc"))))
         hand = counted({s: 10_000 for s in hands}, 1)
         assert hand.phase == FIRST_BETTING and hand.to_act == 2 and hand.card_needed is None
@@ -159,7 +164,7 @@ class TestWhatIsEntered:
         assert hand.to_deal.to_json() == {"seats": [3], "cards": 3, "from_deck": 3, "from_muck": 0}
         stacked.draw(1, ["7d", "8c", "2h", "3s"])  # keeps the Ace
         hand.draw(1, 4)
-        assert hand.view("spectator")["seats"][2]["drew"] == 4
+        assert view(hand, "spectator")["seats"][2]["drew"] == 4
         for action, seat, arg in [("check", 3, None), ("bet", 1, 500), ("call", 3, None)]:
             getattr(stacked, action)(seat, *([arg] if arg is not None else []))
             mirror(stacked, hand)
@@ -179,7 +184,7 @@ class TestWhatIsEntered:
         assert not [r for r in hand.log if r.type in ("card", "show")]
         assert hand.results() == {1: 100, 2: -50, 3: -50}
         for viewer in (1, 2, 3, "spectator", "dealer"):
-            seats = {p["seat"]: p["cards"] for p in hand.view(viewer)["seats"]}
+            seats = {p["seat"]: p["cards"] for p in view(hand, viewer)["seats"]}
             assert seats == {1: ["??"] * 5, 2: None, 3: None}  # the winner's hand was never seen
         assert card_tokens(to_history(hand)) == set()
 
@@ -208,7 +213,7 @@ class TestTheDraw:
         hand = counted({1: 1000, 2: 1000}, 1)
         hand.check(2)
         hand.check(1)
-        before = json.dumps([hand.view(v) for v in (1, 2, "dealer")]), json.dumps(hand.log_view("dealer"))
+        before = json.dumps([view(hand, v) for v in (1, 2, "dealer")]), json.dumps(log_view(hand, "dealer"))
         for bad, rule in ((["7h", "2c"], "draw.cards"), ("7h 2c", "draw.cards"), (5, "draw.limit"), (-1, "draw.limit"),
                           (True, "draw.cards"), (2.0, "draw.cards")):
             with pytest.raises(IllegalAction) as e:
@@ -218,7 +223,7 @@ class TestTheDraw:
             hand.draw(1, 2)
         assert e2.value.rule == "turn"
         assert "say how many you throw" in str(pytest.raises(IllegalAction, hand.draw, 2, ["7h"]).value)
-        assert (json.dumps([hand.view(v) for v in (1, 2, "dealer")]), json.dumps(hand.log_view("dealer"))) == before
+        assert (json.dumps([view(hand, v) for v in (1, 2, "dealer")]), json.dumps(log_view(hand, "dealer"))) == before
         hand.draw(2, 0)  # none thrown: standing pat
         assert hand.log[-1].type == "stand_pat" and hand.drew[2] == 0
 
@@ -243,25 +248,25 @@ class TestTheDraw:
         the muck (not the drawer's own discards) is shuffled into a new stub."""
         stacks = {s: 1000 for s in range(1, 8)}
         order = shuffled_deck(3)
-        stacked = DrawHand(DrawRules(), stacks, 7, Shoe.stacked(" ".join(order)))
+        stacked = deal_hand(DrawRules(), stacks, 7, Shoe.stacked(" ".join(order)))
         hand = counted(stacks, 7)
         for s in range(1, 8):
             stacked.check(s)
             hand.check(s)
-        assert hand.view("dealer")["deck"] == {"left": 17, "mucked": 0}
+        assert view(hand, "dealer")["deck"] == {"left": 17, "mucked": 0}
         for s in range(1, 6):
             stacked.draw(s, [c.text for c in stacked.cards[s][:3]])
             hand.draw(s, 3)
-        assert hand.view("dealer")["deck"] == {"left": 2, "mucked": 15}
+        assert view(hand, "dealer")["deck"] == {"left": 2, "mucked": 15}
         stacked.draw(6, [c.text for c in stacked.cards[6][:3]])
         hand.draw(6, 3)
         assert hand.log[-2].to_json() == {"type": "restub", "number": 1, "cards": 15, "shuffled": True}
         assert hand.to_deal.to_json() == {"seats": [6], "cards": 3, "from_deck": 2, "from_muck": 1}
-        assert hand.view(3)["to_deal"] == hand.to_deal.to_json()  # what everyone at the table sees dealt
-        assert hand.view("dealer")["deck"] == {"left": 14, "mucked": 3}  # seat 6's own discards go in after
+        assert view(hand, 3)["to_deal"] == hand.to_deal.to_json()  # what everyone at the table sees dealt
+        assert view(hand, "dealer")["deck"] == {"left": 14, "mucked": 3}  # seat 6's own discards go in after
         stacked.draw(7, [c.text for c in stacked.cards[7][:3]])
         hand.draw(7, 3)
-        assert hand.view("dealer")["deck"] == {"left": 11, "mucked": 6}
+        assert view(hand, "dealer")["deck"] == {"left": 11, "mucked": 6}
         for s in range(1, 8):
             stacked.check(s)
             hand.check(s)
@@ -278,10 +283,10 @@ class TestTheDraw:
             hand.draw(s, n)
         hand.draw(6, 2)  # the last two
         assert hand.to_deal.to_json() == {"seats": [6], "cards": 2, "from_deck": 2, "from_muck": 0}
-        assert hand.view("dealer")["deck"] == {"left": 0, "mucked": 17}
+        assert view(hand, "dealer")["deck"] == {"left": 0, "mucked": 17}
         hand.draw(7, 3)
         assert hand.to_deal.to_json() == {"seats": [7], "cards": 3, "from_deck": 0, "from_muck": 3}
-        assert hand.view("dealer")["deck"] == {"left": 14, "mucked": 3}
+        assert view(hand, "dealer")["deck"] == {"left": 14, "mucked": 3}
 
 
 class TestTheShowdown:
@@ -301,7 +306,7 @@ class TestTheShowdown:
         hand = self.play_to_showdown({})
         for c in "As Ks Qs".split():
             hand.deal_card(c)
-        before = hand.view("dealer"), hand.card_needed
+        before = view(hand, "dealer"), hand.card_needed
         for c, where in (("Ks", "this hand"),):
             with pytest.raises(IllegalAction) as e:
                 hand.deal_card(c)
@@ -325,11 +330,11 @@ class TestTheShowdown:
         for c in "As Ks Qs Js Ts 2c 3c 4c 5c 7d".split():  # seats 1 and 2
             hand.deal_card(c)
         hand.deal_card("8d")  # seat 3's first
-        r = hand.take_back()
+        hand, r = take_back(hand)
         assert (r.seat, r.card.text) == (3, "8d") and hand.card_needed == CardNeed(3, 0, 0, True, "show")
-        assert hand.log_view(2)[-1] == {"type": "take_back", "seat": 3, "card": "??"}
+        assert log_view(hand, 2)[-1] == {"type": "take_back", "seat": 3, "card": "??"}
         with pytest.raises(IllegalAction) as e:
-            self.play_to_showdown({}).take_back()
+            take_back(self.play_to_showdown({}))
         assert e.value.rule == "take_back" and "'check' came after it" in str(e.value)
 
     def test_a_four_card_draw_without_an_ace_waits_for_the_dealers_ruling(self):
@@ -339,7 +344,7 @@ class TestTheShowdown:
         for c in "Kh Kd 7c 7d 2s".split():  # seat 1: two pair, no Ace
             hand.deal_card(c)
         assert hand.flagged == [1] and hand.ruling_needed is None  # the others are still to enter
-        assert hand.view(2)["seats"][0]["flag"] == "drew four cards (an Ace kept) but shows no Ace"
+        assert view(hand, 2)["seats"][0]["flag"] == "drew four cards (an Ace kept) but shows no Ace"
         for c in "Qh Qd 3c 4d 5s".split() + "9h 9d 9c 6d 6s".split()[:4]:
             hand.deal_card(c)
         hand.deal_card("6s")
@@ -348,7 +353,7 @@ class TestTheShowdown:
         with pytest.raises(OutOfTurn) as e:
             hand.deal_card("Ac")
         assert e.value.rule == "card_not_needed" and "seat 1's hand waits for the dealer's ruling" in str(e.value)
-        hand.take_back()  # the last card can still be corrected before the ruling
+        hand, _ = take_back(hand)  # the last card can still be corrected before the ruling
         hand.deal_card("6s")
         for bad_seat, dead, rule in ((2, True, "ruling"), (1, "yes", "ruling")):
             with pytest.raises(IllegalAction) as e2:
@@ -359,9 +364,9 @@ class TestTheShowdown:
         assert hand.results() == {1: -50, 2: -50, 3: 100}  # the full house wins; the dead hand nothing
         assert [r.to_json() for r in hand.log if r.type == "ruling"] == [
             {"type": "ruling", "seat": 1, "dead": True, "rule": "draw.ace"}]
-        assert {p["seat"]: p["cards"] for p in hand.view("spectator")["seats"]}[1] is None
+        assert {p["seat"]: p["cards"] for p in view(hand, "spectator")["seats"]}[1] is None
         with pytest.raises(IllegalAction) as e3:
-            hand.take_back()
+            take_back(hand)
         assert e3.value.rule == "take_back"
 
     def test_a_hand_that_stands_plays_as_shown(self):
@@ -453,7 +458,7 @@ class TestHistories:
                 if hand.card_needed is not None:
                     if rng.random() < 0.2 and hand.card_needed.slot:
                         hand.deal_card(next(c for c in deck if hand.can_deal_card(c)))
-                        hand.take_back()
+                        hand, _ = table.take_back()
                     hand.deal_card(next(c for c in deck if hand.can_deal_card(c)))
                 elif hand.ruling_needed is not None:
                     hand.ruling(hand.ruling_needed, rng.random() < 0.5 and len(hand.live) > 1 + len(hand.dead))
@@ -527,11 +532,11 @@ def test_random_hands_counted_or_stacked_are_the_same(players, seed, short):
 
 
 def test_a_shuffled_deck_has_nothing_of_the_counted_mode():
-    hand = DrawHand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
-    view = hand.view(1)
+    hand = deal_hand(DrawRules(), {1: 1000, 2: 1000}, 1, Shoe.from_seed(bytes(32), 1, 1.0, 0))
+    seen = view(hand, 1)
     assert not hand.shown_only and hand.to_deal is None
-    assert not {"shown_only", "deck", "to_deal", "ruling_needed"} & set(view)
-    assert not {"drew", "flag", "dead"} & set(view["seats"][0])
+    assert not {"shown_only", "deck", "to_deal", "ruling_needed"} & set(seen)
+    assert not {"drew", "flag", "dead"} & set(seen["seats"][0])
     hand.check(2)
     hand.check(1)
     with pytest.raises(IllegalAction) as e:

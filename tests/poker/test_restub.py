@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from syndicate.core.cards import DECK, parse
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import COMPLETE, DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
+from syndicate.poker.draw import DrawHand
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.state import SETTLED
 
 from .conftest import deal
 
 
 def seven_player_hand(seed: bytes) -> DrawHand:
     shoe = Shoe.from_seed(seed, decks=1, penetration=1.0, burn=0)
-    return DrawHand(DrawRules(), {s: 5000 for s in range(1, 8)}, 7, shoe)
+    return deal_hand(DrawRules(), {s: 5000 for s in range(1, 8)}, 7, shoe)
 
 
 def test_restub_from_a_seeded_shoe_never_returns_own_discards() -> None:
@@ -20,14 +23,14 @@ def test_restub_from_a_seeded_shoe_never_returns_own_discards() -> None:
         hand = seven_player_hand(bytes([k]) * 32)
         for s in range(1, 8):
             hand.check(s)
-        assert hand.shoe.remaining == 17
+        assert hand.dealer.shoe.remaining == 17
         for s in range(1, 8):
             own = list(hand.cards[s][:3])
             r = hand.draw(s, own)
             assert not set(r.received) & set(own)  # never your own discards back
             # no card twice anywhere: hands, muck and the undealt stub together are the deck
             held = [c for cards in hand.cards.values() for c in cards]
-            rest = hand.shoe.order[hand.shoe.position:]
+            rest = hand.dealer.shoe.order[hand.dealer.shoe.position:]
             assert sorted(c.index for c in held + hand.muck + rest) == list(range(52))
         restubs = [r for r in hand.log if r.type == "restub"]
         assert len(restubs) == 1 and restubs[0].shuffled
@@ -58,7 +61,7 @@ def test_stacked_shoe_restubs_in_muck_order() -> None:
         {"type": "restub", "number": 1, "cards": 3, "shuffled": False}]
     r = hand.draw(3, "Jh Th")
     assert r.received == tuple(parse("2s 9s"))  # seat 2's discards joined the muck after it drew
-    assert hand.phase != COMPLETE
+    assert hand.phase != SETTLED
     assert len(set(c for cs in hand.cards.values() for c in cs)) == 15
     assert set(DECK) >= set(hand.muck)
 

@@ -9,8 +9,10 @@ from syndicate.core.cards import parse
 from syndicate.core.errors import BadAmount, IllegalAction, OutOfTurn
 from syndicate.core.shoe import Shoe
 from syndicate.poker import evaluate
-from syndicate.poker.draw import COMPLETE, DRAW, FIRST_BETTING, SECOND_BETTING, DrawRules
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.state import DRAW, FIRST_BETTING, SECOND_BETTING, SETTLED
 from syndicate.poker.table import DrawTable
+from syndicate.poker.views import log_view, view
 
 from .conftest import deal, finish_checking
 
@@ -88,7 +90,7 @@ def test_each_player_including_the_dealer_receives_five_private_cards() -> None:
     assert {s: parse(HANDS[s]) for s in HANDS} == hand.cards
     assert hand.button == 3 and len(hand.cards[3]) == 5
     for viewer in (1, 2, 3, "spectator", "dealer"):
-        seen = {d["seat"]: d["cards"] for d in hand.view(viewer)["seats"]}
+        seen = {d["seat"]: d["cards"] for d in view(hand, viewer)["seats"]}
         for s in (1, 2, 3):
             assert seen[s] == (HANDS[s].split() if s == viewer else ["??"] * 5)
 
@@ -195,14 +197,14 @@ def test_fold_drops_out_and_loses_the_ante() -> None:
     hand.bet(1, 100)
     hand.fold(2)
     hand.fold(3)
-    assert hand.phase == COMPLETE
+    assert hand.phase == SETTLED
     assert hand.results() == {1: 100, 2: -50, 3: -50}
     # The winner's hand is not shown, and folded hands never are.
     assert not [r for r in hand.log if r.type == "show"]
     for viewer in ("spectator", 2, 3):
-        cards = {d["seat"]: d["cards"] for d in hand.view(viewer)["seats"]}
+        cards = {d["seat"]: d["cards"] for d in view(hand, viewer)["seats"]}
         assert cards[1] == ["??"] * 5
-    assert hand.view(1)["seats"][1]["cards"] is None
+    assert view(hand, 1)["seats"][1]["cards"] is None
 
 
 def test_discard_and_replace_up_to_three_cards() -> None:
@@ -227,8 +229,8 @@ def test_discard_and_replace_up_to_three_cards() -> None:
     assert r.shown == parse("As")[0] and len(r.received) == 4
     assert hand3.cards[1] == parse("As Ah Kh Qh 9h")
     for viewer in (2, 3, "spectator"):
-        assert hand3.view(viewer)["seats"][0]["cards"] == ["As", "??", "??", "??", "??"]
-        logged = [d for d in hand3.log_view(viewer) if d["type"] == "draw"][0]
+        assert view(hand3, viewer)["seats"][0]["cards"] == ["As", "??", "??", "??", "??"]
+        logged = [d for d in log_view(hand3, viewer) if d["type"] == "draw"][0]
         assert logged["shown"] == "As" and logged["received"] == ["??"] * 4
     with pytest.raises(IllegalAction):
         hand3.draw(2, "7c 7d 7h 9s 3c")  # never five
@@ -271,7 +273,7 @@ def test_second_betting_round_same_as_the_first() -> None:
     hand.raise_(3, 500)
     hand.call(1)
     hand.call(2)
-    assert hand.phase == COMPLETE
+    assert hand.phase == SETTLED
 
 
 def test_fold_in_the_second_round_loses_ante_and_first_bet() -> None:
@@ -302,7 +304,7 @@ def test_showdown_everyone_reveals_and_best_hand_wins() -> None:
     shows = {r.seat: r.name for r in hand.log if r.type == "show"}
     assert shows == {1: "One Pair, Aces (K Q 2 kickers)", 2: "Three of a Kind, Sevens (9 3 kickers)"}
     assert hand.results() == {1: -150, 2: 200, 3: -50}
-    spectator = {d["seat"]: d["cards"] for d in hand.view("spectator")["seats"]}
+    spectator = {d["seat"]: d["cards"] for d in view(hand, "spectator")["seats"]}
     assert spectator == {1: HANDS[1].split(), 2: HANDS[2].split(), 3: None}
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from syndicate.blackjack.rules import preset
 from syndicate.core.errors import RuleError
-from syndicate.poker.draw import DrawRules
+from syndicate.poker.rules import DrawRules
 from syndicate.room.errors import RoomError
 from syndicate.room.games.blackjack import BlackjackGame
 from syndicate.room.games.draw import DrawGame

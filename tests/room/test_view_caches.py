@@ -11,8 +11,9 @@ import pytest
 
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json
-from syndicate.poker.draw import DrawRules
 from syndicate.poker.history import to_history
+from syndicate.poker.rules import DrawRules
+from syndicate.poker.views import log_view
 from syndicate.room.game import RecordDocs
 from syndicate.room.games.blackjack import BlackjackGame
 from syndicate.room.games.draw import DrawGame
@@ -39,7 +40,7 @@ def test_draw_views_and_history_kept_between_changes_equal_fresh_ones(seed: int)
             memo: dict = {}  # one broadcast's
             for viewer in [*hand.stacks, "spectator", "dealer"]:
                 assert _same(game.round_view(viewer, memo), game.round_view(viewer, None))
-                assert _same(game.log_view(viewer, memo), hand.log_view(viewer))
+                assert _same(game.log_view(viewer, memo), log_view(hand, viewer))
             fresh = to_history(hand)
             fresh["table"] = 7
             fresh["hands"][0]["shoe"]["seed"] = None

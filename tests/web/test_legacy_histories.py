@@ -20,9 +20,10 @@ from syndicate.blackjack.engine import Round
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
 from syndicate.core.shoe import Shoe
-from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.dealing import deal_hand
 from syndicate.poker.fairness import positions as poker_positions
 from syndicate.poker.history import to_history
+from syndicate.poker.rules import DrawRules
 from syndicate.room.ledger import now
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, bearer
@@ -61,7 +62,7 @@ def _blackjack() -> tuple[dict, Shoe, dict[int, int]]:
 def _draw() -> tuple[dict, Shoe, dict[int, int]]:
     """Seat 1 folds before the draw (its five cards are never shown); seats 2 and 3 show down."""
     shoe = Shoe.new(1, penetration=1.0, burn=0)
-    hand = DrawHand(DrawRules(), {1: 5_000, 2: 5_000, 3: 5_000}, 3, shoe)
+    hand = deal_hand(DrawRules(), {1: 5_000, 2: 5_000, 3: 5_000}, 3, shoe)
     while not hand.is_terminal:
         s = hand.to_act
         legal = hand.legal_actions(s)

@@ -22,9 +22,12 @@ from ..core.cards import CardError
 from ..core.errors import RuleError
 from ..core.shoe import Shoe
 from ..poker import bots
-from ..poker.draw import DRAW, DrawHand, DrawRules
+from ..poker.draw import DrawHand
 from ..poker.history import describe, to_history
+from ..poker.rules import DrawRules
+from ..poker.state import DRAW
 from ..poker.table import DrawTable
+from ..poker.views import log_view, view
 from .keys import key_reader
 from .poker_tui import render_frequency_table, render_table
 
@@ -163,10 +166,10 @@ def play_poker(
                 if seat != HUMAN:
                     bots.act(hand, seat, rng)
                 else:
-                    new = hand.log_view(HUMAN)[seen:]
+                    new = log_view(hand, HUMAN)[seen:]
                     seen += len(new)
                     events.extend(describe(d) for d in new if d["type"] not in ("ante",))
-                    console.print(render_table(hand.view(HUMAN), names, events))
+                    console.print(render_table(view(hand, HUMAN), names, events))
                     while True:
                         try:
                             action, arg = _parse_command(hand, input_fn(_prompt(hand)))
@@ -185,9 +188,9 @@ def play_poker(
                             console.print("You stay: play on.")
                         except (RuleError, ValueError, CardError) as e:
                             console.print(f"[red]{e}[/]")
-            new = hand.log_view(HUMAN)[seen:]
+            new = log_view(hand, HUMAN)[seen:]
             events.extend(describe(d) for d in new if d["type"] not in ("ante",))
-            console.print(render_table(hand.view(HUMAN), names, events))
+            console.print(render_table(view(hand, HUMAN), names, events))
             net = hand.results().get(HUMAN, 0)
             verdict = "You win" if net > 0 else "You lose" if net < 0 else "You break even"
             amount = " " + money.format(abs(net)) if net else ""

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .draw import DrawHand, DrawRules
+from .draw import DrawHand
 from .evaluator import CATEGORIES, VALUES, HandValue, best_five, best_of, evaluate, value_of_rank
 from .pots import Pot
+from .rules import DrawRules
 from .table import DrawTable
 
 if TYPE_CHECKING:

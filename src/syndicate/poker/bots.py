@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.cards import Card
-from .draw import DRAW, FIRST_BETTING, DrawHand
+from .draw import DrawHand
 from .evaluator import CATEGORIES, evaluate
 from .maths.odds import draw_odds
+from .state import DRAW, FIRST_BETTING
 
 # Rough chance to end with the best hand at a 3–4 handed table, by what the bot holds after
 # the draw (category index: 0 royal … 9 high card); pairs are refined by rank below.

@@ -15,14 +15,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import money
+from ..core import money, play
 from ..core.cards import CardError, card, decks, text
 from ..core.errors import RuleError
 from ..core.replays import by_clock, clock_moves, replay_json
 from ..core.shoe import EnteredShoe, Shoe, ShoeError, commitment_of, shuffled
 from . import records as rec
-from .draw import DrawHand, DrawRules
+from .dealing import ShuffledDeck, deal_hand
+from .draw import DrawHand
 from .evaluator import spoken
+from .rules import DrawRules
 from .table import DrawTable
 
 FORMAT = "syndicate-history"
@@ -81,20 +83,21 @@ def hand_to_json(hand: DrawHand, *, log: list[dict[str, Any]] | None = None,
     """One hand's entry in a history document. ``log`` and ``rules``: the JSON of the hand's
     log records and of its rules, when the caller keeps them already (a live table writes the
     history of the hand in play on every change)."""
-    shoe = hand.shoe
-    if isinstance(shoe, EnteredShoe):
+    deck = hand.dealer
+    if not isinstance(deck, ShuffledDeck):
         # Real cards dealt by hand: nothing committed; the log's `card` records are the cards.
-        shoe_json: dict[str, Any] = {"decks": shoe.decks, "start": hand._shoe_start, "commitment": None,
+        shoe_json: dict[str, Any] = {"decks": 1, "start": 0, "commitment": None,
                                      "seed": None, "stacked": None, "entered": True}
-        if shoe.shown_only:  # the face-down cards were counted, never named: "??" in every copy
+        if hand.shown_only:  # the face-down cards were counted, never named: "??" in every copy
             shoe_json["shown_only"] = True
     else:
+        shoe = deck.shoe
         shoe_json = {
             "decks": shoe.decks,
-            "start": hand._shoe_start,
+            "start": deck.start,
             "commitment": shoe.commitment,
             "seed": shoe.seed_hex,
-            "stacked": None if shoe.has_seed else text(shoe.order[:hand._shoe_len]),
+            "stacked": None if shoe.has_seed else text(shoe.order[:deck.length]),
         }
     return {
         "number": hand.number,
@@ -187,11 +190,10 @@ def replay_hand(entry: dict[str, Any]) -> DrawHand:
     """Re-run one hand entry through the engine (raises if a decision is refused)."""
     rules = DrawRules.from_dict(entry["rules"])
     stacks = {int(s): int(v) for s, v in entry["stacks"]}
-    hand = DrawHand(rules, stacks, entry["button"], _shoe_for(entry),
-                    carry_in=entry.get("carry_in", 0), number=entry.get("number", 1))
-    for d in entry["log"]:
-        hand.apply(d)  # the decisions, and the cards when the dealer entered them
-    return hand
+    hand = deal_hand(rules, stacks, entry["button"], _shoe_for(entry),
+                     carry_in=entry.get("carry_in", 0), number=entry.get("number", 1))
+    # The decisions, and the cards when the dealer entered them; the engine writes the rest.
+    return play.replay(hand, (rec.from_json(d) for d in entry["log"] if d["type"] in rec.INPUTS))
 
 
 def replay(doc: dict[str, Any]) -> ReplayResult:
@@ -315,13 +317,14 @@ def verify(doc: dict[str, Any]) -> VerifyResult:
             ok = False
             messages.append(f"{n}: replay failed: {e}")
             continue
-        assert isinstance(hand.shoe, Shoe)  # entered hands were answered above
-        if expected is not None and hand.shoe.order[:len(expected)] != expected:
+        assert isinstance(hand.dealer, ShuffledDeck)  # entered hands were answered above
+        shoe = hand.dealer.shoe
+        if expected is not None and shoe.order[:len(expected)] != expected:
             ok = False
             messages.append(f"{n}: the deck is not the shuffle of the revealed seed")
             continue
         recorded = _recorded_cards(entry)
-        dealt = [c.text for c in hand.shoe.order[s.get("start", 0):hand.shoe.position]]
+        dealt = [c.text for c in shoe.order[s.get("start", 0):shoe.position]]
         if recorded != dealt:
             ok = False
             messages.append(

@@ -11,9 +11,10 @@ see of it is :func:`redact`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from ..core.cards import Card
+from ..core.cards import Card, card
 
 HIDDEN = "??"
 
@@ -310,6 +311,8 @@ ENTERED_INPUTS = frozenset({"check", "bet", "call", "raise", "fold", "discard", 
 #: When only the cards shown are entered, the draw is a decision again (a count, dealt at once),
 #: and the dealer's ruling on a flagged hand is one too.
 SHOWN_ONLY_INPUTS = frozenset({"check", "bet", "call", "raise", "fold", "draw", "stand_pat", "card", "ruling"})
+#: Every record a replay feeds back in, whatever the table (a take-back note is copied).
+INPUTS = DECISIONS | ENTERED_INPUTS | SHOWN_ONLY_INPUTS | {"take_back"}
 
 
 def redact(doc: dict[str, Any], viewer: int | str) -> dict[str, Any]:
@@ -329,3 +332,53 @@ def redact(doc: dict[str, Any], viewer: int | str) -> dict[str, Any]:
     if kind in ("card", "take_back") and doc["seat"] != viewer:
         return {**doc, "card": HIDDEN}
     return doc
+
+
+def _cards(texts: list[str]) -> tuple[Card, ...]:
+    return tuple(card(t) for t in texts)
+
+
+def _maybe(text: str | None) -> Card | None:
+    return card(text) if text is not None else None
+
+
+def _dealt(d: Mapping[str, Any]) -> Record:
+    if HIDDEN in d["cards"]:
+        return DealtFaceDown(d["seat"], len(d["cards"]))
+    return Dealt(d["seat"], _cards(d["cards"]))
+
+
+def _drew(d: Mapping[str, Any]) -> Record:
+    if HIDDEN in d["discards"] or HIDDEN in d["received"]:
+        return DrewFaceDown(d["seat"], len(d["discards"]))
+    return Drew(d["seat"], _cards(d["discards"]), _cards(d["received"]), _maybe(d.get("shown")))
+
+
+_FROM_JSON: dict[str, Callable[[Mapping[str, Any]], Record]] = {
+    "ante": lambda d: Ante(d["seat"], d["amount"], d["all_in"]),
+    "deal": _dealt,
+    "phase": lambda d: PhaseStarted(d["phase"]),
+    "check": lambda d: Checked(d["seat"]),
+    "bet": lambda d: Bet(d["seat"], d["amount"], d.get("all_in", False)),
+    "call": lambda d: Called(d["seat"], d.get("amount", 0), d.get("all_in", False)),
+    "raise": lambda d: Raised(d["seat"], d["by"], d.get("amount", 0), d.get("to", 0), d.get("all_in", False)),
+    "fold": lambda d: Folded(d["seat"]),
+    "draw": _drew,
+    "stand_pat": lambda d: StoodPat(d["seat"]),
+    "card": lambda d: CardEntered(d["seat"], card(d["card"])),
+    "discard": lambda d: Discarded(d["seat"], _cards(d["discards"]), _maybe(d.get("shown"))),
+    "take_back": lambda d: TakenBack(d["seat"], card(d["card"])),
+    "ruling": lambda d: Ruled(d["seat"], d["dead"]),
+    "restub": lambda d: Restubbed(d["number"], d["cards"], d["shuffled"]),
+    "uncalled": lambda d: Returned(d["seat"], d["amount"]),
+    "show": lambda d: Shown(d["seat"], _cards(d["cards"]), d["rank"], d["name"]),
+    "award": lambda d: Awarded(d["seat"], d["amount"], d["pot"]),
+    "carry": lambda d: CarriedOver(d["amount"], d["pot"]),
+}
+
+
+def from_json(doc: Mapping[str, Any]) -> Record:
+    """The record a log entry's JSON (:meth:`to_json`, as stored in a hand history) stands for.
+    Raises ``KeyError`` for an unknown type or a missing field, ``ValueError`` for a card that
+    is not one (a redacted ``"??"`` where a card is named)."""
+    return _FROM_JSON[doc["type"]](doc)

@@ -8,7 +8,7 @@ import copy
 from typing import Any
 
 from ..core.fairness import is_legacy, publish_openings
-from ..core.shoe import Shoe
+from .dealing import ShuffledDeck
 from .fairness import positions
 from .history import replay_hand
 from .records import HIDDEN
@@ -31,9 +31,9 @@ def served(doc: dict[str, Any], seed_hex: str | None, house: bool, seats: dict[i
         if seed_hex is None or s.get("entered") or is_legacy(s, seed_hex):
             continue
         # The server's own copy of the deck (re-stubs included) makes the openings.
-        shoe = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).shoe
-        assert isinstance(shoe, Shoe)  # entered hands were skipped above
-        publish_openings(s, shoe, sorted(visible))
+        deck = replay_hand({**original, "shoe": {**original["shoe"], "seed": seed_hex, "stacked": None}}).dealer
+        assert isinstance(deck, ShuffledDeck)  # entered hands were skipped above
+        publish_openings(s, deck.shoe, sorted(visible))
 
 
 def house_copy(doc: dict[str, Any], seed_hex: str | None) -> dict[str, Any]:

@@ -13,8 +13,12 @@ from typing import Any, NamedTuple
 
 from ..core import money
 from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
+from ..core.play import take_back
 from ..core.shoe import EnteredShoe, Shoe
-from .draw import DrawHand, DrawRules
+from . import records as rec
+from .dealing import deal_hand
+from .draw import DrawHand
+from .rules import DrawRules
 
 HOST_DEALER = "dealer"
 
@@ -151,10 +155,18 @@ class DrawTable:
             )
         if self.button not in playing:
             self._move_button()
-        self.hand = DrawHand(self.rules, playing, self.button, shoe, carry_in=self.carry,
-                             number=len(self.hands) + 1)
+        self.hand = deal_hand(self.rules, playing, self.button, shoe, carry_in=self.carry,
+                              number=len(self.hands) + 1)
         self.carry = 0
         return self.hand
+
+    def take_back(self) -> tuple[DrawHand, rec.CardEntered]:
+        """The last card entered in the hand in play taken back (:func:`~syndicate.core.play.take_back`):
+        the rebuilt hand, now the table's, and the card's record. Refused as the hand refuses."""
+        if self.hand is None:
+            raise IllegalAction("take_back", "there is no hand in play to take a card back from")
+        self.hand, taken = take_back(self.hand)
+        return self.hand, taken
 
     def finish(self) -> None:
         """Take the finished hand's results into the table (the next ``start_hand`` does too)."""

@@ -23,15 +23,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core import money
+from ...core.play import take_back
 from ...core.shoe import EnteredShoe, Shoe
 from ...poker import bots as poker_bots
 from ...poker import history as draw_history
 from ...poker import served as draw_served
-from ...poker.draw import Dealing, DrawHand, DrawRules
+from ...poker.dealing import ShuffledDeck
+from ...poker.draw import DrawHand
 from ...poker.evaluator import spoken
 from ...poker.history import hand_to_json, to_history, to_phh
 from ...poker.records import redact
+from ...poker.rules import DrawRules
+from ...poker.state import Dealing
 from ...poker.table import HOST_DEALER, DrawTable
+from ...poker.views import log_view, public_view, view
 from ..errors import BadRequest, Conflict
 from ..game import (
     Game,
@@ -192,7 +197,10 @@ class DrawGame(RoundAccessors):
             if hand is None or (hand.is_terminal and (self.draw_table is None or self.draw_table.hand is not hand)):
                 raise Conflict("take_back", "there is no card to take back: the last hand is over and "
                                             "the table has taken its result in")
-            hand.take_back()  # the engine refuses (rule take_back) past a decision
+            fresh, _taken = take_back(hand)  # the engine refuses (rule take_back) past a decision
+            if self.draw_table is not None and self.draw_table.hand is hand:
+                self.draw_table.hand = fresh
+            self.round = fresh
             return True
         # propose_ante: it applies once every seated player has accepted.
         table = self._sync_seats()
@@ -361,14 +369,13 @@ class DrawGame(RoundAccessors):
     @property
     def shoe(self) -> Shoe | None:
         assert self.round is not None
-        shoe = self.round.shoe
-        return shoe if isinstance(shoe, Shoe) else None
+        deck = self.round.dealer
+        return deck.shoe if isinstance(deck, ShuffledDeck) else None
 
     @property
     def shoe_key(self) -> str:
-        assert self.round is not None
-        shoe = self.round.shoe
-        return shoe.commitment if isinstance(shoe, Shoe) else self._entered_key
+        shoe = self.shoe
+        return shoe.commitment if shoe is not None else self._entered_key
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
@@ -384,32 +391,32 @@ class DrawGame(RoundAccessors):
         }
 
     def round_view(self, viewer: int | str, memo: dict[str, Any] | None) -> dict[str, Any]:
-        """``DrawHand.view(viewer)``: each seat sees its own cards. During a broadcast the part
-        every viewer sees alike (:meth:`DrawHand.public_view`, no card in it) is made once."""
+        """``views.view(hand, viewer)``: each seat sees its own cards. During a broadcast the part
+        every viewer sees alike (:func:`~syndicate.poker.views.public_view`, no card in it) is made once."""
         rd = self.round
         assert rd is not None
         public = None
         if memo is not None:
             public = memo.get("public")
             if public is None:
-                public = memo["public"] = rd.public_view()
-        view = rd.view(viewer, public)
+                public = memo["public"] = public_view(rd)
+        seen = view(rd, viewer, public)
         need = rd.card_needed
-        view["card_needed_text"] = need.describe() if need is not None else None
+        seen["card_needed_text"] = need.describe() if need is not None else None
         if rd.shown_only:
-            view["deal_text"] = deal_text(rd.to_deal) if rd.to_deal is not None else None
+            seen["deal_text"] = deal_text(rd.to_deal) if rd.to_deal is not None else None
             ruling = rd.ruling_needed
-            view["ruling_text"] = (f"seat {ruling} drew four cards but shows no Ace: the hand is dead (it wins "
+            seen["ruling_text"] = (f"seat {ruling} drew four cards but shows no Ace: the hand is dead (it wins "
                                    "nothing), or it stands" if ruling is not None else None)
         if viewer == "dealer":
-            view["payouts"] = self.payouts()
-        return view
+            seen["payouts"] = self.payouts()
+        return seen
 
     def log_view(self, viewer: int | str, memo: dict[str, Any] | None) -> list[dict[str, Any]]:
-        """``DrawHand.log_view(viewer)``, kept from change to change (:class:`_LogViews`)."""
+        """``views.log_view(hand, viewer)``, kept from change to change (:class:`_LogViews`)."""
         assert self.round is not None
         if memo is None:
-            return self.round.log_view(viewer)
+            return log_view(self.round, viewer)
         if "log_synced" not in memo:
             self._logs.sync(self.round.log)
             memo["log_synced"] = True
@@ -436,7 +443,7 @@ def deal_text(d: Dealing) -> str:
 
 
 class _LogViews(RecordDocs):
-    """Each viewer's log of the hand in play, as ``DrawHand.log_view`` makes it, but extended
+    """Each viewer's log of the hand in play, as ``views.log_view`` makes it, but extended
     as records are added rather than made again for every viewer on every change: each seat's
     copy has the others' cards hidden (:func:`redact`)."""
 
