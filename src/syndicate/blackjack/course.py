@@ -72,7 +72,11 @@ class Course:
         self._hand_i = 0  # and into that seat's hands
         self._legal: list[str] = []
         self._legal_at = -1
-        self._need: CardNeed | None = None
+        # The card needed, field by field ("" for why: none): the per-card path allocates no CardNeed.
+        self._need_why = ""
+        self._need_seat = 0
+        self._need_hand = 0
+        self._need_up = True
         self._dealing = False  # draw given: the loop dealing the cards needed is running
         self._deal_k = 0  # how many of the deal's cards have been dealt
 
@@ -81,7 +85,7 @@ class Course:
     def to_act(self) -> int | None:
         """The seat whose decision the round waits for (``None`` while betting, while a card is
         needed, or when over)."""
-        if self._need is not None:
+        if self._need_why:
             return None
         phase = self.phase
         if phase == PLAYING:
@@ -94,7 +98,13 @@ class Course:
     def card_needed(self) -> CardNeed | None:
         """The chance node the round waits at: which card it needs next, for whom (``None``: no
         card is needed; always ``None`` between inputs when the round has a ``draw``)."""
-        return self._need
+        why = self._need_why
+        if not why:
+            return None
+        if self._need_seat == DEALER:
+            return CardNeed(DEALER, 0, len(self.dealer), self._need_up, why)
+        h = self.seats[self._need_seat].hands[self._need_hand]
+        return CardNeed(h.seat, h.index, len(h.cards), True, why)
 
     @property
     def entered(self) -> bool:
@@ -288,7 +298,7 @@ class Course:
 
     def _give(self, h: PlayerHand, why: str) -> None:
         """Ask for ``h``'s next card: :meth:`_card` goes on from there."""
-        self._ask(CardNeed(h.seat, h.index, len(h.cards), True, why))
+        self._ask(h.seat, h.index, True, why)
 
     def _bust(self, h: PlayerHand) -> None:
         # "the dealer collects their bet, and removes their hand from the table immediately"
@@ -314,7 +324,7 @@ class Course:
         """Ask for the dealer's next card while the rules make them draw."""
         total, soft = hand_total(self.dealer)
         if total < 17 or (total == 17 and soft and self.rules.dealer_hits_soft_17):
-            self._ask(CardNeed(DEALER, 0, len(self.dealer), True, "dealer"))
+            self._ask(DEALER, 0, True, "dealer")
             return
         self._settle_all()
 
@@ -349,52 +359,52 @@ class Course:
 
 
     # -- chance: the round stops for each card, and goes on once it comes -----------------
-    def _ask(self, need: CardNeed) -> None:
-        """Stop at a chance node. With a ``draw``, deal from it every card needed from here on
-        (a loop: each card's consequences may ask for the next one)."""
-        self._need = need
+    def _ask(self, seat: int, hand: int, face_up: bool, why: str) -> None:
+        """Stop at a chance node: the next card of ``seat``'s hand ``hand``. With a ``draw``,
+        deal from it every card needed from here on (a loop: each card's consequences may ask
+        for the next one)."""
+        self._need_seat = seat
+        self._need_hand = hand
+        self._need_up = face_up
+        self._need_why = why
         draw = self._draw
         if draw is None or self._dealing:
             return
         self._dealing = True
         try:
-            self._deal_all(draw)
+            while self._need_why:
+                self._card(draw())
         finally:
             self._dealing = False
 
-    def _deal_all(self, draw: Callable[[], Card]) -> None:
-        # Its own method: in _ask the type checker (and so mypyc) takes _need as set for good.
-        while self._need is not None:
-            self._card(draw())
-
-    def _deal_need(self) -> CardNeed:
+    def _ask_deal(self) -> None:
         """The k-th card of the deal: two passes from the dealer's left, the dealer last."""
         n = len(self._order)
         k = self._deal_k
         first = k <= n
         i = k % (n + 1)
         if i < n:
-            return CardNeed(self._order[i].number, 0, 0 if first else 1, True, "deal")
-        return CardNeed(DEALER, 0, 0 if first else 1, first, "deal" if first else "hole")
+            self._ask(self._order[i].number, 0, True, "deal")
+        else:
+            self._ask(DEALER, 0, first, "deal" if first else "hole")
 
     def _card(self, c: Card) -> rec.CardDealt:
         """Card ``c`` lands where :attr:`card_needed` said (trusted: already checked, or drawn
         from a committed shoe); the round goes on until its next stop."""
-        need = self._need
-        assert need is not None
-        self._need = None
-        why = need.why
+        why = self._need_why
+        self._need_why = ""
         log = self.log
-        if need.seat == DEALER:
+        seat = self._need_seat
+        if seat == DEALER:
             self.dealer.append(c)
-            record = rec.CardDealt(DEALER, 0, c, need.face_up)
+            record = rec.CardDealt(DEALER, 0, c, self._need_up)
             log.append(record)
             if why == "dealer":
                 self._dealer_draws()
             else:
                 self._next_deal_card()
             return record
-        h = self.seats[need.seat].hands[need.hand]
+        h = self.seats[seat].hands[self._need_hand]
         h.add(c)
         record = rec.CardDealt(h.seat, h.index, c, True)
         log.append(record)
@@ -411,7 +421,7 @@ class Course:
     def _next_deal_card(self) -> None:
         self._deal_k += 1
         if self._deal_k < 2 * len(self._order) + 2:
-            self._ask(self._deal_need())
+            self._ask_deal()
         else:
             self._after_deal()
 

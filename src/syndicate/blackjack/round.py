@@ -154,7 +154,7 @@ class Round(Course):
             s.hands.append(PlayerHand(s.number, 0, s.bet))
         self.phase = DEALING
         self._deal_k = 0
-        self._ask(self._deal_need())
+        self._ask_deal()
         return record
 
     # -- chance: the cards a dealer enters -------------------------------------------------
@@ -162,7 +162,7 @@ class Round(Course):
         """The card ``c`` names, if the round may take it now (else the refusal, typed)."""
         if self._draw is not None:
             raise IllegalAction("card_source", "this round deals from a shuffled shoe: the engine draws its cards")
-        if self._need is None:
+        if not self._need_why:
             raise OutOfTurn("card_not_needed", f"no card is needed now: {self._waiting_for()}")
         if not isinstance(c, (str, Card)):
             raise IllegalAction("card", f"a card is written as its rank and suit ('As') or its rank alone ('A'), got {c!r}")
@@ -256,7 +256,7 @@ class Round(Course):
             if self._draw is None:
                 if r.card is None:
                     raise ValueError("a hidden card cannot be replayed")
-                if self._need is None:
+                if not self._need_why:
                     raise OutOfTurn("card_not_needed", f"no card is needed now: {self._waiting_for()}")
                 self._card(r.card)
         elif t == "bet":
@@ -293,7 +293,7 @@ class Round(Course):
 
     def _card_due(self) -> None:
         """No decision may jump the queue while a card is needed."""
-        need = self._need
+        need = self.card_needed
         if need is not None:
             raise OutOfTurn("card_needed", f"the dealer must first deal {need.describe()}")
 
