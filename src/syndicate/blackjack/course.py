@@ -74,8 +74,7 @@ class Course:
         self._legal_at = -1
         # The card needed, field by field ("" for why: none): the per-card path allocates no CardNeed.
         self._need_why = ""
-        self._need_seat = 0
-        self._need_hand = 0
+        self._need_hand: PlayerHand | None = None  # None: the dealer's card
         self._need_up = True
         self._dealing = False  # draw given: the loop dealing the cards needed is running
         self._deal_k = 0  # how many of the deal's cards have been dealt
@@ -101,9 +100,9 @@ class Course:
         why = self._need_why
         if not why:
             return None
-        if self._need_seat == DEALER:
+        h = self._need_hand
+        if h is None:
             return CardNeed(DEALER, 0, len(self.dealer), self._need_up, why)
-        h = self.seats[self._need_seat].hands[self._need_hand]
         return CardNeed(h.seat, h.index, len(h.cards), True, why)
 
     @property
@@ -298,7 +297,7 @@ class Course:
 
     def _give(self, h: PlayerHand, why: str) -> None:
         """Ask for ``h``'s next card: :meth:`_card` goes on from there."""
-        self._ask(h.seat, h.index, True, why)
+        self._ask(h, True, why)
 
     def _bust(self, h: PlayerHand) -> None:
         # "the dealer collects their bet, and removes their hand from the table immediately"
@@ -324,7 +323,7 @@ class Course:
         """Ask for the dealer's next card while the rules make them draw."""
         total, soft = hand_total(self.dealer)
         if total < 17 or (total == 17 and soft and self.rules.dealer_hits_soft_17):
-            self._ask(DEALER, 0, True, "dealer")
+            self._ask(None, True, "dealer")
             return
         self._settle_all()
 
@@ -359,11 +358,10 @@ class Course:
 
 
     # -- chance: the round stops for each card, and goes on once it comes -----------------
-    def _ask(self, seat: int, hand: int, face_up: bool, why: str) -> None:
-        """Stop at a chance node: the next card of ``seat``'s hand ``hand``. With a ``draw``,
+    def _ask(self, hand: PlayerHand | None, face_up: bool, why: str) -> None:
+        """Stop at a chance node: the next card of ``hand`` (``None``: the dealer's). With a ``draw``,
         deal from it every card needed from here on (a loop: each card's consequences may ask
         for the next one)."""
-        self._need_seat = seat
         self._need_hand = hand
         self._need_up = face_up
         self._need_why = why
@@ -384,9 +382,9 @@ class Course:
         first = k <= n
         i = k % (n + 1)
         if i < n:
-            self._ask(self._order[i].number, 0, True, "deal")
+            self._ask(self._order[i].hands[0], True, "deal")
         else:
-            self._ask(DEALER, 0, first, "deal" if first else "hole")
+            self._ask(None, first, "deal" if first else "hole")
 
     def _card(self, c: Card) -> rec.CardDealt:
         """Card ``c`` lands where :attr:`card_needed` said (trusted: already checked, or drawn
@@ -394,8 +392,8 @@ class Course:
         why = self._need_why
         self._need_why = ""
         log = self.log
-        seat = self._need_seat
-        if seat == DEALER:
+        h = self._need_hand
+        if h is None:
             self.dealer.append(c)
             record = rec.CardDealt(DEALER, 0, c, self._need_up)
             log.append(record)
@@ -404,7 +402,6 @@ class Course:
             else:
                 self._next_deal_card()
             return record
-        h = self.seats[seat].hands[self._need_hand]
         h.add(c)
         record = rec.CardDealt(h.seat, h.index, c, True)
         log.append(record)
