@@ -47,7 +47,7 @@ import httpx
 from bench_room import PASSWORD, free_port, setup
 from sqlalchemy import create_engine, text
 
-from syndicate.apps import loadtest
+from syndicate.apps import loadbots, loadtest
 
 PG_SERVER = os.environ.get("SYNDICATE_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS = os.environ.get("SYNDICATE_BENCH_REDIS", "redis://127.0.0.1:6379/0")
@@ -97,7 +97,7 @@ def wait_up(urls: list[str]) -> None:
             raise RuntimeError(f"{url} did not start")
 
 
-def run_config(name: str, args: argparse.Namespace, specs: list[loadtest.TableSpec], tmp: Path) -> dict:
+def run_config(name: str, args: argparse.Namespace, specs: list[loadbots.TableSpec], tmp: Path) -> dict:
     pg_db = None
     if name == "sqlite":
         db_url, redis, count = f"sqlite:///{tmp / 'bench.db'}", None, 1
@@ -167,7 +167,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     ap.add_argument("--server-cpus", default=None, help="pin the server processes to these CPUs (0 or 0,1 or 0-1)")
     ap.add_argument("--load-cpus", default=None, help="pin the load processes to these CPUs")
-    ap.add_argument("--route", default="spread", choices=loadtest.ROUTES,
+    ap.add_argument("--route", default="spread", choices=loadbots.ROUTES,
                     help="several processes: each table's clients spread over them, or all on the one its "
                          "id picks (a load balancer hashing the socket's path)")
     args = ap.parse_args()
@@ -175,7 +175,7 @@ def main() -> None:
         if name != "sqlite" and not (name.startswith("pg") and name[2:].isdigit() and int(name[2:]) > 0):
             ap.error(f"a configuration is sqlite or pgN (N server processes), not {name!r}")
 
-    games = loadtest.GAMES if args.games == "both" else (args.games,)
+    games = loadbots.GAMES if args.games == "both" else (args.games,)
     specs = loadtest.plan(args.tables, args.players, 0, games)
     tmp = Path(tempfile.mkdtemp(prefix="bench_cluster_"))
     rows, broken = [], []
@@ -183,7 +183,7 @@ def main() -> None:
         try:
             r = run_config(name, args, specs, tmp)
         except Exception as e:  # the next configuration still runs; the failure is in the report
-            broken.append(f"{name}: could not run: {loadtest.describe(e)} (servers' log in {tmp})")
+            broken.append(f"{name}: could not run: {loadbots.describe(e)} (servers' log in {tmp})")
             print(broken[-1], flush=True)
             continue
         rows.append(r)

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import httpx
 from argon2 import PasswordHasher
 
-from syndicate.apps import loadtest
+from syndicate.apps import loadbots, loadtest
 from syndicate.apps.server import prepare
 from syndicate.room.cardroom import CardRoom
 from syndicate.store import SqlStore
@@ -48,7 +48,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def setup(db_url: str, specs: list[loadtest.TableSpec]) -> int:
+def setup(db_url: str, specs: list[loadbots.TableSpec]) -> int:
     database = prepare(db_url, seed_notice=False, out=open(os.devnull, "w"))
     room = CardRoom(SqlStore(database), PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
     ev = room.accounts.events()[0]
@@ -79,7 +79,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args()
 
-    games = loadtest.GAMES if args.games == "both" else (args.games,)
+    games = loadbots.GAMES if args.games == "both" else (args.games,)
     specs = loadtest.plan(args.tables, args.players, args.spectators, games)
     tmp = Path(tempfile.mkdtemp(prefix="bench_room_"))
     db_url = f"sqlite:///{tmp / 'bench.db'}"

@@ -26,9 +26,9 @@ from argon2 import PasswordHasher
 from syndicate.apps.server import prepare
 from syndicate.room.cardroom import CardRoom
 from syndicate.room.cashier import MAX_FLOAT
-from syndicate.room.clock import Timers
-from syndicate.room.live import LiveRoom
-from syndicate.room.messages import encode
+from syndicate.room.live.clocks import Timers
+from syndicate.room.live.local import LiveRoom
+from syndicate.room.live.messages import encode
 from syndicate.store import SqlStore
 
 
@@ -70,7 +70,7 @@ async def run(tables: int, seconds: float) -> None:
     c1, t1, v1 = time.process_time(), time.monotonic(), sum(r.version for r, _ in runners)
     hands = sum(r.hand_number for r, _ in runners)
     changes = v1 - v0
-    writer = getattr(live, "writer", None)
+    writer = live.pit.writer
     batches = f"; {writer.units} writes in {writer.batches} transactions" if hasattr(writer, "batches") else ""
     print(f"{tables} tables: {hands} hands, {changes} table changes in {t1 - t0:.1f} s "
           f"({changes / (t1 - t0):,.0f}/s); CPU {1000 * (c1 - c0) / changes:.2f} ms per change, "

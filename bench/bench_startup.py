@@ -52,7 +52,7 @@ def endpoint_cold(repeats: int) -> tuple[list[float], list[float]]:
 
     from syndicate.blackjack.maths import odds
     from syndicate.room.cardroom import CardRoom
-    from syndicate.room.clock import Timers
+    from syndicate.room.live.clocks import Timers
     from syndicate.store import Database, SqlStore
     from syndicate.web import create_app
     from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, make_cast

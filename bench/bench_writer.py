@@ -30,8 +30,8 @@ from argon2 import PasswordHasher
 
 from syndicate.apps.server import prepare
 from syndicate.room.cardroom import CardRoom
-from syndicate.room.clock import Timers
-from syndicate.room.live import LiveRoom
+from syndicate.room.live.clocks import Timers
+from syndicate.room.live.local import LiveRoom
 from syndicate.store import SqlStore
 from syndicate.store.repo import SqlRepo
 
@@ -73,7 +73,7 @@ async def one(store_class: type[SqlStore], seconds: float) -> tuple[float, int]:
     assert (await runner.call(dealer, {"id": "b", "action": "add_bots", "count": 5}))["type"] == "ack"
     await runner.call(dealer, {"id": "on", "action": "auto_deal", "seconds": 0.001})
     await asyncio.sleep(0.3)  # the writer's thread has started and opened its connection
-    writer = live.writer
+    writer = live.pit.writer
     clock = time.pthread_getcpuclockid(writer._thread.ident)  # type: ignore[arg-type]
     c0, u0 = time.clock_gettime(clock), writer.units
     await asyncio.sleep(seconds)

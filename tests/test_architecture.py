@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -85,8 +86,8 @@ def _breaches(importers: tuple[str, ...] | set[str], forbidden: tuple[str, ...] 
 def test_the_graph_is_read() -> None:
     # the reader itself: a few edges that must be there, or every rule below passes vacuously
     assert "syndicate.blackjack.round" in GRAPH["syndicate.blackjack.session"]
-    assert "syndicate.room.actor" in GRAPH["syndicate.room.live"]
-    assert "syndicate.room.live" in GRAPH["syndicate.web.app"]
+    assert "syndicate.room.live.actor" in GRAPH["syndicate.room.live.local"]
+    assert "syndicate.room.live.local" in GRAPH["syndicate.web.app"]
     assert "syndicate.core.shoe" in GRAPH["syndicate.blackjack.course"]
 
 
@@ -134,10 +135,11 @@ def _code_strings(path: Path) -> list[str]:
             and id(n) not in docs]
 
 
-@pytest.mark.parametrize("module", ["syndicate.room.actor", "syndicate.room.live", "syndicate.room.cluster"])
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _under(m, ("syndicate.room.live",))))
 def test_the_table_actor_knows_no_game(module: str) -> None:
-    """The actor drives any game through the Game protocol (room/game.py): it imports no
-    engine and no game adapter, and no ``if game == ...`` names one."""
+    """The live table (its actor, seats, views, clocks, routing) drives any game through the
+    Game protocol (room/game.py): it imports no engine and no game adapter, and no
+    ``if game == ...`` names one."""
     assert [t for t in GRAPH[module] if _under(t, ENGINES + ("syndicate.room.games.blackjack",
                                                              "syndicate.room.games.draw"))] == []
     assert [s for s in _code_strings(MODULES[module]) if s in ("blackjack", "poker")] == []
@@ -187,3 +189,53 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     finally:
         GRAPH.clear()
         GRAPH.update(saved)
+
+
+# -- a game is a plug-in ----------------------------------------------------------------------
+#: The games' ids as they are stored and spoken (five-card draw's is "poker").
+GAME_IDS = ("blackjack", "poker")
+#: Where a game may be named: its own package, the registry beside the adapters (room/games),
+#: and the per-game terminal tools with the command line's subcommands that start them.
+MAY_NAME_GAMES = (*ENGINES, "syndicate.room.games", "syndicate.apps.cli", "syndicate.apps.maths_cli",
+                  "syndicate.apps.blackjack_tui", "syndicate.apps.blackjack_remote",
+                  "syndicate.apps.poker_cli", "syndicate.apps.poker_tui", "syndicate.apps.poker_remote")
+JS = SRC / "syndicate" / "web" / "static" / "js"
+#: A game id as a JavaScript string literal.
+JS_GAME_ID = re.compile(r"""(["'`])(?:%s)\1""" % "|".join(GAME_IDS))
+
+
+def games_named(module: str) -> list[str]:
+    """Where ``module`` names a game: an import of a game's package, or a game's id as a string
+    in its code (docstrings and comments may speak of a game: they are words, not choices)."""
+    return ([f"{module} imports {t}" for t in sorted(GRAPH[module]) if _under(t, ENGINES)]
+            + [f"{module} says {s!r}" for s in _code_strings(MODULES[module]) if s in GAME_IDS])
+
+
+def test_no_game_is_named_outside_its_package_and_the_registry() -> None:
+    """The room, the histories, the store, the web and the generic commands ask the registry
+    (``room/games``) what a game is; only the places above name one (STYLE.md: adding a game is
+    a folder, a registry line and a JS module)."""
+    assert [n for m in sorted(MODULES) if not _under(m, MAY_NAME_GAMES) for n in games_named(m)] == []
+
+
+def test_no_page_names_a_game_outside_its_module() -> None:
+    """The pages look a game up by the table's ``game`` (``js/games/index.js``): no other
+    script names one."""
+    named = [f"{p.relative_to(JS)}: {m.group(0)}" for p in sorted(JS.rglob("*.js")) if JS / "games" not in p.parents
+             for m in JS_GAME_ID.finditer(p.read_text(encoding="utf-8"))]
+    assert named == []
+
+
+def test_the_game_rule_finds_a_game_named(tmp_path: Path) -> None:
+    """The rule above on a planted module that names a game both ways: it must not pass
+    vacuously."""
+    planted = tmp_path / "planted.py"
+    planted.write_text('from syndicate.poker import draw\n\nif game == "blackjack":\n    pass\n', encoding="utf-8")
+    module = "syndicate.room.planted"
+    MODULES[module], GRAPH[module] = planted, {"syndicate.poker.draw"}
+    try:
+        with pytest.raises(AssertionError):
+            test_no_game_is_named_outside_its_package_and_the_registry()
+        assert games_named(module) == [f"{module} imports syndicate.poker.draw", f"{module} says 'blackjack'"]
+    finally:
+        del MODULES[module], GRAPH[module]

@@ -10,9 +10,9 @@ from syndicate.blackjack.history import verify as bj_verify
 from syndicate.blackjack.round import shuffled
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
-from syndicate.core.fairness import poker_positions
 from syndicate.core.shoe import Shoe
 from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.fairness import positions as poker_positions
 from syndicate.poker.history import to_history, to_phh
 from syndicate.poker.history import verify as pk_verify
 from syndicate.room.histories import for_viewer

@@ -19,7 +19,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwr
 from syndicate.core.cards import parse  # noqa: E402
 from syndicate.core.shoe import Shoe  # noqa: E402
 from syndicate.room.cardroom import CardRoom  # noqa: E402
-from syndicate.room.clock import Timers  # noqa: E402
+from syndicate.room.live.clocks import Timers  # noqa: E402
 from syndicate.store import Database, SqlStore  # noqa: E402
 from syndicate.web import create_app  # noqa: E402
 from tests.room.kit import CHROMIUM, FAST_HASHER, LiveServer, make_cast  # noqa: E402

@@ -12,10 +12,11 @@ import signal
 import time
 from typing import Any
 
-from syndicate.apps import loadtest
-from syndicate.apps.client import ActionRefused, RoomClient, TableClient, basic_strategy, my_turn
-from syndicate.room.cluster import VERSION_STRIDE
+from syndicate.apps import loadbots, loadtest
+from syndicate.apps.blackjack_remote import basic_strategy
+from syndicate.apps.client import ActionRefused, RoomClient, TableClient, my_turn
 from syndicate.room.ledger import player_key
+from syndicate.room.live.cluster import VERSION_STRIDE
 from syndicate.room.seating import stack_key
 from tests.cluster.conftest import LEASE, Node
 from tests.room.kit import PASSWORD, hand_in_play
@@ -161,12 +162,12 @@ def test_clients_routed_by_table_meet_their_table_on_their_own_process(nodes: li
     specs = loadtest.plan(4, 2, 0, ("blackjack",))
     password = loadtest.prepare_accounts(nodes[0].url, ev, "admin", PASSWORD, specs)
     urls = ",".join(n.url for n in nodes)
-    bots = [loadtest.TableBots(urls, ev, s, password, 0.01, random.Random(i), route="table")
+    bots = [loadbots.TableBots(urls, ev, s, password, 0.01, random.Random(i), route="table")
             for i, s in enumerate(specs)]
 
-    async def play() -> list[loadtest.Failure]:
-        failures = await loadtest.connect_tables(bots)
-        return failures + await loadtest.play_tables(bots, warmup=0.2, seconds=2, grace=10)
+    async def play() -> list[loadbots.Failure]:
+        failures = await loadbots.connect_tables(bots)
+        return failures + await loadbots.play_tables(bots, warmup=0.2, seconds=2, grace=10)
 
     assert asyncio.run(play()) == []
     owners = {}

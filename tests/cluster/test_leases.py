@@ -174,7 +174,7 @@ def test_a_closed_table_no_process_holds_is_revealed_by_whoever_closes_it(room, 
     """ClusterRoom.closed: a closed table nobody holds has no hand in play, so the closing
     process reveals its seeds at once (taking the lease for it and giving it straight back);
     a table another process holds keeps them for its owner, who reveals them after its hand."""
-    from syndicate.room.cluster import ClusterRoom
+    from syndicate.room.live.cluster import ClusterRoom
     from syndicate.store.bus import RedisBus
 
     live = ClusterRoom(room, RedisBus(REDIS), namespace="closer", node="closer", lease_seconds=5)  # never started: no Redis needed
@@ -196,7 +196,7 @@ def test_a_closed_table_no_process_holds_is_revealed_by_whoever_closes_it(room, 
 
 
 def test_with_event_end_the_unowned_reveal_waits_for_the_event_end(room, cast) -> None:  # noqa: F811
-    from syndicate.room.cluster import ClusterRoom
+    from syndicate.room.live.cluster import ClusterRoom
     from syndicate.store.bus import RedisBus
 
     room.events.set_seed_reveal(cast.admin, cast.event.id, "event_end")
@@ -230,7 +230,7 @@ def test_a_join_no_owner_heard_is_sent_again(room, cast) -> None:  # noqa: F811
     owner has subscribed again: Redis keeps no message for a later subscriber, so that join is
     lost. The client must not be left with no table (or an old one) until the next change: the
     join is sent again until the owner hears it. Here the second process's first join is lost."""
-    from syndicate.room.cluster import ClusterRoom
+    from syndicate.room.live.cluster import ClusterRoom
     from syndicate.store.bus import RedisBus
 
     class LosesFirstJoin(RedisBus):
@@ -278,7 +278,7 @@ def test_a_table_taken_while_the_leases_are_renewed_is_not_lost(room, cast) -> N
     was renewed. A table taken while the renewal ran is not in it: it must not be judged lost
     (which stopped it and took it again at a new epoch, voiding its hand: seen at 400 tables,
     when the sign-ins slowed the takes)."""
-    from syndicate.room.cluster import ClusterRoom
+    from syndicate.room.live.cluster import ClusterRoom
     from syndicate.store.bus import RedisBus
 
     tid = _table(room, cast)

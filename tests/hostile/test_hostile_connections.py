@@ -13,7 +13,7 @@ import websockets
 from fastapi.testclient import TestClient
 
 from syndicate.apps.client import RoomClient, TableClient
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.connections import ClientLog, ConnectionLimits, uvicorn_options
 from syndicate.web.security import Limits

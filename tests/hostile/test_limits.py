@@ -19,8 +19,8 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from syndicate.apps.client import RoomClient, TableClient
-from syndicate.room.clock import Timers
 from syndicate.room.ledger import now
+from syndicate.room.live.clocks import Timers
 from syndicate.room.values import NO_PASSWORD, WALK_IN
 from syndicate.web import create_app
 from syndicate.web.security import Limits, RateLimited, SignInLimiter, TokenBucket, in_words

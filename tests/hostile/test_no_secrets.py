@@ -15,7 +15,7 @@ import pytest
 import websockets
 
 from syndicate.apps.client import RoomClient, TableClient
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act

@@ -11,8 +11,8 @@ import websockets
 from fastapi.testclient import TestClient
 
 from syndicate.apps.client import ApiError, RoomClient, TableClient
-from syndicate.room.clock import Timers
 from syndicate.room.ledger import player_key
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.app import COOKIE
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, bearer

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from syndicate.apps.client import ActionRefused, RoomClient, TableClient
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer

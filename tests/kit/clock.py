@@ -1,4 +1,4 @@
-"""A virtual clock for the tables' timers (:class:`syndicate.room.clock.TimeSource`): its time
+"""A virtual clock for the tables' timers (:class:`syndicate.room.live.clocks.TimeSource`): its time
 moves only when the test moves it, so a turn clock of 30 s runs out in no time and exactly when
 the test says, never a little early or late on a busy machine."""
 

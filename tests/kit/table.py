@@ -1,12 +1,12 @@
 """A card room in the test's own process: the room's services on the test database, its live
-tables (:class:`syndicate.room.live.LiveRoom`) with every clock on a :class:`VirtualClock`, and
+tables (:class:`syndicate.room.live.local.LiveRoom`) with every clock on a :class:`VirtualClock`, and
 clients that sit at a table without a socket (:class:`LocalClient`, the interface of
 :class:`syndicate.apps.client.TableClient`). A turn clock of 30 s runs out when the test says, in
 milliseconds.
 
 What it leaves out is the transport: the socket's framing, limits, sign-in and outbox
 (``syndicate.web.live``), which the tests over a real server and socket keep covering. Every
-message still goes through its JSON text (``room.messages.encode``), as a socket's would."""
+message still goes through its JSON text (``room.live.messages.encode``), as a socket's would."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ import orjson
 
 from syndicate.apps.client import ActingClient
 from syndicate.room.cardroom import CardRoom
-from syndicate.room.clock import Timers
 from syndicate.room.games import NewShoe
-from syndicate.room.live import LiveRoom
-from syndicate.room.messages import encode
+from syndicate.room.live.clocks import Timers
+from syndicate.room.live.local import LiveRoom
+from syndicate.room.live.messages import encode
 from syndicate.room.values import Account
 from tests.kit.clock import VirtualClock
 
@@ -47,7 +47,7 @@ class LocalClient(ActingClient):
         self.state: dict[str, Any] | None = None
         self.version = -1
 
-    # -- the table's side (syndicate.room.actor.Connection) ----------------------------------
+    # -- the table's side (syndicate.room.live.actor.Connection) ----------------------------------
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return

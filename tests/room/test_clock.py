@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from syndicate.room.clock import Clock, Timers
+from syndicate.room.live.clocks import Clock, Timers
 from tests.kit.clock import VirtualClock
 from tests.kit.poll import until_async
 

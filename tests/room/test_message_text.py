@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from syndicate.room.messages import dumps, encode
+from syndicate.room.live.messages import dumps, encode
 
 
 def test_the_text_reads_back_as_the_standard_librarys() -> None:

@@ -10,7 +10,9 @@ import asyncio
 import pytest
 
 from syndicate.apps.client import ActionRefused
-from syndicate.room.clock import Timers
+from syndicate.core.cards import parse
+from syndicate.core.shoe import Shoe
+from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.room.values import NO_PASSWORD
 from tests.kit.table import local_room
@@ -19,13 +21,22 @@ from tests.room.kit import deal_until_someone_must_act
 TIMERS = Timers(turn=0.3, sit_out_after=2)
 
 
-def test_a_silent_player_is_stood_by_the_clock_then_sits_out(room, cast) -> None:
+def _shoe_of(round_cards: str):  # noqa: ANN202
+    """Every round dealt from ``round_cards`` (Alice, the dealer's up card, Alice, the hole card),
+    the dealer standing on what they hold, so each round takes exactly these four cards."""
+    return lambda rules: Shoe.stacked(parse(" ".join([round_cards] * 12), distinct=False), decks=rules.decks)
+
+
+@pytest.mark.parametrize(("up_card", "rounds"), [("9c", 2), ("Ac", 1)], ids=["a timeout a round", "insurance then the hand"])
+def test_a_silent_player_is_stood_by_the_clock_then_sits_out(room, cast, up_card: str, rounds: int) -> None:
+    """Two timeouts in a row sit a player out: over two rounds, or in one when the dealer's ace
+    asks for insurance first (the clock declines it, then stands her hand)."""
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
     table = room.tables.open(cast.dealer, "Clock", overrides={"min_bet": 100, "max_bet": 500})
 
     async def go() -> None:
-        async with local_room(room, TIMERS) as local:
+        async with local_room(room, TIMERS, _shoe_of(f"Th {up_card} 5d 8s")) as local:
             dealer = await local.connect(table.id, cast.dealer)
             alice = await local.connect(table.id, cast.alice)
             await alice.act("sit", seat=1, amount=5_000)
@@ -40,9 +51,9 @@ def test_a_silent_player_is_stood_by_the_clock_then_sits_out(room, cast) -> None
                 timeouts += 1
                 if any(s["sitting_out"] for s in st["seats"]):
                     break
-            assert 1 <= timeouts <= 2  # two timeouts in a row: one round can hold both (insurance, then the hand)
+            assert timeouts == rounds
             log = [r["type"] for r in st["log"]]
-            assert "stand" in log or "no_insurance" in log
+            assert "stand" in log and ("no_insurance" in log) == (up_card == "Ac")
             told = [m["text"] for m in alice.messages if m["type"] == "timed_out"]
             assert len(told) == 2 and told[-1].endswith("(2 in a row: sitting out until sitting in again)")
             # Sitting out: no more rounds for her until she sits in.

@@ -16,7 +16,7 @@ from syndicate.poker.history import to_history
 from syndicate.room.game import RecordDocs
 from syndicate.room.games.blackjack import BlackjackGame
 from syndicate.room.games.draw import DrawGame
-from syndicate.room.messages import dumps, encode, sharing
+from syndicate.room.live.messages import dumps, encode, sharing
 from tests.poker.test_properties import random_action
 
 

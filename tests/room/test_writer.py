@@ -1,4 +1,4 @@
-"""Group commit (syndicate.room.writer): several tables' writes in one transaction, and a write
+"""Group commit (syndicate.room.live.writer): several tables' writes in one transaction, and a write
 that fails takes nothing else with it."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 
 from syndicate.room.errors import Conflict
 from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
+from syndicate.room.live.writer import GroupWriter
 from syndicate.room.values import Move
-from syndicate.room.writer import GroupWriter
-from syndicate.store.repo import SQLITE_COMMIT_WINDOW
+from syndicate.store.transactions import SQLITE_COMMIT_WINDOW
 
 # The tables' writer: group commit on SQLite, a pool on PostgreSQL.
 pytestmark = pytest.mark.both_databases

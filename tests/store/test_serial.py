@@ -16,8 +16,8 @@ from sqlalchemy.pool import NullPool
 
 from syndicate.room.errors import Conflict, Fenced
 from syndicate.room.ledger import cashier_account, player_account, player_key, transfer
+from syndicate.room.live.writer import GroupWriter
 from syndicate.room.values import Move
-from syndicate.room.writer import GroupWriter
 from tests.room.test_writer import _pay, _take
 
 # Storage: each backend's transactions, pipelining and kept connections.

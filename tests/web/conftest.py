@@ -4,7 +4,7 @@ import pytest
 
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, LiveServer, cast, database, db_url, pg_url, room  # noqa: F401

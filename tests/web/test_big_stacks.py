@@ -20,8 +20,8 @@ from syndicate.core import money
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
 from syndicate.room.cardroom import CardRoom
-from syndicate.room.clock import Timers
 from syndicate.room.ledger import cash_key, cashier_account, table_account, transfer
+from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import seat_walk_in, sell_chips, sit_down, stack_key
 from syndicate.room.values import Move
 from syndicate.store import Database, SqlStore
@@ -259,7 +259,7 @@ def test_a_cash_out_the_ledger_refuses_keeps_the_seat(server, room, cast, db_url
     the ledger refuses is the leaving player's refusal (the table plays on); at the table's
     close the others go and the refused one stays, reported by `syndicate admin check` as
     stranded until a start returns it. The table never stops for everyone."""
-    import syndicate.room.actor as actor_module
+    import syndicate.room.live.seats as seats_module
     from syndicate.room.errors import Conflict
 
     ev = cast.event.id
@@ -267,14 +267,14 @@ def test_a_cash_out_the_ledger_refuses_keeps_the_seat(server, room, cast, db_url
     room.cashier.buy_in(cast.admin, cast.bob.id, 5_000)
     c = {n: sign_in(server.url, ev, n) for n in ("Bokuden", "Alice", "Bob")}
     tid = c["Bokuden"].open_table("Refusing ledger")["id"]
-    real = actor_module.stand_up
+    real = seats_module.stand_up
 
     def refusing(repo, table, seat, **more):  # noqa: ANN001, ANN003, ANN202
         if seat.account.id == cast.alice.id:
             raise Conflict("ledger_test", "the ledger refuses this one")
         return real(repo, table, seat, **more)
 
-    monkeypatch.setattr(actor_module, "stand_up", refusing)
+    monkeypatch.setattr(seats_module, "stand_up", refusing)
 
     async def go() -> None:
         dealer = await TableClient.connect(server.url, tid, c["Bokuden"].token)

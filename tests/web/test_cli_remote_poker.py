@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from syndicate.apps.client import ActionRefused, RoomClient, TableClient
-from syndicate.apps.remote_play import _play_draw, parse_draw_command, play_remote, render_draw
+from syndicate.apps.poker_remote import parse_draw_command, render_draw
+from syndicate.apps.poker_remote import play as _play_draw
+from syndicate.apps.remote_play import play_remote
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD

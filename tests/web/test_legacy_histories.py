@@ -19,9 +19,9 @@ from syndicate.apps.history import verify
 from syndicate.blackjack.round import shuffled
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
-from syndicate.core.fairness import poker_positions
 from syndicate.core.shoe import Shoe
 from syndicate.poker.draw import DrawHand, DrawRules
+from syndicate.poker.fairness import positions as poker_positions
 from syndicate.poker.history import to_history
 from syndicate.room.ledger import now
 from syndicate.web import create_app

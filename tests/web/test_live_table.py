@@ -10,8 +10,8 @@ import asyncio
 import pytest
 
 from syndicate.apps.client import ActionRefused, RoomClient, TableClient
-from syndicate.room.clock import Timers
 from syndicate.room.ledger import player_key
+from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.web import create_app
 from tests.kit.poll import until_async

@@ -9,9 +9,9 @@ import random
 
 from typer.testing import CliRunner
 
-from syndicate.apps import loadtest
+from syndicate.apps import loadbots, loadtest
 from syndicate.apps.cli import app
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
@@ -52,16 +52,16 @@ def test_bots_faster_than_the_action_limit_wait_and_resend(database, room, cast,
     nothing applied) is waited out and the action sent again, so the run has no error and every
     chip is still accounted for. The limit here is 20 actions a second, a burst of 5."""
     refused = []
-    real_act = loadtest.TableClient.act
+    real_act = loadbots.TableClient.act
 
     async def act(self, action, **fields):  # type: ignore[no-untyped-def]
         try:
             return await real_act(self, action, **fields)
-        except loadtest.ActionRefused as e:
+        except loadbots.ActionRefused as e:
             refused.append(e.rule)
             raise
 
-    monkeypatch.setattr(loadtest.TableClient, "act", act)
+    monkeypatch.setattr(loadbots.TableClient, "act", act)
     app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
                      limits=Limits(actions_per_second=20, action_burst=5))
     srv = LiveServer(app)
@@ -69,11 +69,11 @@ def test_bots_faster_than_the_action_limit_wait_and_resend(database, room, cast,
         ev = cast.event.id
         specs = loadtest.plan(1, 2, 0, ("blackjack",))
         password = loadtest.prepare_accounts(srv.url, ev, "admin", PASSWORD, specs)
-        bots = [loadtest.TableBots(srv.url, ev, specs[0], password, 0, random.Random(1))]
+        bots = [loadbots.TableBots(srv.url, ev, specs[0], password, 0, random.Random(1))]
 
-        async def play() -> list[loadtest.Failure]:
-            failures = await loadtest.connect_tables(bots)
-            return failures + await loadtest.play_tables(bots, warmup=0.2, seconds=2, grace=10)
+        async def play() -> list[loadbots.Failure]:
+            failures = await loadbots.connect_tables(bots)
+            return failures + await loadbots.play_tables(bots, warmup=0.2, seconds=2, grace=10)
 
         failures = asyncio.run(play())
     finally:
@@ -89,17 +89,17 @@ def test_an_error_in_the_window_is_counted_and_named() -> None:
 
     class Refusing:
         async def act(self, action, **fields):  # type: ignore[no-untyped-def]
-            raise loadtest.ActionRefused(409, "not_your_turn", "wait for your turn")
+            raise loadbots.ActionRefused(409, "not_your_turn", "wait for your turn")
 
     spec = loadtest.plan(1, 1, 0, ("blackjack",))[0]
-    bots = loadtest.TableBots("http://127.0.0.1:9", 1, spec, "pw", 0, random.Random(1))
+    bots = loadbots.TableBots("http://127.0.0.1:9", 1, spec, "pw", 0, random.Random(1))
 
     async def go() -> None:
         for window in ((0.0, float("inf")), (float("inf"), float("inf"))):  # in the window, then not
             bots.window = window
             try:
                 await bots.act(Refusing(), "hit")  # type: ignore[arg-type]
-            except loadtest.ActionRefused:
+            except loadbots.ActionRefused:
                 pass
 
     asyncio.run(go())
@@ -121,12 +121,12 @@ def test_when_one_bet_ends_the_table_the_other_bets_stop_too() -> None:
 
     async def window_over() -> None:
         await asyncio.sleep(0)
-        raise loadtest._WindowOver
+        raise loadbots._WindowOver
 
     async def go() -> None:
         try:
-            await loadtest._all_or_none([in_flight(), window_over()])
-        except loadtest._WindowOver:
+            await loadbots._all_or_none([in_flight(), window_over()])
+        except loadbots._WindowOver:
             stopped.append("raised")
 
     asyncio.run(asyncio.wait_for(go(), 5))
@@ -138,13 +138,13 @@ def test_a_route_says_where_a_tables_clients_connect(monkeypatch) -> None:
     sends them all to the one its id picks. Any other route is refused, by name."""
     spec = loadtest.plan(1, 2, 0, ("blackjack",))[0]
     urls = "http://a,http://b,http://c"
-    spread = loadtest.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=7)
+    spread = loadbots.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=7)
     assert {spread._url() for _ in range(6)} == {"http://a", "http://b", "http://c"}
-    routed = loadtest.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=7, route="table")
+    routed = loadbots.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=7, route="table")
     assert {routed._url() for _ in range(6)} == {"http://b"}  # 7 % 3
-    other = loadtest.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=9, route="table")
+    other = loadbots.TableBots(urls, 1, spec, "pw", 0, random.Random(1), table_id=9, route="table")
     assert {other._url() for _ in range(6)} == {"http://a"}
-    for bad in (lambda: loadtest.TableBots(urls, 1, spec, "pw", 0, random.Random(1), route="sticky"),
+    for bad in (lambda: loadbots.TableBots(urls, 1, spec, "pw", 0, random.Random(1), route="sticky"),
                 lambda: loadtest.run(urls, 1, [spec], "pw", seconds=1, think=0, route="sticky")):
         try:
             bad()

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from syndicate.apps import loadtest
+from syndicate.apps import loadbots, loadtest
 from syndicate.apps.cli import app
 from syndicate.apps.client import RoomClient
 from tests.room.kit import PASSWORD, free_port
@@ -125,26 +125,26 @@ def test_a_load_process_killed_mid_run_is_reported_and_the_rest_measured(  # typ
     assert room.ledger.audit(cast.event.id) == []
 
 
-class _Raises(loadtest.TableBots):
+class _Raises(loadbots.TableBots):
     """A bot with a bug: its second round raises."""
 
     rounds = 0
 
-    async def _blackjack_round(self) -> None:
+    async def hand(self) -> None:
         self.rounds += 1
         if self.rounds == 2:
             raise KeyError("round")
-        await super()._blackjack_round()
+        await super().hand()
 
 
-class _Stuck(loadtest.TableBots):
+class _Stuck(loadbots.TableBots):
     """A table whose server stops answering: its round never ends."""
 
-    async def _blackjack_round(self) -> None:
+    async def hand(self) -> None:
         await asyncio.Event().wait()
 
 
-class _Remembers(loadtest.TableBots):
+class _Remembers(loadbots.TableBots):
     """Keeps its bots' tokens, for the test to sign one out (the server then closes its socket)."""
 
     def _token(self, name: str) -> str:
@@ -158,10 +158,10 @@ def test_a_bot_that_raises_a_stuck_table_and_a_closed_socket_stop_only_their_tab
     specs = loadtest.plan(4, 2, 1, ("blackjack",))
     ev = cast.event.id
 
-    async def scene() -> list[loadtest.Failure]:
-        kinds = [loadtest.TableBots, _Raises, _Stuck, _Remembers]
+    async def scene() -> list[loadbots.Failure]:
+        kinds = [loadbots.TableBots, _Raises, _Stuck, _Remembers]
         bots = [k(server.url, ev, s, bots_password, 0, random.Random(i)) for i, (k, s) in enumerate(zip(kinds, specs))]
-        assert await loadtest.connect_tables(bots) == []
+        assert await loadbots.connect_tables(bots) == []
 
         async def sign_a_player_out() -> None:  # the server closes the sockets of that sign-in
             await asyncio.sleep(0.8)
@@ -169,7 +169,7 @@ def test_a_bot_that_raises_a_stuck_table_and_a_closed_socket_stop_only_their_tab
                 await asyncio.to_thread(player.sign_out)
 
         side = asyncio.create_task(sign_a_player_out())
-        failures = await loadtest.play_tables(bots, warmup=0.1, seconds=2, grace=1)
+        failures = await loadbots.play_tables(bots, warmup=0.1, seconds=2, grace=1)
         await side
         assert bots[0].failure is None and len(bots[0].latencies()) > 10  # the sound table played on
         assert all(b.closed for b in [bots[0].dealer, *bots[0].players])  # and every socket was closed

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from syndicate.apps.client import RoomClient, TableClient
-from syndicate.blackjack.maths import odds
+from syndicate.blackjack.maths import odds, strategy
 from syndicate.web import pages
 from tests.room.kit import PASSWORD, deal_until_someone_must_act
 
@@ -27,10 +27,10 @@ def gate(monkeypatch: pytest.MonkeyPatch):
     calls: list[object] = []
     real = pages._odds
 
-    def held(rules):  # type: ignore[no-untyped-def]
+    def held(compute, rules):  # type: ignore[no-untyped-def]
         calls.append(rules)
         release.wait(60)
-        return real(rules)
+        return real(compute, rules)
 
     monkeypatch.setattr(pages, "_odds", held)
     odds._analyze.cache_clear()  # cold: nothing another test computed
@@ -162,6 +162,6 @@ def test_serve_precomputes_every_preset_at_start(database) -> None:
             assert time.monotonic() < deadline, "the presets were not precomputed"
             time.sleep(0.05)
         assert {svc.cached(r)["caption"] for r in wanted} == {
-            pages.strategy._rules_caption(r) for r in wanted}
+            strategy._rules_caption(r) for r in wanted}
     finally:
         srv.stop()

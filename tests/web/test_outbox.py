@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from syndicate.room.messages import Encoded, kind_of
+from syndicate.room.live.messages import Encoded, kind_of
 from syndicate.web.live import OUTBOX, SocketConnection, encode
 
 

@@ -24,7 +24,7 @@ import pytest
 from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.web import create_app
 from syndicate.web.security import Limits

@@ -17,7 +17,7 @@ from syndicate.apps.client import ApiError, RoomClient, TableClient
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
 from syndicate.room import report
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
 

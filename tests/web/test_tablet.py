@@ -15,8 +15,8 @@ import pytest
 import segno
 
 from syndicate.apps.client import ActionRefused, TableClient
-from syndicate.room.clock import Timers
 from syndicate.room.errors import BadRequest
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.pages import hide_cards
 from syndicate.web.qr import public_url, qr_svg

@@ -15,7 +15,7 @@ import pytest
 from syndicate.apps.client import ActionRefused, ApiError, TableClient
 from syndicate.blackjack import history as bj_history
 from syndicate.poker import history as pk_history
-from syndicate.room.clock import Timers
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, LiveServer

@@ -12,7 +12,7 @@ import random
 import secrets
 
 from syndicate.apps.client import RoomClient
-from syndicate.core.fairness import poker_positions
+from syndicate.poker.fairness import positions as poker_positions
 from syndicate.poker.history import verify
 from syndicate.store.models import ShoeRow
 from tests.kit.poll import until

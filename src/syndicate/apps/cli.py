@@ -437,14 +437,14 @@ def loadtest_cmd(
     import httpx
     from rich.live import Live
 
-    from . import loadtest
+    from . import loadbots, loadtest
     from .client import ApiError
 
-    chosen = loadtest.GAMES if games == "both" else (games,)
-    if any(g not in loadtest.GAMES for g in chosen):
+    chosen = loadbots.GAMES if games == "both" else (games,)
+    if any(g not in loadbots.GAMES for g in chosen):
         raise _fail(f"games is blackjack, poker or both, not {games!r}")
     try:
-        loadtest.check_route(route)
+        loadbots.check_route(route)
     except ValueError as e:
         raise _fail(str(e)) from None
     specs = loadtest.plan(tables, players, spectators, chosen)
@@ -455,7 +455,7 @@ def loadtest_cmd(
     except ApiError as e:
         raise _fail(f"the card room refused: {e.message} [rule: {e.rule}]") from None
     except httpx.HTTPError as e:
-        raise _fail(f"cannot reach the card room at {url.split(',')[0]}: {loadtest.describe(e)}") from None
+        raise _fail(f"cannot reach the card room at {url.split(',')[0]}: {loadbots.describe(e)}") from None
     cpu = (lambda: loadtest.process_cpu_seconds(server_pid)) if server_pid else None
     with Live(console=console, refresh_per_second=4, transient=True) as live:
         def progress(elapsed: float, actions: int) -> None:
@@ -518,11 +518,10 @@ def export_cmd(
         raise _fail(f"unknown format {fmt!r}; formats: phh")
     try:
         doc = history.load(file)
-        if doc["game"] != "poker":
+        phh = history.format_of(doc).phh
+        if phh is None:
             raise history.HistoryError(f"PHH is a poker format; {file} is a {doc['game']} history")
-        from ..poker.history import to_phh
-
-        print(to_phh(doc), end="")
+        print(phh(doc), end="")
     except (history.HistoryError, KeyError, TypeError, ValueError) as e:
         raise _fail(f"cannot export {file}: {e}") from None
 

@@ -22,13 +22,9 @@ import httpx
 import orjson
 import websockets
 
-from ..blackjack import basic
-from ..blackjack.rules import Rules
-from ..core.cards import card
-
 PROTOCOL = 2  # the live-play protocol's version this client speaks (docs/protocol.md)
 
-# How the server starts a state's text (room/actor.py): a client that keeps no messages reads the
+# How the server starts a state's text (room/live/views.py): a client that keeps no messages reads the
 # version there and decodes the state only when it is read. Any other text is decoded at once.
 _STATE_HEAD = re.compile(r'\{"type":"state","protocol":\d+,"version":(\d+),')
 
@@ -114,13 +110,14 @@ class RoomClient:
     def ledger(self, account_id: int) -> dict[str, Any]:
         return self.request("GET", f"/api/accounts/{account_id}/ledger")
 
-    def open_table(self, name: str, game: str = "blackjack", preset: str | None = None,
+    def open_table(self, name: str, game: str | None = None, preset: str | None = None,
                    overrides: dict[str, Any] | None = None, cards: str = "shuffled",
                    turn_clock: int | None | EllipsisType = ...) -> dict[str, Any]:
-        """``turn_clock``: seconds, or None for no clock; left out, the event's default
-        (docs/dealer.md)."""
-        body: dict[str, Any] = {"name": name, "game": game, "preset": preset, "overrides": overrides or {},
-                                "cards": cards}
+        """``game``: its id; left out, the server's default game. ``turn_clock``: seconds, or
+        None for no clock; left out, the event's default (docs/dealer.md)."""
+        body: dict[str, Any] = {"name": name, "preset": preset, "overrides": overrides or {}, "cards": cards}
+        if game is not None:
+            body["game"] = game
         if turn_clock is not ...:
             body["turn_clock"] = turn_clock
         return self.request("POST", "/api/tables", body)
@@ -305,23 +302,6 @@ class TableClient(ActingClient):
 def my_turn(state: dict[str, Any]) -> bool:
     rd = state.get("round")
     return bool(rd and rd["to_act"] is not None and rd["to_act"] == state["you"]["seat"] and rd["legal_actions"])
-
-
-def basic_strategy(state: dict[str, Any], rules: Rules | dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """What a basic-strategy bot does in this state (an action and its fields), at a table
-    with ``rules`` (:attr:`TableClient.rules`)."""
-    rd = state["round"]
-    legal = rd["legal_actions"]
-    if rd["phase"] == "insurance":
-        return ("even_money" if "even_money" in legal else "no_insurance"), {}
-    if rd["phase"] == "early_surrender":
-        return "play_on", {}
-    seat = next(s for s in rd["seats"] if s["seat"] == state["you"]["seat"])
-    hand = seat["hands"][rd["acting_hand"]]
-    if not isinstance(rules, Rules):
-        rules = Rules.from_dict(rules)
-    choice = basic.decide(rules, [card(c) for c in hand["cards"]], card(rd["dealer"]["cards"][0]), legal)
-    return choice, {}
 
 
 def random_play(rng: random.Random) -> Callable[[dict[str, Any]], tuple[str, dict[str, Any]]]:

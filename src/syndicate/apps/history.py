@@ -1,4 +1,4 @@
-"""Hand-history files: load one, and dispatch replay and verify to its game."""
+"""Hand-history files: load one, and dispatch replay and verify to its game (``room/games``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..blackjack import history as blackjack_history
-from ..poker import history as poker_history
+from ..room.games import HistoryFormat, game_ids, kind_of
 
 FORMAT = "syndicate-history"
 
@@ -25,18 +24,19 @@ def load(path: str | Path) -> dict[str, Any]:
         raise HistoryError(f"{path} is not JSON: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise HistoryError(f"{path} is not a Syndicate hand history (its format is not {FORMAT!r})")
-    if doc.get("game") not in ("blackjack", "poker"):
-        raise HistoryError(f"{path}: unknown game {doc.get('game')!r}; known: blackjack, poker")
+    if doc.get("game") not in game_ids():
+        raise HistoryError(f"{path}: unknown game {doc.get('game')!r}; known: {', '.join(game_ids())}")
     return doc
 
 
-def _module(doc: dict[str, Any]) -> Any:
-    return blackjack_history if doc["game"] == "blackjack" else poker_history
+def format_of(doc: dict[str, Any]) -> HistoryFormat:
+    """The hand-history format of ``doc``'s game (``room/games``)."""
+    return kind_of(doc["game"]).history
 
 
 def replay(doc: dict[str, Any]) -> Any:
-    return _module(doc).replay(doc)
+    return format_of(doc).replay(doc)
 
 
 def verify(doc: dict[str, Any]) -> Any:
-    return _module(doc).verify(doc)
+    return format_of(doc).verify(doc)

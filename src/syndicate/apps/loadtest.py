@@ -1,11 +1,9 @@
 """Load on a live card room: bots over real WebSockets, at both games (``syndicate loadtest``).
 
-Each table has a dealer bot (opens a round as soon as the last is over, deals as soon as the
-bets are in), player bots and spectators. Blackjack players play basic strategy; draw players
-pick among the legal actions (bets at the edges of the allowed range, draws of up to three).
-Players think before each bet and decision, uniform between 0.5 and 1.5 times ``think``
-seconds (0: as fast as the server answers). Tables start one by one over a warm-up, as real
-tables do, and only the window after it is measured. The bots run in ``procs`` processes.
+Each table has a dealer bot, player bots and spectators (:mod:`syndicate.apps.loadbots`).
+Tables start one by one over a warm-up, as real tables do, and only the window after it is
+measured. The bots run in ``procs`` processes; this module plans the tables, prepares their
+accounts, runs the processes and adds up their figures.
 
 The latency of an action is what the client sees: sent → answered, with the state it made in.
 The report has actions per second, p50/p95/p99 overall and per action, errors, and the server's
@@ -35,42 +33,20 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-import websockets
-
-from ..blackjack.rules import Rules
 from ..web.gcpause import keep_pauses_short
-from .client import PROTOCOL, ActionRefused, ApiError, RoomClient, TableClient, basic_strategy, my_turn
+from .client import RoomClient
+from .loadbots import (
+    GAMES,
+    Failure,
+    TableBots,
+    TableSpec,
+    check_route,
+    connect_tables,
+    describe,
+    play_tables,
+)
 
-GAMES = ("blackjack", "poker")
-ROUTES = ("spread", "table")  # where a table's clients connect, with several server processes
 PIT_BOSS = "Load boss"
-
-
-def check_route(route: str) -> None:
-    """A route is one of :data:`ROUTES` (ValueError, naming them, otherwise)."""
-    if route not in ROUTES:
-        raise ValueError(f"route is {' or '.join(ROUTES)}, not {route!r}")
-
-
-@dataclass
-class TableSpec:
-    game: str
-    dealer: str
-    players: list[str]
-    watchers: list[str]
-
-
-@dataclass
-class Failure:
-    """Clients that stopped playing and why: a table stops when one of its clients fails (its
-    clients are all counted), a load process that dies loses every table it had left."""
-
-    clients: int
-    tables: int
-    error: str
-
-
-RATE_LIMIT_WAIT = 0.05  # seconds before an action refused by the rate limit is sent again
 
 
 @dataclass
@@ -134,11 +110,6 @@ class Figures:
                 f"tables stopped); first error: {self.first_error}")
 
 
-def describe(e: BaseException) -> str:
-    """An exception as a report names it (a bare ``TimeoutError()`` has no message of its own)."""
-    return f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
-
-
 def plan(tables: int, players: int, spectators: int, games: Sequence[str] = GAMES,
          prefix: str = "load") -> list[TableSpec]:
     """Account names for every table; the games alternate over ``games``."""
@@ -181,327 +152,6 @@ def prepare_accounts(url: str, event: int, admin: str, admin_password: str, spec
                 if balance < chips:
                     rest.buy_in(known[p]["id"], chips - balance)
     return password
-
-
-class _Watcher:
-    """A spectator that reads every message and decodes none (a page nobody looks at)."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.received = 0
-        self.task = asyncio.ensure_future(self._read())
-
-    @classmethod
-    async def connect(cls, url: str, table_id: int, token: str, timeout: float = 10.0) -> _Watcher:
-        ws = await websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/tables/{table_id}", max_size=2**22,
-                                      open_timeout=timeout)
-        try:
-            await ws.send(f'{{"type":"hello","protocol":{PROTOCOL},"token":"{token}"}}')
-            await asyncio.wait_for(ws.recv(), timeout)
-        except BaseException:
-            await ws.close()
-            raise
-        return cls(ws)
-
-    @property
-    def dropped(self) -> bool:
-        """The server closed this watcher's socket before the end."""
-        return self.task.done()
-
-    async def _read(self) -> None:
-        try:
-            async for _ in self.ws:
-                self.received += 1
-        except websockets.ConnectionClosed:
-            pass
-
-    async def close(self) -> None:
-        await self.ws.close()
-        await self.task
-
-
-def draw_bot(state: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
-    """A draw player: a legal action at random, bets and raises at the ends of their range,
-    draws of up to three (never the four an Ace allows: the server would ask to see it)."""
-    rd = state["round"]
-    legal = [a for a in rd["legal_actions"] if a != "fold"] or rd["legal_actions"]
-    action = rng.choice(legal)
-    if action in ("bet", "raise"):
-        lo, hi = rd["bet_range" if action == "bet" else "raise_range"]
-        return action, {"amount": rng.choice([lo, hi])}
-    if action == "draw":
-        mine = next(s for s in rd["seats"] if s["seat"] == state["you"]["seat"])
-        return action, {"discards": rng.sample(mine["cards"], rng.randint(0, 3))}
-    return action, {}
-
-
-class _WindowOver(Exception):
-    """The measured window ended while a table was playing: it stops there."""
-
-
-class TableBots:
-    """One table's bots and its play loop. A client that fails stops the table: :meth:`fail`
-    records why, naming the step it was at (:attr:`stage`)."""
-
-    dealer: TableClient
-
-    def __init__(self, url: str, event: int, spec: TableSpec, password: str, think: float,
-                 rng: random.Random, table_id: int | None = None, chips: int = 1_000_000,
-                 connect_timeout: float = 30.0, route: str = "spread") -> None:
-        # several server processes: the table's clients connect to each in turn, as a load
-        # balancer without sticky sessions would send them ("spread"), or all to the process its
-        # table's id picks, as one hashing the socket's path would ("table"; docs/deployment.md)
-        check_route(route)
-        self.urls, self.route = url.split(","), route
-        self.url, self.event, self.spec, self.password = self.urls[0], event, spec, password
-        self._next_url = rng.randrange(len(self.urls))
-        self.think, self.rng, self.table_id, self.chips = think, rng, table_id, chips
-        self.connect_timeout = connect_timeout
-        self.players: list[TableClient] = []
-        self.watchers: list[_Watcher] = []
-        self._open: list[TableClient | _Watcher] = []  # what close() must close, even half connected
-        self.stage = "not connected"
-        self.failure: Failure | None = None
-        self.by_action: dict[str, list[float]] = {}
-        self.error_kinds: Counter[str] = Counter()  # the errors in the window: "action: rule" → how many
-        self.window = (float("inf"), float("inf"))  # actions sent in [start, end) are measured
-        self.on_action: Callable[[], None] = lambda: None
-        self._rules: Rules | None = None
-
-    def _url(self) -> str:
-        if self.route == "table" and self.table_id is not None:
-            return self.urls[self.table_id % len(self.urls)]
-        self._next_url += 1
-        return self.urls[self._next_url % len(self.urls)]
-
-    @property
-    def clients(self) -> int:
-        return 1 + len(self.spec.players) + len(self.spec.watchers)
-
-    def fail(self, e: BaseException | str) -> Failure:
-        """The table stops: every one of its clients counts as failed."""
-        what = e if isinstance(e, str) else describe(e)
-        self.failure = Failure(self.clients, 1, f"table of {self.spec.dealer} ({self.spec.game}), {self.stage}: {what}")
-        return self.failure
-
-    def lost(self) -> bool:
-        """A socket of a dealer or a player closed: it does not come back, the table cannot go on."""
-        return any(c.closed for c in [self.dealer, *self.players])
-
-    def _token(self, name: str) -> str:
-        with RoomClient(self.url, timeout=self.connect_timeout) as c:
-            c.sign_in(self.event, name, self.password)
-            assert c.token is not None
-            return c.token
-
-    async def connect(self) -> None:
-        s, timeout = self.spec, self.connect_timeout
-        self.stage = f"signing in {s.dealer}"
-        dealer_token = await asyncio.to_thread(self._token, s.dealer)
-        if self.table_id is None:
-            self.stage = "opening the table"
-            overrides = {"min_bet": 100, "max_bet": 10_000} if s.game == "blackjack" else {}
-            with RoomClient(self.url, dealer_token, timeout=timeout) as rest:
-                table = await asyncio.to_thread(rest.open_table, f"Load {s.dealer}", s.game, None, overrides)
-            self.table_id = table["id"]
-        tid = self.table_id
-        # keep=0: a bot needs the latest state only, not every message it ever received
-        self.stage = f"connecting {s.dealer}"
-        self.dealer = await TableClient.connect(self._url(), tid, dealer_token, keep=0, timeout=timeout)
-        self._open.append(self.dealer)
-        for n in s.players:
-            self.stage = f"signing in {n}"
-            token = await asyncio.to_thread(self._token, n)
-            self.stage = f"connecting {n}"
-            self.players.append(await TableClient.connect(self._url(), tid, token, keep=0, timeout=timeout))
-            self._open.append(self.players[-1])
-        for n in s.watchers:
-            self.stage = f"signing in {n}"
-            token = await asyncio.to_thread(self._token, n)
-            self.stage = f"connecting {n}"
-            self.watchers.append(await _Watcher.connect(self._url(), tid, token, timeout))
-            self._open.append(self.watchers[-1])
-        self.stage = "seating the players"
-        for i, p in enumerate(self.players):
-            await self.act(p, "sit", seat=i + 1, amount=self.chips)
-        self.stage = "playing"
-
-    async def act(self, client: TableClient, action: str, **fields: Any) -> dict[str, Any]:
-        t0 = time.perf_counter()
-        measuring = self.window[0] <= time.monotonic() < self.window[1]
-        while True:
-            try:
-                answer = await client.act(action, timeout=60, **fields)
-                break
-            except ActionRefused as e:
-                # A bot with no think time can outpace a socket's action limit (100 a second):
-                # the server applied nothing and asks for the action again later, as a client
-                # should do. Not an error of the server's: the wait counts in the latency.
-                if e.rule != "rate_limit":
-                    self._error(measuring, f"{action}: {e.rule}")
-                    raise
-                await asyncio.sleep(RATE_LIMIT_WAIT)
-            except (ApiError, TimeoutError, ConnectionError) as e:
-                self._error(measuring, f"{action}: {getattr(e, 'rule', None) or type(e).__name__}")
-                raise
-        if measuring:
-            self.by_action.setdefault(action, []).append(time.perf_counter() - t0)
-            self.on_action()
-        return answer
-
-    def _error(self, measuring: bool, kind: str) -> None:
-        if measuring:
-            self.error_kinds[kind] += 1
-
-    @property
-    def errors(self) -> int:
-        return self.error_kinds.total()
-
-    async def pause(self) -> None:
-        """A player thinks. Once the measured window is over, the table stops where it is, in the
-        middle of a hand if need be: a draw hand is some twenty decisions, and at a think time
-        of seconds the last hand begun would outlast any grace (and be counted as a table the
-        server kept waiting)."""
-        if self.think:
-            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
-        if time.monotonic() >= self.window[1]:
-            raise _WindowOver
-
-    async def play(self, delay: float) -> None:
-        """Rounds until the end of the measured window, the first after ``delay`` seconds."""
-        await asyncio.sleep(delay)
-        while time.monotonic() < self.window[1]:
-            try:
-                if self.spec.game == "blackjack":
-                    await self._blackjack_round()
-                else:
-                    await self._draw_hand()
-            except _WindowOver:
-                return
-            except (ApiError, TimeoutError, ConnectionError):
-                if self.lost():
-                    raise  # a closed socket: the table stops (the caller records why)
-                await asyncio.sleep(0.5)  # counted; look again and carry on
-
-    async def _bet(self, p: TableClient) -> None:
-        await self.pause()
-        await self.act(p, "bet", amount=self.rng.choice([100, 500, 1_000]))
-
-    async def _blackjack_round(self) -> None:
-        by_seat = {i + 1: p for i, p in enumerate(self.players)}
-        await self.act(self.dealer, "start_round")
-        await _all_or_none([self._bet(p) for p in self.players])
-        await self.act(self.dealer, "deal")
-        if self._rules is None:  # the table's rules, made once (not at every decision)
-            self._rules = Rules.from_dict(self.dealer.rules)
-        rules = self._rules
-        await self._decisions(by_seat, "settled", lambda st, p: basic_strategy(st, rules))
-
-    async def _draw_hand(self) -> None:
-        by_seat = {i + 1: p for i, p in enumerate(self.players)}
-        for seat, p in by_seat.items():  # a player short of chips takes a fresh stack
-            stack = next((s["stack"] for s in p.state["seats"] if s["seat"] == seat), 0) if p.state else 0
-            if stack < 1_000:
-                await self.act(p, "leave_seat")
-                await self.act(p, "sit", seat=seat, amount=self.chips)
-        await self.act(self.dealer, "start_round")
-        await self._decisions(by_seat, "complete", lambda st, p: draw_bot(st, self.rng))
-
-    async def _decisions(self, by_seat: dict[int, TableClient], over: str,
-                         choose: Callable[[dict[str, Any], TableClient], tuple[str, dict[str, Any]]]) -> None:
-        last = self.dealer.version
-        while True:
-            st = await self.dealer.wait(lambda s: s["version"] >= last, timeout=60)
-            rd = st["round"]
-            if rd is None or rd["phase"] == over:
-                return
-            p = by_seat[rd["to_act"]]
-            mine = await p.wait(lambda s: s["version"] >= st["version"], timeout=60)
-            if not my_turn(mine):  # the table moved on meanwhile (a turn clock ran out): look again
-                last = mine["version"]
-                continue
-            action, fields = choose(mine, p)
-            await self.pause()
-            try:
-                await self.act(p, action, **fields)
-            except ActionRefused:
-                legal = mine["round"]["legal_actions"]
-                await self.act(p, next(a for a in ("stand", "check", "call", "stand_pat", "fold") if a in legal))
-            last = p.version
-
-    def latencies(self) -> list[float]:
-        return [x for v in self.by_action.values() for x in v]
-
-    async def close(self) -> None:
-        """Close every socket opened, each within a bound (a server that stopped answering
-        must not hold the report)."""
-        async def bounded(c: TableClient | _Watcher) -> None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(c.close(), 10)
-
-        await asyncio.gather(*(bounded(c) for c in self._open))
-        self._open = []
-
-
-async def _all_or_none(coros: list[Any]) -> None:
-    """Run ``coros`` together; when one raises (the window ended as it was about to bet), the
-    others are cancelled before this raises too. ``asyncio.gather`` would leave them running:
-    a bet still in flight when the table closed its sockets failed with the connection, and was
-    counted as an error of the server's."""
-    tasks = [asyncio.ensure_future(c) for c in coros]
-    try:
-        await asyncio.gather(*tasks)
-    except BaseException:
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
-
-
-async def connect_tables(bots: Sequence[TableBots]) -> list[Failure]:
-    """Connect the tables one by one. A table that fails to connect is closed and counted; the
-    others go on."""
-    failures = []
-    for b in bots:
-        try:
-            await b.connect()
-        except Exception as e:
-            failures.append(b.fail(e))
-            await b.close()
-    return failures
-
-
-async def play_tables(bots: Sequence[TableBots], *, warmup: float, seconds: float, grace: float) -> list[Failure]:
-    """Play the tables that connected through the window that opens after ``warmup``, then
-    close every table. A table whose client fails stops and is counted, the others play on; one
-    still waiting for the server ``grace`` seconds after the window is stopped and counted too,
-    so that this ends within ``warmup + seconds + grace`` (and the closing, bounded)."""
-    playing = [b for b in bots if b.failure is None]
-    failures: list[Failure] = []
-
-    async def one(b: TableBots) -> None:
-        try:
-            await b.play(b.rng.uniform(0, warmup))
-        except Exception as e:
-            failures.append(b.fail(e))
-
-    start = time.monotonic() + warmup
-    for b in playing:
-        b.window = (start, start + seconds)
-    tasks = {asyncio.create_task(one(b)): b for b in playing}
-    if tasks:
-        _, late = await asyncio.wait(tasks, timeout=warmup + seconds + grace)
-        for t in late:
-            t.cancel()
-        await asyncio.gather(*late, return_exceptions=True)
-        failures += [tasks[t].fail(f"still waiting for the server {grace:g} s after the end") for t in late]
-    for b in playing:
-        dropped = sum(w.dropped for w in b.watchers)
-        if b.failure is None and dropped:  # a spectator lost does not stop the table, but it failed
-            failures.append(Failure(dropped, 0, f"table of {b.spec.dealer}: the server closed {dropped} "
-                                                f"spectator socket(s)"))
-    await asyncio.gather(*(b.close() for b in bots))
-    return failures
 
 
 def _worker(index: int, url: str, event: int, specs: list[TableSpec], password: str, think: float,

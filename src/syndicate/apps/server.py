@@ -199,7 +199,7 @@ def serve(db: str | None = None, host: str | None = None, port: int = DEFAULT_PO
     url, hosts, exempt = check_options(public_url=public_url, allowed_hosts=allowed_hosts, proxies=proxies,
                                        redis=redis)
     if redis is not None:
-        from ..room.cluster import check_cluster_url
+        from ..room.live.cluster import check_cluster_url
         from ..store.database import normalize_url
 
         check_cluster_url(normalize_url(db))  # before touching any database

@@ -108,7 +108,8 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
 
 
 def _verify_openings(label: str, sj: dict[str, Any], rounds: list[dict[str, Any]]) -> tuple[bool, str, int]:
-    from ..core.fairness import blackjack_positions, check_openings
+    from ..core.fairness import check_openings
+    from .fairness import positions as blackjack_positions
 
     seen = [(p, c) for rnd in rounds for p, c, _shown in blackjack_positions(rnd) if c is not None]
     problems = check_openings(sj, seen)

@@ -1,7 +1,8 @@
-"""Which shoe position holds which dealt card, and who may see it; and the check of the
-*openings* (position, card, salt) that prove each card served, against the position
-commitments whose SHA-256 is the commitment published before the first card
-(docs/fairness.md). What a viewer is served of a stored history:
+"""The check of the *openings* (position, card, salt) that prove each card served, against the
+position commitments whose SHA-256 is the commitment published before the first card
+(docs/fairness.md), and the openings a served history carries. Which shoe position holds which
+dealt card, and who may see it, is each game's own (``positions`` in its package's
+``fairness`` module); what a viewer is served of a stored history:
 :func:`syndicate.room.histories.for_viewer`.
 """
 
@@ -10,65 +11,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..poker import records as poker_rec
-from .shoe import commitment_of, position_commitment
-
-HIDDEN = poker_rec.HIDDEN
+from .shoe import Shoe, commitment_of, position_commitment
 
 
-# -- which position holds which card, and who may see it --------------------------------------
-def poker_positions(entry: dict[str, Any]) -> list[tuple[int, int, str, bool]]:
-    """(position, holder seat, card, shown at the table) for every card a draw hand dealt, in
-    the order they left the shoe: the deal one card at a time round the table, then each
-    draw's cards. A re-stub appends to the shoe, so the numbering simply carries on."""
-    pos = entry["shoe"].get("start", 0)
-    out: list[list[Any]] = []
-    held: dict[int, dict[str, int]] = {}  # seat -> card -> index into out (cards in hand now)
-    deals = [d for d in entry["log"] if d["type"] == "deal"]
-    for k in range(5):
-        for d in deals:
-            _hold(held.setdefault(d["seat"], {}), d["cards"][k], len(out))
-            out.append([pos, d["seat"], d["cards"][k], False])
-            pos += 1
-    for d in entry["log"]:
-        if d["type"] == "draw":
-            hand = held.setdefault(d["seat"], {})
-            for c in d["discards"]:
-                hand.pop(c, None)
-            for c in d["received"]:
-                _hold(hand, c, len(out))
-                out.append([pos, d["seat"], c, False])
-                pos += 1
-            if d.get("shown") and d["shown"] in hand:  # the Ace kept with a four-card draw is shown
-                out[hand[d["shown"]]][3] = True
-        elif d["type"] == "show":
-            for c in d["cards"]:
-                if c in held.get(d["seat"], {}):
-                    out[held[d["seat"]][c]][3] = True
-    return [(p, s, c, shown) for p, s, c, shown in out]
-
-
-def _hold(hand: dict[str, int], card: str, index: int) -> None:
-    if card != HIDDEN:  # a redacted copy: the card is not known here
-        hand[card] = index
-
-
-def blackjack_positions(rnd: dict[str, Any]) -> list[tuple[int, str, bool]]:
-    """(position, card, shown) for every card a Blackjack round dealt: all face up but a hole
-    card the dealer never turned over."""
-    deal = next((r for r in rnd["log"] if r["type"] == "deal"), None)
-    if deal is None:
-        return []
-    turned = any(r["type"] == "reveal" for r in rnd["log"])
-    pos = deal["shoe_position"]
-    out = []
-    for r in rnd["log"]:
-        if r["type"] == "card":
-            out.append((pos, r["card"], bool(r["face_up"]) or turned))
-            pos += 1
-    return out
-
-
+# -- what a game's histories share ------------------------------------------------------------
 def is_legacy(s: dict[str, Any], seed_hex: str | None) -> bool:
     """A shoe dealt before per-position commitments: its published commitment is SHA-256 of
     the seed itself, so it has no openings and proves itself only by its seed's reveal
@@ -114,3 +60,15 @@ def check_openings(s: dict[str, Any], cards: list[tuple[int, str]]) -> list[str]
         elif not 0 <= p < len(raw) or position_commitment(salt, p, card) != raw[p]:
             problems.append(f"the opening of position {p} ({card}) does not match its commitment")
     return problems
+
+
+def publish_openings(s: dict[str, Any], shoe: Shoe, visible: list[int]) -> None:
+    """Put into a served history's shoe ``s`` the proof of the cards at ``visible`` positions:
+    the seed's hash, the position commitments and each visible card's opening. ValueError when
+    ``shoe`` (dealt again from the escrowed seed) does not make the published commitment."""
+    if shoe.commitment != s["commitment"]:  # the escrow is not this shoe's seed: serve no proof
+        raise ValueError("the escrowed seed does not make the published commitment")
+    s["seed_hash"] = shoe.seed_hash
+    s["committed"] = shoe.committed
+    s["positions"] = shoe.positions()
+    s["openings"] = [shoe.opening(p) for p in sorted(set(visible))]

@@ -245,7 +245,8 @@ def steps_of(doc: dict[str, Any]) -> list[str]:
 def _verify_openings(entry: dict[str, Any]) -> tuple[bool, str]:
     """A hand whose seed is still secret: every card the history shows checks against its
     opening and the position commitments under the published root."""
-    from ..core.fairness import check_openings, poker_positions
+    from ..core.fairness import check_openings
+    from .fairness import positions as poker_positions
 
     n = hand_name(entry)
     seen = [(p, c) for p, _seat, c, _shown in poker_positions(entry) if c != rec.HIDDEN]

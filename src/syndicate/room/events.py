@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import money
-from .clock import check_turn_clock
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .ledger import now
+from .live.clocks import check_turn_clock
 from .ports import Store
 from .roles import require
 from .values import CARD_SOURCES, Account, Event

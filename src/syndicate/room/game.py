@@ -1,6 +1,6 @@
 """What a live table needs of a game: the port between the table actor and a game's engine.
 
-The actor (:class:`syndicate.room.actor.TableActor`) owns everything that is the same at any
+The actor (:class:`syndicate.room.live.actor.TableActor`) owns everything that is the same at any
 table: its queue, versions, seats and stacks, clocks, bots' seats, the ledger mirror, storage
 and broadcast. It knows nothing of a game's rules. A game adapter (``room/games/``) wraps one
 engine and knows nothing of sockets or storage: it starts a hand from the seated stacks, says
@@ -40,7 +40,7 @@ class Leaving(NamedTuple):
 class Game(Protocol):
     """One game's engine behind a live table (see the module's docstring)."""
 
-    name: str  # "blackjack" or "poker": the hands' game and the ledger lines' kind
+    name: str  # the game's id (room/games): the hands' game and the ledger lines' kind
     hand_word: str  # what a hand is called in refusals: "round" or "hand"
     seat_actions: tuple[str, ...]  # what a seated player may send
     dealer_actions: tuple[str, ...]  # the game's own dealer actions (besides the table's)

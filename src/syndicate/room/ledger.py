@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core import money
 from .errors import BadRequest, Conflict, NotFound
+from .games import game_ids
 from .ports import Repo, Store
 from .values import BOT, WALK_IN, Account, LedgerAccount, Line, Move
 
@@ -26,8 +27,14 @@ CASHIER = "cashier"
 HOUSE_FLOAT = "house_float"
 #: The most an admin may put in an event's float ($100,000).
 MAX_FLOAT = 10_000_000
-#: The ledger kinds of play at a table (stack ↔ table); everything else moves chips, not winnings.
-GAME_KINDS = frozenset(("blackjack", "poker", "void"))
+#: The ledger kind of the bets a misdeal returned. The kinds of play at a table (stack ↔ table)
+#: are it and each game's id (``room/games``); everything else moves chips, not winnings.
+VOID = "void"
+
+
+def is_play(kind: str) -> bool:
+    """A ledger line of play at a table: a game's own (its id) or a voided hand's."""
+    return kind == VOID or kind in game_ids()
 
 
 def now() -> datetime:
@@ -218,7 +225,7 @@ class Ledger:
                     owner = alias.get(parts[1], parts[1])
                 elif parts[0] == "stack":
                     owner = alias.get(parts[2], parts[2])
-                    won[owner] = won.get(owner, 0) + sum(ln.amount for ln in repo.lines(a.id) if ln.kind in GAME_KINDS)
+                    won[owner] = won.get(owner, 0) + sum(ln.amount for ln in repo.lines(a.id) if is_play(ln.kind))
                 else:
                     continue
                 chips[owner] = chips.get(owner, 0) + a.balance

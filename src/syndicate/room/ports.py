@@ -142,7 +142,7 @@ class SerialTransactions(Protocol):
     """Transactions run one after another by one thread (:meth:`Store.serial`)."""
 
     #: seconds the live tables' writer may wait for other tables' units before it commits
-    #: (:mod:`syndicate.room.writer`); 0: it never waits
+    #: (:mod:`syndicate.room.live.writer`); 0: it never waits
     commit_window: float
     #: whether the last transaction that raised had lost its connection to the database before
     #: its commit was sent: nothing of it can have been committed, so it may be run again
@@ -167,7 +167,7 @@ class Subscription(Protocol):
 
 
 class Bus(Protocol):
-    """Messages between the processes of one card room (:mod:`syndicate.room.cluster`): it
+    """Messages between the processes of one card room (:mod:`syndicate.room.live.cluster`): it
     carries them, keeps none; the database is the truth."""
 
     def subscription(self) -> Subscription: ...

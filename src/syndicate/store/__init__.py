@@ -2,6 +2,7 @@
 the Alembic migrations (run on start). SQLite by default, PostgreSQL with a ``postgresql://`` URL."""
 
 from .database import Database, normalize_url
-from .repo import SqlRepo, SqlStore
+from .repo import SqlRepo
+from .transactions import SqlStore
 
 __all__ = ["Database", "SqlRepo", "SqlStore", "normalize_url"]

@@ -1,5 +1,5 @@
 """The message bus between server processes over Redis pub/sub
-(:class:`syndicate.room.ports.Bus`, used by :mod:`syndicate.room.cluster`)."""
+(:class:`syndicate.room.ports.Bus`, used by :mod:`syndicate.room.live.cluster`)."""
 
 from __future__ import annotations
 

@@ -125,8 +125,9 @@ class RosterChangeRow(Base):
 
 class TableRow(Base):
     __tablename__ = "card_tables"
+    # ``game`` is a registered game's id: the room checks it (room/games), so a new game needs
+    # no migration (0012 dropped the CHECK that named the first two).
     __table_args__ = (
-        CheckConstraint("game IN ('blackjack','poker')", name="game"),
         CheckConstraint("status IN ('open','paused','closed')", name="status"),
         CheckConstraint("seats >= 1 AND seats <= 10", name="seats"),
     )
@@ -296,11 +297,10 @@ class TableSeatRow(Base):
 class EventLimitRow(Base):
     """An event's table limits for one game, as its admin set them (a dealer cannot set a
     table's stakes beyond them). No row: the house rule's bounds
-    (:data:`syndicate.room.tables.DEFAULT_BOUNDS`)."""
+    (each game's ``bounds``, ``room/games``)."""
 
     __tablename__ = "event_limits"
-    __table_args__ = (
-        CheckConstraint("game IN ('blackjack','poker')", name="game"),
+    __table_args__ = (  # ``game``: checked by the room, as at card_tables
         CheckConstraint("min_bet > 0 AND min_bet <= max_bet", name="bounds"),
     )
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), primary_key=True)

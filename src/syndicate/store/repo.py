@@ -1,17 +1,16 @@
-"""The SQLAlchemy implementation of :class:`syndicate.room.ports.Store` and ``Repo``."""
+"""The SQLAlchemy implementation of :class:`syndicate.room.ports.Repo`: one transaction's
+queries. The live tables' writes go through the hand-written SQL of :mod:`syndicate.store.hot`;
+the transactions themselves (the room's ``Store``) are :mod:`syndicate.store.transactions`'s."""
 
 from __future__ import annotations
 
 import json
-import select as io_select
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
-import orjson
-from sqlalchemy import DateTime, Dialect, bindparam, delete, func, or_, select, update
 from sqlalchemy import Table as SqlTable
+from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, CursorResult
@@ -19,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from ..room.accounts import canonical_name, name_taken
-from ..room.errors import Conflict, Fenced
+from ..room.errors import Conflict
 from ..room.values import (
     PERSON,
     Account,
@@ -36,7 +35,7 @@ from ..room.values import (
     RosterEntry,
     Table,
 )
-from .database import Database
+from .hot import HotPath
 from .models import (
     AccountRow,
     CashCountRow,
@@ -88,70 +87,6 @@ _LEASES = cast(SqlTable, TableLeaseRow.__table__)
 _LEASE_OF = select(_LEASES.c.owner, _LEASES.c.epoch).where(_LEASES.c.table_id == bindparam("table"))
 
 
-class _HotSql:
-    """The live tables' statements (every change at a table: its ledger transfer, its hand's
-    history, its lease check), as the driver's own SQL run on the transaction's DBAPI
-    connection: through SQLAlchemy more of each write goes into its Python work per statement
-    (the execution context, the result, the bound values' processing) than into the database
-    (docs/benchmarks.md), on the writer thread that shares the interpreter with the event loop.
-    The statements are the same ones SQLAlchemy would send; the values are processed as its types
-    would (a timestamp as SQLite's text); everything else in the repository stays on SQLAlchemy."""
-
-    def __init__(self, dialect: Dialect) -> None:
-        pg = dialect.name == "postgresql"
-        self.pg = pg
-        p = "%s" if pg else "?"
-        self.p = p
-        stamp = DateTime(timezone=True).dialect_impl(dialect).bind_processor(dialect)
-        self.stamp: Any = stamp if stamp is not None else (lambda v: v)
-        self.lock_for_update = " FOR UPDATE" if pg else ""
-        returning = " RETURNING id" if pg else ""  # SQLite: the cursor's lastrowid
-        # SQLite's transfer, in three statements (PostgreSQL's is post_all, below)
-        self.new_transaction = (f"INSERT INTO ledger_transactions (event_id, kind, memo, by_account_id, hand_id, at) "
-                                f"VALUES ({p}, {p}, {p}, {p}, {p}, {p})")
-        self.new_entry = f"INSERT INTO ledger_entries (transaction_id, source_id, dest_id, amount) VALUES ({p}, {p}, {p}, {p})"
-        self.add_to_balance = f"UPDATE ledger_accounts SET balance = balance + {p} WHERE id = {p}"
-        self.new_hand = (f"INSERT INTO hands (table_id, number, game, commitment, status, history, started_at) "
-                         f"VALUES ({p}, {p}, {p}, {p}, 'playing', {p}, {p}){returning}")
-        self.new_shoe = f"INSERT INTO shoes (table_id, commitment, seed, created_at) VALUES ({p}, {p}, {p}, {p})"
-        self.hand_player = f"INSERT INTO hand_players (hand_id, account_id, seat) VALUES ({p}, {p}, {p})"
-        self.update_hand = f"UPDATE hands SET status = {p}, history = {p}, finished_at = {p} WHERE id = {p}"
-        # PostgreSQL: a transfer in one statement (its transaction, entries and balances), which
-        # needs no answer, so the writer's pipeline goes on without waiting for one
-        self.post_all = (
-            "WITH t AS (INSERT INTO ledger_transactions (event_id, kind, memo, by_account_id, hand_id, at) "
-            "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id), "
-            "e AS (INSERT INTO ledger_entries (transaction_id, source_id, dest_id, amount) "
-            "SELECT t.id, m.source, m.dest, m.amount FROM t, "
-            "unnest(%s::integer[], %s::integer[], %s::bigint[]) WITH ORDINALITY AS m(source, dest, amount, n) "
-            "ORDER BY m.n) "
-            "UPDATE ledger_accounts AS a SET balance = a.balance + b.delta "
-            "FROM unnest(%s::integer[], %s::bigint[]) AS b(id, delta) WHERE a.id = b.id")
-        self.lease_of = (f"SELECT owner, epoch FROM table_leases WHERE table_id = {p}"
-                         + (" FOR KEY SHARE" if pg else ""))
-
-    def lock(self, count: int) -> str:
-        return (f"SELECT id, event_id, key, kind, name, balance FROM ledger_accounts WHERE id IN "
-                f"({', '.join([self.p] * count)}) ORDER BY id{self.lock_for_update}")
-
-
-_HOT: dict[str, _HotSql] = {}
-
-
-def _hot_sql(dialect: Dialect) -> _HotSql:
-    hot = _HOT.get(dialect.name)
-    if hot is None:
-        hot = _HOT[dialect.name] = _HotSql(dialect)
-    return hot
-
-
-def _history_text(history: dict[str, Any]) -> str:
-    """A hand's history as stored: written on every change at a live table, on the table's one
-    writer thread, which shares the interpreter with the event loop, so orjson, not the standard
-    library; the same JSON (integer keys as strings)."""
-    return orjson.dumps(history, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
 def _hand(r: HandRow) -> Hand:
     return Hand(r.id, r.table_id, r.number, r.game, r.commitment, r.status, json.loads(r.history),
                 _utc(r.started_at), _utc(r.finished_at) if r.finished_at else None)
@@ -166,19 +101,15 @@ class SqlRepo:
         self.conn = conn
         self.for_update = for_update  # SQLite locks the whole file at BEGIN IMMEDIATE instead
         self._session: Session | None = None
-        self._raw: tuple[_HotSql, Any] | None = None
-        # PostgreSQL, the live tables' writer: the hot statements go out in psycopg's pipeline
-        # mode, without waiting for each answer (see "the pipeline" below)
-        self._pipelined = pipelined
-        self._pipe: Any = None  # psycopg's Pipeline, while in pipeline mode
-        self._pipe_block: Any = None  # the context manager that made it
-        self._later: list[Callable[[], None]] = []
+        # The live tables' writes, as hand-written SQL; on PostgreSQL, the live tables' writer
+        # sends them in psycopg's pipeline mode, without waiting for each answer
+        self.hot = HotPath(conn, pipelined, self._flush_session)
         #: set by the transaction once the work is done and only its commit is left
         self.committing = False
 
     @property
     def s(self) -> Session:
-        self._settle()  # SQLAlchemy reads each statement's answer at once: no pipeline under it
+        self.hot.settle()  # SQLAlchemy reads each statement's answer at once: no pipeline under it
         if self._session is None:
             # joins the connection's transaction: the store commits or rolls it back
             self._session = Session(bind=self.conn, expire_on_commit=False, autoflush=True)
@@ -187,53 +118,17 @@ class SqlRepo:
     def _finish(self) -> None:
         """Before the commit: every answer read and every check made; whatever the session
         still holds goes to the database."""
-        self._settle()
+        self.hot.settle()
+        self._flush_session()
+
+    def _flush_session(self) -> None:
         if self._session is not None:
             self._session.flush()
 
     def _close(self, error: BaseException | None = None) -> None:
-        block, self._pipe, self._pipe_block, self._later = self._pipe_block, None, None, []
-        if block is not None:  # the block raised with statements in flight: the caller rolls back
-            block.__exit__(type(error), error, None)
+        self.hot.close(error)
         if self._session is not None:
             self._session.close()
-
-    # -- the pipeline (PostgreSQL, the live tables' writer) ------------------------------------
-    # A live table's change is four or five statements (the lease's fence, the balances' lock,
-    # the transfer, the hand) and the writer commits several tables' changes at once; waiting
-    # for each statement's answer would make the writer a chain of round trips, the ceiling of
-    # one process on PostgreSQL (docs/benchmarks.md). In pipeline mode they are sent one after
-    # another and answered together; what needs an answer (a check) waits in ``_later`` until
-    # :meth:`_settle`, which runs before the commit and before SQLAlchemy is used again. A hot statement that needs its answer at once (a new hand's id) reads it,
-    # which psycopg does by flushing what is queued.
-    def _defer(self, check: Callable[[], None]) -> None:
-        if self._pipe is None:
-            check()
-        else:
-            self._later.append(check)
-
-    def _settle(self) -> None:
-        """Out of the pipeline: every answer read, then the deferred checks in order. When a
-        statement failed, a check that fails names the rule (a player's balance) where the
-        database would only say which constraint."""
-        block = self._pipe_block
-        if block is None:
-            return
-        self._pipe = self._pipe_block = None
-        later, self._later = self._later, []
-        try:
-            block.__exit__(None, None, None)
-        except Exception:
-            for check in later:
-                try:
-                    check()
-                except (Conflict, Fenced) as e:
-                    raise e from None
-                except Exception:  # noqa: BLE001 - its statement was not run: the error above stands
-                    break
-            raise
-        for check in later:
-            check()
 
     # -- events and accounts -----------------------------------------------------------------
     def add_event(self, name: str, at: datetime, seed_reveal: str = "table_close") -> Event:
@@ -440,52 +335,15 @@ class SqlRepo:
         return LedgerAccount(*row)
 
     def lock_balances(self, account_ids: Sequence[int]) -> dict[int, LedgerAccount]:
-        hot, raw = self._hot()
-        rows = raw.execute(hot.lock(len(account_ids)), list(account_ids)).fetchall()
-        return {r[0]: LedgerAccount(*r) for r in rows}
+        return self.hot.lock_balances(account_ids)
 
     def check_balances(self, account_ids: Sequence[int],
                        check: Callable[[dict[int, LedgerAccount]], None]) -> None:
-        hot, raw = self._hot()
-        cur = raw.execute(hot.lock(len(account_ids)), list(account_ids))
-        self._defer(lambda: check({r[0]: LedgerAccount(*r) for r in cur.fetchall()}))
+        self.hot.check_balances(account_ids, check)
 
     def post(self, event_id: int, kind: str, memo: str, moves: Sequence[Move], by: int | None,
              hand_id: int | None, at: datetime) -> None:
-        hot, raw = self._hot()
-        delta: dict[int, int] = {}
-        for m in moves:
-            delta[m.source] = delta.get(m.source, 0) - m.amount
-            delta[m.dest] = delta.get(m.dest, 0) + m.amount
-        if hot.pg:
-            ids = sorted(delta)
-            raw.execute(hot.post_all, (event_id, kind, memo[:300], by, hand_id, hot.stamp(at),
-                                       [m.source for m in moves], [m.dest for m in moves],
-                                       [m.amount for m in moves], ids, [delta[i] for i in ids]))
-            return
-        cur = raw.execute(hot.new_transaction, (event_id, kind, memo[:300], by, hand_id, hot.stamp(at)))
-        txn_id = cur.lastrowid
-        # The balances in id order, as they were locked: a change at a live table moves chips
-        # between a seat and the table on every bet.
-        raw.executemany(hot.new_entry, [(txn_id, m.source, m.dest, m.amount) for m in moves])
-        raw.executemany(hot.add_to_balance, [(d, account_id) for account_id, d in sorted(delta.items())])
-
-    def _hot(self) -> tuple[_HotSql, Any]:
-        """The hot statements and this transaction's DBAPI connection (sqlite3's or psycopg's),
-        which runs them in the session's own transaction (:class:`_HotSql`)."""
-        if self._pipe is not None:
-            return self._raw  # type: ignore[return-value]
-        if self._session is not None:
-            # What the session still holds goes first, in order (autoflush covers only the ORM's
-            # own queries): these statements may need its rows.
-            self._session.flush()
-        if self._raw is None:
-            conn = self.conn
-            self._raw = (_hot_sql(conn.dialect), conn.connection.driver_connection)
-        if self._pipelined and self._raw[0].pg:
-            self._pipe_block = self._raw[1].pipeline()
-            self._pipe = self._pipe_block.__enter__()
-        return self._raw
+        self.hot.post(event_id, kind, memo, moves, by, hand_id, at)
 
     def lines(self, account_id: int) -> list[Line]:
         src, dst = aliased(LedgerAccountRow), aliased(LedgerAccountRow)
@@ -536,27 +394,10 @@ class SqlRepo:
     def add_hand(self, table_id: int, number: int, game: str, commitment: str, history: dict[str, Any],
                  at: datetime, players: Sequence[tuple[int, int]] = ()) -> int:
         """A new hand in play; ``players`` are its (seat, account id) pairs, for the search by player."""
-        seen: set[int] = set()
-        for _seat, account_id in players:
-            if account_id in seen:  # one account, one row: the primary key is (hand, account)
-                raise ValueError(f"account {account_id} is listed twice in hand {number}'s players")
-            seen.add(account_id)
-        hot, raw = self._hot()
-        cur = raw.execute(hot.new_hand, (table_id, number, game, commitment, _history_text(history), hot.stamp(at)))
-        hand_id: int = cur.fetchone()[0] if hot.pg else cur.lastrowid
-        if players:
-            rows = [(hand_id, account_id, seat) for seat, account_id in players]
-            if hot.pg:
-                with raw.cursor() as c:
-                    c.executemany(hot.hand_player, rows)
-            else:
-                raw.executemany(hot.hand_player, rows)
-        return hand_id
+        return self.hot.add_hand(table_id, number, game, commitment, history, at, players)
 
     def update_hand(self, hand_id: int, status: str, history: dict[str, Any], finished: datetime | None) -> None:
-        hot, raw = self._hot()
-        raw.execute(hot.update_hand, (status, _history_text(history), hot.stamp(finished) if finished else None,
-                                      hand_id))
+        self.hot.update_hand(hand_id, status, history, finished)
 
     def last_hand_number(self, table_id: int) -> int:
         return int(self.s.scalar(select(func.coalesce(func.max(HandRow.number), 0))
@@ -677,15 +518,7 @@ class SqlRepo:
     # -- shoes -------------------------------------------------------------------------------
     def add_shoe(self, table_id: int, commitment: str, seed_hex: str, at: datetime) -> None:
         """Keep a new shoe's seed (secret until revealed) from before its first card."""
-        hot, raw = self._hot()  # a draw table's every hand has a new deck: a live table's write
-        try:
-            raw.execute(hot.new_shoe, (table_id, commitment, seed_hex, hot.stamp(at)))
-            if self._pipe is not None:
-                self._pipe.sync()  # its answer now, so a commitment stored twice is named here
-        except self.conn.dialect.loaded_dbapi.IntegrityError as e:
-            if hot.pg and e.diag.table_name != "shoes":  # an earlier statement's, in the pipeline
-                raise
-            raise Conflict("shoe", f"a shoe with commitment {commitment} is already stored") from None
+        self.hot.add_shoe(table_id, commitment, seed_hex, at)
 
     def unrevealed_shoes(self) -> list[tuple[int, str, str]]:
         """(table id, commitment, seed hex) of every shoe whose seed is not yet revealed."""
@@ -733,22 +566,9 @@ class SqlRepo:
                        .values(expires_at=at))
 
     def check_lease(self, table_id: int, owner: str, epoch: int) -> None:
-        """The fence: raises :class:`Fenced` unless ``owner`` still holds the table at ``epoch``.
-        On PostgreSQL the lease row stays locked (``FOR KEY SHARE``) until this transaction
-        ends, so a takeover (which locks it ``FOR UPDATE`` first) waits for the write to commit,
-        and the write cannot land after a takeover; renewals (an update of the expiry alone)
-        do not conflict with that lock, so they never queue behind the tables' writes, nor the
-        writes behind a renewal. In the writer's pipeline the answer is read before the commit
-        (:meth:`_settle`): a fenced unit's statements are rolled back with it."""
-        hot, raw = self._hot()
-        cur = raw.execute(hot.lease_of, (table_id,))
-
-        def check() -> None:
-            row = cur.fetchone()
-            if row is None or row[0] != owner or row[1] != epoch:
-                raise Fenced(table_id)
-
-        self._defer(check)
+        """The fence: raises :class:`Fenced` unless ``owner`` still holds the table at ``epoch``
+        (:meth:`syndicate.store.hot.HotPath.check_lease`)."""
+        self.hot.check_lease(table_id, owner, epoch)
 
     def leases(self, table_id: int | None = None) -> dict[int, Lease]:
         """The lease of every table that has had an owner (or of ``table_id`` alone), with the
@@ -779,104 +599,3 @@ class SqlRepo:
             q = q.where(HandRow.status == status)
         q = q.order_by(HandRow.id).limit(limit).execution_options(populate_existing=True)
         return [_hand(r) for r in self.s.scalars(q)]
-
-
-class SqlStore:
-    """The room's :class:`~syndicate.room.ports.Store` over a :class:`Database`."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    @contextmanager
-    def transaction(self) -> Iterator[SqlRepo]:
-        """One transaction: committed if the block ends normally, rolled back if it raises."""
-        with self.db.engine.connect() as conn:
-            with _transaction(conn, self.db) as repo:
-                yield repo
-
-    def serial(self) -> SerialTransactions:
-        """Transactions for one thread that runs them one after another (the live tables'
-        writer): on SQLite they keep one connection open between them."""
-        return SerialTransactions(self)
-
-
-@contextmanager
-def _transaction(conn: Connection, db: Database, pipelined: bool = False) -> Iterator[SqlRepo]:
-    with conn.begin():
-        repo = SqlRepo(conn, for_update=not db.is_sqlite, pipelined=pipelined)
-        error: BaseException | None = None
-        try:
-            yield repo
-            repo._finish()
-        except BaseException as e:
-            error = e
-            raise
-        finally:
-            repo._close(error)
-        repo.committing = True  # the end of the block commits
-
-
-def _idle_and_sound(conn: Connection) -> bool:
-    """Whether a kept PostgreSQL connection, idle between transactions, can be used: open, and
-    nothing waiting on its socket (an idle connection is sent something only when the server
-    is about to end it, or a notice)."""
-    raw = conn.connection.driver_connection
-    if raw is None or raw.closed or raw.broken:
-        return False
-    readable, _, _ = io_select.select([raw.fileno()], [], [], 0)
-    return not readable
-
-
-#: seconds (see SerialTransactions.commit_window)
-SQLITE_COMMIT_WINDOW = 0.004
-
-
-class SerialTransactions:
-    """:meth:`SqlStore.transaction` for a thread that runs transactions one after another.
-
-    The connection is kept open from one transaction to the next: the live tables' writer
-    commits once per table change (or batch of them), and taking a connection from the pool and
-    giving it back (with the pool's reset, and on PostgreSQL its check, a round trip) costs
-    several times SQLite's ``BEGIN IMMEDIATE … COMMIT`` and a good part of the writer's CPU on
-    PostgreSQL (``bench/bench_writer.py``, docs/benchmarks.md).
-    A transaction that raises closes the connection, and the next one opens a new one, so a
-    connection in an unknown state is never reused. A PostgreSQL server that ends an idle connection (a restart, an administrator's
-    ``pg_terminate_backend``) says so on its socket first: a kept connection with anything to
-    read while idle is given up before use, and the next comes from the pool, checked there
-    (``pool_pre_ping``). On PostgreSQL the hot statements go out in pipeline mode
-    (:class:`SqlRepo`). Not for use by two threads at once."""
-
-    def __init__(self, store: SqlStore) -> None:
-        self._store = store
-        self._conn: Connection | None = None
-        # On SQLite a busy room's writes share commits when the writer waits a little for other
-        # tables'; on PostgreSQL every wait would hold up every table behind it, so it commits
-        # what is waiting (docs/benchmarks.md).
-        self.commit_window = SQLITE_COMMIT_WINDOW if store.db.is_sqlite else 0.0
-        self.lost = False
-
-    @contextmanager
-    def transaction(self) -> Iterator[SqlRepo]:
-        db = self._store.db
-        if self._conn is not None and not db.is_sqlite and not _idle_and_sound(self._conn):
-            self._conn.invalidate()
-            self.close()
-        if self._conn is None:
-            self._conn = db.engine.connect()
-        raw = None if db.is_sqlite else self._conn.connection.driver_connection
-        repo: SqlRepo | None = None
-        try:
-            with _transaction(self._conn, db, pipelined=raw is not None) as repo:
-                yield repo
-        except BaseException:
-            # A connection that broke before the commit was sent committed nothing (the writer
-            # may run the same work again on a new one); one that broke while committing may have.
-            self.lost = (raw is not None and bool(raw.closed or raw.broken)
-                         and not (repo is not None and repo.committing))
-            self.close()
-            raise
-
-    def close(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            conn.close()

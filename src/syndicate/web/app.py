@@ -4,7 +4,8 @@
 
 Every refusal is ``{"error": {"rule": ..., "message": ...}}`` with a 4xx status
 (:mod:`syndicate.web.errors`). This is the one module that names the live room's classes
-(:class:`LiveRoom`, or :class:`ClusterRoom` across processes): the routes see them through
+(:class:`LiveRoom`, or :class:`ClusterRoom` across processes: the two kinds of
+:class:`~syndicate.room.live.floor.Floor`): the routes see them through
 :class:`syndicate.web.state.LiveTables`.
 """
 
@@ -13,19 +14,19 @@ from __future__ import annotations
 import asyncio
 import gc
 import hashlib
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 
-from ..blackjack.rules import PRESETS, Rules
-from ..core.shoe import Shoe
 from ..room.cardroom import CardRoom
-from ..room.clock import Timers
-from ..room.cluster import ClusterRoom, check_cluster_url
-from ..room.live import LiveRoom
+from ..room.games import NewShoe
+from ..room.live.clocks import Timers
+from ..room.live.cluster import ClusterRoom, check_cluster_url
+from ..room.live.floor import Floor
+from ..room.live.local import LiveRoom
 from ..room.recovery import Restored, void_unfinished
 from ..store import Database, SqlStore
 from ..store.bus import RedisBus
@@ -52,7 +53,7 @@ API_VERSION = "1"
 def create_app(
     db_url: str | None = None, *, database: Database | None = None, hasher: PasswordHasher | None = None,
     migrate: bool = True, secure_cookies: bool | None = None, timers: Timers | None = None,
-    new_shoe: Callable[[Rules], Shoe] | None = None, limits: Limits | None = None,
+    new_shoe: NewShoe | None = None, limits: Limits | None = None,
     trusted_origins: Iterable[str] = (), redis_url: str | None = None, lease_seconds: float = 5.0,
     short_gc_pauses: bool = False, precompute_odds: bool = False, current_event: str | None = None,
     public_url: str | None = None, allowed_hosts: Iterable[str] = (),
@@ -86,7 +87,7 @@ def create_app(
     rules page answers at once (:class:`syndicate.web.pages.OddsService`).
 
     With ``redis_url`` the server is one of several processes on one PostgreSQL database
-    (:mod:`syndicate.room.cluster`, docs/deployment.md): nothing is voided on start; a table's
+    (:mod:`syndicate.room.live.cluster`, docs/deployment.md): nothing is voided on start; a table's
     unfinished hand is voided when a process takes the table over after its owner stopped.
     """
     public = qr_public_url(public_url) if public_url is not None else None
@@ -97,7 +98,7 @@ def create_app(
     if migrate:
         db.migrate()
     room = CardRoom(SqlStore(db), hasher)
-    live: LiveRoom
+    live: Floor
     if redis_url is None:
         restored = void_unfinished(room)
         live = LiveRoom(room, timers=timers, new_shoe=new_shoe)
@@ -126,7 +127,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         gc_task = asyncio.create_task(keep_pauses_short()) if short_gc_pauses else None
-        warm = asyncio.create_task(odds_pool.warm(PRESETS.values())) if precompute_odds else None
+        warm = asyncio.create_task(odds_pool.warm()) if precompute_odds else None
         if cluster is not None:
             await cluster.start()
         yield

@@ -3,7 +3,7 @@ docs/protocol.schema.json).
 
 One socket per client per table. The first message says who the client is (a bearer token, or
 the session cookie sent with the handshake); everything after goes to the table's single
-writer (:class:`syndicate.room.actor.TableActor`). Outgoing messages wait in a bounded
+writer (:class:`syndicate.room.live.actor.TableActor`). Outgoing messages wait in a bounded
 queue per connection so that a slow client never holds up the table: one that falls too far
 behind is disconnected and resyncs on reconnect.
 """
@@ -22,8 +22,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 from ..room.accounts import token_hash
 from ..room.cardroom import CardRoom
 from ..room.errors import Forbidden, RoomError
-from ..room.live import LiveRoom
-from ..room.messages import PROTOCOL_VERSION, encode, refusal, superseded
+from ..room.live.floor import Floor
+from ..room.live.messages import PROTOCOL_VERSION, encode, refusal, superseded
 from ..room.roles import require
 from ..room.values import Account
 from .connections import CLIENT_LOG, where
@@ -283,7 +283,7 @@ def _cross_site(ws: WebSocket, trusted_origins: frozenset[str]) -> bool:
     return origin is not None and not same_origin(origin, ws.headers.get("host"), ws.url.scheme, trusted_origins)
 
 
-async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveRoom, *,
+async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Floor, *,
                        limits: Limits | None = None, sessions: Sessions | None = None,
                        trusted_origins: frozenset[str] = frozenset()) -> None:
     """One client's socket. Whatever it sends, it ends with a named error or a close code:
@@ -301,7 +301,7 @@ async def table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveR
             await ws.close(code=1011, reason="server error")
 
 
-async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: LiveRoom, *,
+async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Floor, *,
                         limits: Limits | None = None, sessions: Sessions | None = None,
                         trusted_origins: frozenset[str] = frozenset()) -> None:
     limits = limits or Limits()
@@ -354,7 +354,7 @@ async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Live
                 await task
 
 
-async def _serve_client(ws: WebSocket, conn: SocketConnection, table_id: int, live: LiveRoom,
+async def _serve_client(ws: WebSocket, conn: SocketConnection, table_id: int, live: Floor,
                         bucket: TokenBucket) -> None:
     """Read the client's messages and hand them to its table until it disconnects."""
     try:

@@ -16,7 +16,7 @@ import html
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,11 +26,9 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from ..blackjack.maths import odds, strategy
-from ..blackjack.rules import PRESET_TITLES, PRESETS, Rules
-from ..poker.draw import DrawRules
 from ..room.errors import Forbidden, NotFound
-from ..room.histories import house_history, shoe_history
+from ..room.games import kind_of, kinds
+from ..room.histories import house_history, kind_of_history, shoe_history
 from ..room.report import in_play
 from ..room.roles import allowed
 from ..room.values import Table
@@ -157,17 +155,7 @@ def static_file(path: str) -> Response:
 def _summary(t: Table) -> str:
     """A table's rules in a few words, for the lobby (and whether its cards are real)."""
     real = "; real cards, dealt by hand" if t.cards == "real" else ""
-    r = t.rules
-    if t.game == "poker":
-        return (f"Five-card draw, ante {_dollars(r['ante'])}, bets {_dollars(r['min_bet'])}–"
-                f"{_dollars(r['max_bet'])}, draw up to {r['max_discard']}"
-                + (" (4 keeping an Ace)" if r.get("ace_discard") else "") + real)
-    rules = Rules.from_dict(t.game_rules)
-    return strategy._rules_caption(rules) + real
-
-
-def _dollars(cents: int) -> str:
-    return f"${cents // 100}.{cents % 100:02d}"
+    return kind_of(t.game).summary(t.game_rules) + real
 
 
 @router.get("/api/events/{event_id}/lobby", tags=["pages"])
@@ -206,23 +194,11 @@ async def lobby(request: Request, event_id: Id) -> list[dict[str, Any]]:
 def presets() -> dict[str, Any]:
     """The Blackjack presets (every key) and the draw table's default settings, for the dealer
     console's form."""
-    return {
-        "blackjack": [{"name": k, "title": PRESET_TITLES.get(k, k), "rules": v.to_dict(),
-                       "summary": strategy._rules_caption(v)} for k, v in PRESETS.items()],
-        "poker": DrawRules().to_dict(),
-    }
+    return {k.id: k.presets() for k in kinds()}
 
 
-def _odds(rules: Rules) -> dict[str, Any]:
-    a = odds.analyze(rules)
-    return {
-        "house_edge_pct": -a.expectation_pct,
-        "basic_strategy_house_edge_pct": -a.basic_strategy_expectation_pct,
-        "player_expectation_pct": a.expectation_pct,
-        "standard_deviation": a.variance ** 0.5,
-        "caption": strategy._rules_caption(rules),
-        "chart": strategy.chart(rules).to_dict(),
-    }
+def _odds(compute: Callable[[Any], dict[str, Any]], rules: Hashable) -> dict[str, Any]:
+    return compute(rules)
 
 
 class OddsService:
@@ -243,18 +219,18 @@ class OddsService:
         self.slots = workers + waiting
         self.keep = keep
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="odds")
-        self._done: OrderedDict[Rules, dict[str, Any]] = OrderedDict()
-        self._running: dict[Rules, asyncio.Future[dict[str, Any]]] = {}
+        self._done: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+        self._running: dict[Hashable, asyncio.Future[dict[str, Any]]] = {}
 
-    def cached(self, rules: Rules) -> dict[str, Any] | None:
+    def cached(self, rules: Hashable) -> dict[str, Any] | None:
         hit = self._done.get(rules)
         if hit is not None:
             self._done.move_to_end(rules)
         return hit
 
-    async def get(self, rules: Rules) -> dict[str, Any]:
-        """The odds of ``rules`` (canonical, see :func:`odds.canonical`); RateLimited when the
-        pool is full."""
+    async def get(self, rules: Hashable, compute: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+        """The odds of ``rules`` (a game's canonical rule set, its :class:`Odds` ``key``), made by
+        ``compute`` (its ``compute``); RateLimited when the pool is full."""
         hit = self.cached(rules)
         if hit is not None:
             return hit
@@ -264,12 +240,12 @@ class OddsService:
                 raise RateLimited(
                     f"the odds of {len(self._running)} other rule sets are being computed; try again shortly",
                     retry_after=self.SECONDS_PER_ANALYSIS * len(self._running) / self.workers)
-            fut = self._start(rules)
+            fut = self._start(rules, compute)
         # shield: one asker giving up (a closed tab) must not cancel the others' answer
         return await asyncio.shield(fut)
 
-    def _start(self, rules: Rules) -> asyncio.Future[dict[str, Any]]:
-        fut = asyncio.wrap_future(self._pool.submit(_odds, rules))
+    def _start(self, rules: Hashable, compute: Callable[[Any], dict[str, Any]]) -> asyncio.Future[dict[str, Any]]:
+        fut = asyncio.wrap_future(self._pool.submit(_odds, compute, rules))
         self._running[rules] = fut
 
         def finished(f: asyncio.Future[dict[str, Any]]) -> None:
@@ -282,14 +258,18 @@ class OddsService:
         fut.add_done_callback(finished)
         return fut
 
-    async def warm(self, rule_sets: Iterable[Rules]) -> None:
-        """Compute ``rule_sets`` one after another in the pool (the presets at start), so their
-        tables' first visitors get the rules page at once; a failure is logged, not raised."""
-        for rules in rule_sets:
-            try:
-                await self.get(odds.canonical(rules))
-            except Exception:
-                log.exception("could not precompute the odds of %s", rules)
+    async def warm(self) -> None:
+        """Compute every game's rule sets worth having at start (the presets) one after another
+        in the pool, so their tables' first visitors get the rules page at once; a failure is
+        logged, not raised."""
+        for kind in kinds():
+            if kind.odds is None:
+                continue
+            for rules in kind.odds.warm():
+                try:
+                    await self.get(rules, kind.odds.compute)
+                except Exception:
+                    log.exception("could not precompute the odds of %s", rules)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -326,10 +306,11 @@ async def table_odds(request: Request, table_id: Id) -> dict[str, Any]:
     like the rules themselves. A rule set's first analysis runs in a bounded pool off the event
     loop; when the pool is full the answer is 429 (rule ``rate_limit``) with Retry-After."""
     t = await table_row(request, table_id)
-    if t.game == "poker":
-        return {"game": "poker", "table": t.to_json()}
-    rules = Rules.from_dict(t.game_rules)
-    return {"game": "blackjack", "table": t.to_json(), **await odds_service(request.app).get(odds.canonical(rules))}
+    game = kind_of(t.game).odds
+    if game is None:
+        return {"game": t.game, "table": t.to_json()}
+    return {"game": t.game, "table": t.to_json(),
+            **await odds_service(request.app).get(game.key(t.game_rules), game.compute)}
 
 
 @router.get("/api/figures", tags=["pages"])
@@ -390,23 +371,19 @@ def hand_check(request: Request, account: Me, hand_id: Id) -> dict[str, Any]:
     """The replay (the engine re-runs the hand's shoe step by step and compares every record)
     and the fairness check (every card against the committed shuffle, once its seed is out) of
     a finished hand, as ``syndicate replay`` and ``syndicate verify`` report them."""
-    from ..blackjack import history as bj_history
-    from ..poker import history as pk_history
-
     store = request.app.state.room.store
     doc = shoe_history(store, account.event_id, hand_id, account)
-    key = "rounds" if "rounds" in doc else "hands"
-    same_shoe = doc[key]
-    game = bj_history if key == "rounds" else pk_history
+    game = kind_of_history(doc).history
+    same_shoe = doc[game.key]
     # The server replays its own full copy; the steps shown are the caller's copy, so a card
     # never shown at the table is not in them.
     rep = game.replay(house_history(store, account.event_id, hand_id))
     ver = game.verify(doc)
-    commitment = doc["shoes"][0]["commitment"] if key == "rounds" else same_shoe[-1]["shoe"]["commitment"]
+    commitment = game.commitment(doc)
     problems = list(getattr(rep, "problems", None) or getattr(rep, "messages", []))
     if account.role != "admin":  # an engine's refusal may name a card of the full copy
         problems = [hide_cards(p) for p in problems]
     return {"hand": hand_id, "game": doc["game"],
             "commitment": commitment, "hands_in_shoe": len(same_shoe),
-            "replay": {"matches": rep.matches, "steps": game.steps_of(doc), "problems": problems},
+            "replay": {"matches": rep.matches, "steps": game.steps(doc), "problems": problems},
             "verify": ver.to_json()}

@@ -10,12 +10,13 @@ Python's ``int`` reads as 20) are refused by name, as a float or a boolean in a 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import Path
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
 from ..core import money
+from ..room.games import game_ids
 
 _DIGITS = re.compile(r"[0-9]{1,19}")
 
@@ -31,6 +32,12 @@ Digits = BeforeValidator(_digits)
 Id = Annotated[int, Path(ge=1, le=2**31 - 1), Digits]
 Cents = Annotated[StrictInt, Field(ge=1, le=money.MAX_CENTS, description="whole cents, positive")]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+if TYPE_CHECKING:
+    GameId = str
+else:  # one of the games registered when the app is made (room/games), as an enum in /openapi.json
+    GameId = Literal[game_ids()]
+#: The game a table is of when the request names none: the first registered.
+DEFAULT_GAME = game_ids()[0]
 #: a password being set (a new account's, a new event's admin's)
 NewPassword = Annotated[StrictStr, Field(min_length=8, max_length=200)]
 

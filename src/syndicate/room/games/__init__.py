@@ -1,34 +1,35 @@
-"""The games a live table can run, each an adapter behind :class:`syndicate.room.game.Game`."""
+"""The games a live table can run: the registry (:mod:`.registry`) and its lines. Each game is
+a :class:`~.registry.GameKind` made by its module here, beside its adapter behind
+:class:`syndicate.room.game.Game`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from ...blackjack.rules import Rules
-from ...core.shoe import Shoe
-from ...poker.draw import DrawRules
 from ..game import Game, Players
 from ..values import Table
-from .blackjack import BlackjackGame
-from .draw import DrawGame
+from .blackjack import BLACKJACK
+from .draw import DRAW
+from .registry import (
+    GameKind,
+    HistoryFormat,
+    NewShoe,
+    Odds,
+    game_ids,
+    history_kind,
+    kind_of,
+    kinds,
+    register,
+    unregister,
+)
 
-NewShoe = Callable[[Rules], Shoe]
+register(BLACKJACK)
+register(DRAW)
 
-
-def _blackjack(table: Table, players: Players, new_shoe: NewShoe | None) -> Game:
-    return BlackjackGame(Rules.from_dict(table.game_rules), players, new_shoe, real=table.cards == "real")
-
-
-def _draw(table: Table, players: Players, new_shoe: NewShoe | None) -> Game:
-    return DrawGame(DrawRules.from_dict(table.game_rules), players, real=table.cards == "real")
-
-
-#: Each game by the name a table row carries.
-GAMES: dict[str, Callable[[Table, Players, NewShoe | None], Game]] = {"blackjack": _blackjack, "poker": _draw}
+__all__ = ["GameKind", "HistoryFormat", "NewShoe", "Odds", "game_for", "game_ids", "history_kind", "kind_of",
+           "kinds", "register", "unregister"]
 
 
 def game_for(table: Table, players: Players, new_shoe: NewShoe | None = None) -> Game:
-    """The adapter for ``table``'s game. ``new_shoe`` makes a Blackjack table's shoes (tests
-    stack them); a draw table deals each hand from a fresh one-deck shoe. At a real-cards table
-    (``table.cards``) the dealer enters the cards instead (docs/dealer.md)."""
-    return GAMES[table.game](table, players, new_shoe)
+    """The adapter for ``table``'s game. ``new_shoe`` makes the shoes of a game that keeps one
+    across hands (tests stack them); a game may instead deal each hand from a fresh shoe. At a
+    real-cards table (``table.cards``) the dealer enters the cards instead (docs/dealer.md)."""
+    return kind_of(table.game).adapter(table, players, new_shoe)

@@ -6,19 +6,23 @@ one per physical shoe: it counts every card entered until the dealer says the sh
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...blackjack import basic, views
+from ...blackjack import fairness as bj_fairness
+from ...blackjack import history as bj_history
 from ...blackjack import records as rec
+from ...blackjack.maths import odds, strategy
 from ...blackjack.real_cards import shuffle_discards
 from ...blackjack.round import Round, shuffled
-from ...blackjack.rules import Rules
+from ...blackjack.rules import PRESET_TITLES, PRESETS, Rules, preset
 from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
 from ...core import money, play
 from ...core.shoe import EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
 from ..game import (
+    Game,
     Leaving,
     Players,
     RecordDocs,
@@ -30,6 +34,9 @@ from ..game import (
     move_text,
     real_only,
 )
+from ..values import Table
+from .overrides import check_types
+from .registry import GameKind, HistoryFormat, NewShoe, Odds
 
 #: What a player who lets the turn clock run out does: the passive choice, and how a notice
 #: says the clock made it.
@@ -431,3 +438,63 @@ def _entry(seat: int, items: list[dict[str, Any]]) -> dict[str, Any]:
     text = f"seat {seat}: {'; '.join(parts)}" if due else f"seat {seat}: done: {parts[0]}"
     shown = [{**i, "text": _said(i["amount"], i["why"])} for i in items]
     return {"seat": seat, "amount": amount, "paid": paid, "net": amount + paid, "text": text, "items": shown}
+
+
+# -- the game, as the room's registry knows it ---------------------------------------------------
+MONEY_KEYS = ("min_bet", "max_bet")
+
+
+def _table_rules(preset_name: str | None, overrides: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    check_types(Rules, overrides, money_text=MONEY_KEYS)
+    if preset_name is not None and preset_name not in PRESETS:
+        raise BadRequest("preset", f"preset is one of {', '.join(PRESETS)}, got {preset_name!r}")
+    assignments = tuple(f"{k}={_text(k, v)}" for k, v in overrides.items())
+    rules: Rules = preset(preset_name or "syndicate", assignments)
+    return rules.to_dict(), rules.seats
+
+
+def _text(key: str, v: Any) -> str:
+    """An override as ``syndicate rules --set`` text. In the API money is cents, so a JSON
+    integer for a money key is cents; a string is read as on the command line ("$5", "0.50")."""
+    if key in MONEY_KEYS and isinstance(v, int) and not isinstance(v, bool):
+        money.check(v)
+        return f"{v // 100}.{v % 100:02d}"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float, str)):
+        return str(v)
+    raise BadRequest("overrides", f"an override value is a string, number or boolean, got {type(v).__name__}")
+
+
+def _adapter(table: Table, players: Players, new_shoe: NewShoe | None) -> Game:
+    return BlackjackGame(Rules.from_dict(table.game_rules), players, new_shoe, real=table.cards == "real")
+
+
+def _odds(rules: Rules) -> dict[str, Any]:
+    a = odds.analyze(rules)
+    return {
+        "house_edge_pct": -a.expectation_pct,
+        "basic_strategy_house_edge_pct": -a.basic_strategy_expectation_pct,
+        "player_expectation_pct": a.expectation_pct,
+        "standard_deviation": a.variance ** 0.5,
+        "caption": strategy._rules_caption(rules),
+        "chart": strategy.chart(rules).to_dict(),
+    }
+
+
+BLACKJACK = GameKind(
+    id="blackjack", title="Blackjack", rules=Rules, table_rules=_table_rules,
+    stake_keys=MONEY_KEYS,
+    # $1 to $500: the default preset's minimum and five times its maximum.
+    bounds=(100, 50_000),
+    adapter=_adapter,
+    history=HistoryFormat(
+        key="rounds", replay=bj_history.replay, verify=bj_history.verify, steps=bj_history.steps_of,
+        served=bj_fairness.served, house_copy=bj_fairness.house_copy, results=bj_fairness.results,
+        commitment=bj_fairness.commitment),
+    summary=lambda rules: strategy._rules_caption(Rules.from_dict(rules)),
+    presets=lambda: [{"name": k, "title": PRESET_TITLES.get(k, k), "rules": v.to_dict(),
+                      "summary": strategy._rules_caption(v)} for k, v in PRESETS.items()],
+    odds=Odds(key=lambda rules: odds.canonical(Rules.from_dict(rules)), compute=_odds,
+              warm=lambda: [odds.canonical(r) for r in PRESETS.values()]),
+)

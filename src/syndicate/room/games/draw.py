@@ -16,20 +16,25 @@ the carry.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from ...core import money
 from ...core.shoe import EnteredShoe, Shoe
 from ...poker import bots as poker_bots
+from ...poker import history as draw_history
+from ...poker import served as draw_served
 from ...poker.draw import Dealing, DrawHand, DrawRules
 from ...poker.evaluator import spoken
-from ...poker.history import hand_to_json, to_history
+from ...poker.history import hand_to_json, to_history, to_phh
 from ...poker.records import redact
 from ...poker.table import HOST_DEALER, DrawTable
 from ..errors import BadRequest, Conflict
 from ..game import (
+    Game,
     Leaving,
     Players,
     RecordDocs,
@@ -40,6 +45,9 @@ from ..game import (
     misdeal_allowed,
     real_only,
 )
+from ..values import Table
+from .overrides import check_types
+from .registry import GameKind, HistoryFormat, NewShoe
 
 MAX_DISCARDS = 5
 #: The passive choices, in order: for a player whose clock ran out; and how a notice says the
@@ -447,3 +455,47 @@ class _LogViews(RecordDocs):
         mine = self.views.setdefault(viewer, [])
         mine.extend(redact(d, viewer) for d in self.docs[len(mine):])
         return list(mine)
+
+
+# -- the game, as the room's registry knows it ---------------------------------------------------
+def _table_rules(preset_name: str | None, overrides: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    check_types(DrawRules, overrides, nullable=("raise_cap",))
+    if preset_name not in (None, "default"):
+        raise BadRequest("preset", "poker tables have one preset, 'default'")
+    fields = {f.name: f for f in dataclasses.fields(DrawRules)}
+    values: dict[str, Any] = {}
+    for k, v in overrides.items():
+        if k not in fields:
+            raise BadRequest("overrides", f"unknown poker setting {k!r}; known: {', '.join(fields)}")
+        values[k] = v
+    draw = DrawRules(**values)
+    return dataclasses.asdict(draw), draw.max_players
+
+
+def _adapter(table: Table, players: Players, new_shoe: NewShoe | None) -> Game:
+    return DrawGame(DrawRules.from_dict(table.game_rules), players, real=table.cards == "real")
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
+def _summary(r: dict[str, Any]) -> str:
+    return (f"Five-card draw, ante {_dollars(r['ante'])}, bets {_dollars(r['min_bet'])}–"
+            f"{_dollars(r['max_bet'])}, draw up to {r['max_discard']}"
+            + (" (4 keeping an Ace)" if r.get("ace_discard") else ""))
+
+
+#: Five-card draw keeps the id "poker" in stored rows, histories and the protocol.
+DRAW = GameKind(
+    id="poker", title="Five-card draw", rules=DrawRules, table_rules=_table_rules,
+    stake_keys=("ante", "min_bet", "max_bet", "min_raise", "max_raise", "min_ante", "max_ante"),
+    bounds=(50, 500),  # the house rule's: "Bet → between $0.50 and $5"
+    adapter=_adapter,
+    history=HistoryFormat(
+        key="hands", replay=draw_history.replay, verify=draw_history.verify, steps=draw_history.steps_of,
+        served=draw_served.served, house_copy=draw_served.house_copy, results=draw_served.results,
+        commitment=draw_served.commitment, phh=to_phh),
+    summary=_summary,
+    presets=lambda: DrawRules().to_dict(),
+)

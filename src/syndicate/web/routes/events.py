@@ -10,8 +10,8 @@ from fastapi import APIRouter
 from pydantic import Field, StrictInt
 
 from ...core import money
-from ...room.clock import MAX_TURN, MIN_TURN
 from ...room.errors import BadRequest, Forbidden
+from ...room.live.clocks import MAX_TURN, MIN_TURN
 from ...room.roles import require
 from ..auth import Me
 from ..schemas import Body, Id, Name, NewPassword

@@ -8,9 +8,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import PlainTextResponse
 
-from ...poker.history import to_phh
 from ...room.errors import BadRequest
-from ...room.histories import finished_hands, shoe_history
+from ...room.histories import finished_hands, kind_of_history, shoe_history
 from ...room.roles import require
 from ..auth import Me
 from ..schemas import JSON_ERRORS, Digits, Id
@@ -39,9 +38,10 @@ def hands(
 def hand_phh(account: Me, hand_id: Id, room: Room) -> str:
     """A finished draw hand in the Poker Hand History format (docs/hand-history-poker.md)."""
     doc = hand_history(account, hand_id, room)
-    if doc.get("game") != "poker":
-        raise BadRequest("game", "PHH is a poker format: download a Blackjack hand as /history")
-    return to_phh(doc)
+    kind = kind_of_history(doc)
+    if kind.history.phh is None:
+        raise BadRequest("game", f"PHH is a poker format: download a {kind.title} hand as /history")
+    return kind.history.phh(doc)
 
 
 @router.get("/api/hands/{hand_id}/history", tags=["hands"])

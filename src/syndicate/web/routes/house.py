@@ -3,7 +3,7 @@ bots play with."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 from pydantic import Field, StrictInt
@@ -11,14 +11,14 @@ from pydantic import Field, StrictInt
 from ...room.ledger import MAX_FLOAT
 from ...room.roles import require
 from ..auth import Me
-from ..schemas import Body, Cents, Id
+from ..schemas import Body, Cents, GameId, Id
 from ..state import Room
 
 router = APIRouter()
 
 
 class Bounds(Body):
-    game: Literal["blackjack", "poker"]
+    game: GameId
     min_bet: Cents
     max_bet: Cents
 

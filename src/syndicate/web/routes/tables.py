@@ -8,10 +8,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, WebSocket
 from pydantic import Field, StrictInt, StrictStr
 
-from ...room.clock import MAX_TURN, MIN_TURN
+from ...room.live.clocks import MAX_TURN, MIN_TURN
 from ..auth import Me
 from ..live import table_socket
-from ..schemas import Body, Id, Name
+from ..schemas import DEFAULT_GAME, Body, GameId, Id, Name
 from ..state import Live, Room
 
 router = APIRouter()
@@ -19,7 +19,7 @@ router = APIRouter()
 
 class NewTable(Body):
     name: Name
-    game: Literal["blackjack", "poker"] = "blackjack"
+    game: GameId = DEFAULT_GAME
     preset: Annotated[StrictStr, Field(max_length=40)] | None = None
     overrides: dict[Annotated[str, Field(max_length=40)], StrictStr | StrictInt | float | bool] = Field(
         default_factory=dict, max_length=40,

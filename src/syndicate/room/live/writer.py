@@ -41,7 +41,7 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from .ports import Repo, SerialTransactions, Store
+from ..ports import Repo, SerialTransactions, Store
 
 Work = Callable[[Repo], Any]
 Job = tuple[Work, "asyncio.Future[Any]", Hashable | None]

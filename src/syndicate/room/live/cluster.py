@@ -30,6 +30,7 @@ message to each of that process's clients, already encoded.
 
 The file is a little over the room's usual length: leases, routes, takeover and the messages
 between processes are one protocol, and they share its state (the routes, the epochs held).
+The tables this process runs are its :class:`~syndicate.room.live.floor.Pit`, as in one process.
 """
 
 from __future__ import annotations
@@ -45,22 +46,23 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
+from ..cardroom import CardRoom
+from ..errors import Conflict
+from ..games import NewShoe
+from ..ledger import now
+from ..ports import Bus, Repo
+from ..recovery import void_table
+from ..values import Account, Lease, Table
+from . import floor
 from .actor import Connection, TableActor
-from .cardroom import CardRoom
-from .clock import Timers
-from .errors import Conflict
-from .games import NewShoe
-from .ledger import now
-from .live import LiveRoom, unrestored
+from .clocks import Timers
+from .floor import Pit, unrestored
 from .messages import Encoded, encode, kind_of, refusal, running
-from .ports import Bus, Repo
-from .recovery import void_table
-from .values import Account, Lease, Table
+from .remote import RemoteConn, RemoteTable
 
 log = logging.getLogger(__name__)
 
 VERSION_STRIDE = 1_000_000_000  # versions an owner may use before the next owner's first
-JOIN_RETRY_SECONDS = 0.5  # a join no owner heard is sent again after this
 
 
 def node_name() -> str:
@@ -69,86 +71,17 @@ def node_name() -> str:
     return f"{socket.gethostname()[:40]}:{os.getpid()}:{os.urandom(3).hex()}"
 
 
-class RemoteConn:
-    """A client of another process, as the owner's table sees it."""
-
-    __slots__ = ("account", "cid", "cluster", "node")
-
-    def __init__(self, cluster: ClusterRoom, node: str, cid: int, account: Account) -> None:
-        self.cluster, self.node, self.cid, self.account = cluster, node, cid, account
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.cluster._deliver(self.node, self.cid, message)
-
-
-class RemoteTable:
-    """A table owned by another process, as this process's sockets see it."""
-
-    stopped = False
-
-    def __init__(self, cluster: ClusterRoom, table_id: int, owner: str, epoch: int) -> None:
-        self.cluster, self.table_id, self.owner, self.epoch = cluster, table_id, owner, epoch
-        self.conns: dict[Connection, int] = {}
-
-    async def join(self, conn: Connection) -> None:
-        self.conns[conn] = self.cluster._cid(conn)
-        self._op(conn, "join")
-
-    def submit(self, conn: Connection, message: dict[str, Any]) -> None:
-        if conn not in self.conns:
-            self.conns[conn] = self.cluster._cid(conn)
-        self._op(conn, "action", message)
-
-    def part(self, conn: Connection) -> None:
-        if self.conns.pop(conn, None) is not None:
-            self._op(conn, "part")
-        self.cluster._forget(conn)
-
-    def rejoin(self, owner: str, epoch: int) -> None:
-        """The table moved (or the cluster lost messages): every client here asks again."""
-        self.owner, self.epoch = owner, epoch
-        for conn in self.conns:
-            self._op(conn, "join")
-
-    def _join_again(self, conn: Connection) -> None:
-        """A join no owner heard (Redis was away, or came back before the owner subscribed again,
-        or the owner died): without it the client would see its table as it was until the next
-        change, and miss its own turn. Ask again shortly, to whoever owns the table then, until
-        one hears it or the client leaves."""
-        def again() -> None:
-            if conn in self.conns and self.cluster.routes.get(self.table_id) is self:
-                self._op(conn, "join")
-
-        asyncio.get_running_loop().call_later(JOIN_RETRY_SECONDS, again)
-
-    def _op(self, conn: Connection, op: str, message: dict[str, Any] | None = None) -> None:
-        body: dict[str, Any] = {"op": op, "table": self.table_id, "node": self.cluster.node,
-                                "conn": self.conns.get(conn) or self.cluster._cid(conn)}
-        if op != "part":
-            body["account"] = conn.account.to_json()
-        if message is not None:
-            body["message"] = message
-
-        def unheard() -> None:  # no owner listening: it died, or the table is changing hands
-            if message is not None:  # an action
-                conn.send(refusal(message, "table_moving", "the server running this table is not answering: "
-                                  "nothing was applied; another server takes the table over within seconds, "
-                                  "then resend"))
-            elif op == "join":
-                self._join_again(conn)
-            self.cluster._suspect(self.table_id)
-
-        self.cluster._publish(self.cluster._node_channel(self.owner), json.dumps(body), unheard)
-
-
-class ClusterRoom(LiveRoom):
-    """:class:`LiveRoom` for one of several processes (see the module's docstring)."""
+class ClusterRoom:
+    """The floor of one of several processes (see the module's docstring)."""
 
     def __init__(self, room: CardRoom, bus: Bus, *, namespace: str, timers: Timers | None = None,
                  new_shoe: NewShoe | None = None, lease_seconds: float = 5.0, node: str | None = None) -> None:
         """``bus`` carries messages between the processes (Redis: :mod:`syndicate.store.bus`);
         ``namespace`` keeps apart the clusters that share one (each database is one cluster)."""
-        super().__init__(room, timers=timers, new_shoe=new_shoe)
+        self.room = room
+        self.pit = Pit(room, timers=timers, new_shoe=new_shoe)
+        self._lock = asyncio.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.bus = bus
         self.lease = timedelta(seconds=lease_seconds)
         self.node = node or node_name()
@@ -183,7 +116,7 @@ class ClusterRoom(LiveRoom):
         for t in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-        await super().stop()  # the tables, then their writer
+        await self.pit.stop()  # the tables, then their writer
         held = dict(self.epochs)
 
         def release(repo: Repo) -> None:
@@ -194,6 +127,16 @@ class ClusterRoom(LiveRoom):
             await self._tx(release)
         with contextlib.suppress(Exception):
             await self.bus.aclose()
+
+    @property
+    def tables(self) -> dict[int, TableActor]:
+        return self.pit.tables
+
+    def seated(self, account_id: int) -> list[int]:
+        return self.pit.seated(account_id)
+
+    def event_ended(self, table_ids: list[int]) -> None:
+        floor.event_ended(self, table_ids)
 
     # -- the routes of sockets -----------------------------------------------------------------
     async def table(self, table: Table) -> Any:
@@ -222,9 +165,9 @@ class ClusterRoom(LiveRoom):
             if lease is None:
                 return None
         owner, epoch = lease.owner, lease.epoch
-        if owner == self.node and table_id in self.tables:
-            self.routes[table_id] = self.tables[table_id]
-            return self.tables[table_id]
+        if owner == self.node and table_id in self.pit.tables:
+            self.routes[table_id] = self.pit.tables[table_id]
+            return self.pit.tables[table_id]
         remote = RemoteTable(self, table_id, owner, epoch)
         self.routes[table_id] = remote
         return remote
@@ -325,12 +268,12 @@ class ClusterRoom(LiveRoom):
         if voided:
             log.warning("table %s taken over (epoch %s): voided hand(s) %s, every bet returned",
                         table_id, epoch, voided)
-        runner = self._runner(table)
+        runner = self.pit.actor(table)
         runner.version = epoch * VERSION_STRIDE
         runner.fence = lambda repo: repo.check_lease(table_id, self.node, epoch)
         runner.on_fenced = self._on_fenced
         await runner.start()
-        self.tables[table_id] = runner
+        self.pit.tables[table_id] = runner
         self.epochs[table_id] = epoch
         old = self.routes.get(table_id)
         self.routes[table_id] = runner
@@ -345,7 +288,7 @@ class ClusterRoom(LiveRoom):
     async def _lost(self, table_id: int) -> None:
         """Another process has the table now (this one was fenced or could not renew): its
         clients here, and other processes' clients of it, go to the new owner."""
-        runner = self.tables.pop(table_id, None)
+        runner = self.pit.tables.pop(table_id, None)
         self.epochs.pop(table_id, None)
         if runner is None:
             return
@@ -435,7 +378,7 @@ class ClusterRoom(LiveRoom):
         """A process that had clients here no longer listens: its clients are gone."""
         for key in [k for k in self._remotes if k[0] == node]:
             rc, tid = self._remotes.pop(key)
-            runner = self.tables.get(tid)
+            runner = self.pit.tables.get(tid)
             if runner is not None:
                 runner.part(rc)
 
@@ -480,7 +423,7 @@ class ClusterRoom(LiveRoom):
                     # their process may have subscribed again before us, so that its rejoin
                     # found no one listening (Redis keeps no message for a later subscriber).
                     for rc, tid in list(self._remotes.values()):
-                        runner = self.tables.get(tid)
+                        runner = self.pit.tables.get(tid)
                         if runner is not None and not runner.fenced:
                             runner.join_nowait(rc)
                 first = False
@@ -512,7 +455,7 @@ class ClusterRoom(LiveRoom):
         op = json.loads(data)
         kind = op["op"]
         if kind == "refresh":
-            LiveRoom.refresh(self, op["table"])
+            self.pit.refresh(op["table"])
         elif kind == "revoke":
             if self.revoke is not None:
                 self.revoke(op)
@@ -532,7 +475,7 @@ class ClusterRoom(LiveRoom):
     def _from_client(self, op: dict[str, Any]) -> None:
         """An operation of another process's client, for a table this process runs."""
         tid, node, cid = op["table"], op["node"], op["conn"]
-        runner = self.tables.get(tid)
+        runner = self.pit.tables.get(tid)
         if runner is None or runner.fenced:
             self._publish(self._node_channel(node), json.dumps({"op": "moved", "table": tid}), None)
             return

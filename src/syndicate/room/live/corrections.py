@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game import Game
-from .seating import Seat
-from .values import Account
+from ..game import Game
+from ..seating import Seat
+from ..values import Account
 
 #: A bet the dealer was told of, by what identifies it from one change to the next.
 Told = dict[tuple[Any, ...], dict[str, Any]]

@@ -1,7 +1,8 @@
 """A live table's clocks: the turn clock of the player to act, and the auto-deal window.
 
 Neither changes the table itself: when one runs out it puts a command on the table's queue
-(``fire``), so what it triggers is applied in order with everything else.
+(``fire``), so what it triggers is applied in order with everything else (what the table then
+does: :mod:`.timeouts`).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from .errors import BadRequest
-from .values import Table
+from ..errors import BadRequest
+from ..values import Table
 
 MAX_AUTO_SECONDS = 600
 #: The turn clock a dealer or an admin may set, in whole seconds (or none).

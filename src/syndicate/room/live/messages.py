@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from .errors import BadRequest, Conflict
+from ..errors import BadRequest, Conflict
 
 #: The version of the live-play protocol (docs/protocol.md): an action that changed the table is
 #: answered by the sender's next state, which carries the action's id as ``ack``.

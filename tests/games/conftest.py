@@ -1,0 +1,1 @@
+from tests.room.kit import cast, database, db_url, pg_url, room  # noqa: F401
