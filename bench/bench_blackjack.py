@@ -19,7 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from syndicate.blackjack.bots import act, advisor
-from syndicate.blackjack.engine import SETTLED, Round
+from syndicate.blackjack.course import SETTLED
+from syndicate.blackjack.round import shuffled
 from syndicate.blackjack.rules import Rules
 from syndicate.core.shoe import Shoe
 
@@ -37,7 +38,7 @@ def ours(seats: int, rounds: int) -> float:
     for _ in range(rounds):
         if shoe.needs_shuffle:
             shoe = Shoe.new(rules.decks, rules.penetration, 1)
-        rd = Round(rules, shoe, stacks)
+        rd = shuffled(rules, shoe, stacks)
         for s in stacks:
             rd.bet(s, 500)
         rd.deal()

@@ -4,9 +4,10 @@ and a history the card room served names each hand by its evening-wide number.""
 
 from __future__ import annotations
 
-from syndicate.blackjack import Round, history
+from syndicate.blackjack import Round, history, shuffled
 from syndicate.blackjack.rules import Rules
 from syndicate.core.cards import parse
+from syndicate.core.play import take_back
 from syndicate.core.shoe import EnteredShoe, Shoe
 from syndicate.poker import history as poker_history
 
@@ -16,7 +17,7 @@ def test_a_card_taken_back_says_whose_and_which() -> None:
     rd.bet(1, 100)
     rd.deal()
     rd.deal_card("Ks")  # meant for seat 1, entered wrongly: taken back
-    rd.take_back()
+    rd, _ = take_back(rd)
     steps = [history.describe(r) for r in rd.log]
     assert "card taken back (K♠): seat 1 hand 1's card, a correction" in steps
 
@@ -24,7 +25,7 @@ def test_a_card_taken_back_says_whose_and_which() -> None:
 def test_insurance_lost_and_tens_in_words() -> None:
     # Seat 1: Ts 9c (19) against the dealer's Ah up, 7d in the hole: insurance is lost.
     shoe = Shoe.stacked(parse("Ts Ah 9c 7d 2c 3c 4c 5c 6c", distinct=False), decks=1)
-    rd = Round(Rules(decks=1), shoe, {1: 10_000})
+    rd = shuffled(Rules(decks=1), shoe, {1: 10_000})
     rd.bet(1, 1_000)
     rd.deal()
     rd.insurance(1)
@@ -39,7 +40,7 @@ def test_insurance_lost_and_tens_in_words() -> None:
 
 def test_a_served_history_names_the_hand_by_its_evening_wide_number() -> None:
     shoe = Shoe.stacked(parse("Ts 9h 9c 7d 2c 3c 4c 5c 6c", distinct=False), decks=1)
-    rd = Round(Rules(decks=1), shoe, {1: 10_000})
+    rd = shuffled(Rules(decks=1), shoe, {1: 10_000})
     rd.bet(1, 100)
     rd.deal()
     rd.stand(1)

@@ -121,7 +121,7 @@ def server_rules() -> set[str]:
                 if "PERMISSIONS" in names and isinstance(node.value, ast.Dict):  # require(): the action is the rule
                     rules.update(k.value for k in node.value.keys if isinstance(k, ast.Constant))
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.endswith("_refusal"):
-                # the engines' "rule: message" refusals (blackjack/engine.py's _refuse)
+                # the engines' "rule: message" refusals (blackjack/refusals.py's refuse)
                 for ret in ast.walk(node):
                     head = _text(ret.value) if isinstance(ret, ast.Return) and ret.value is not None else None
                     m = re.match(r"([a-z][a-z0-9_]*): ", head or "")

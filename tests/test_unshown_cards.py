@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from syndicate.blackjack.engine import Round
 from syndicate.blackjack.history import verify as bj_verify
+from syndicate.blackjack.round import shuffled
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
 from syndicate.core.shoe import Shoe
@@ -81,7 +81,7 @@ def test_each_viewer_gets_only_the_cards_they_may_see() -> None:
 def test_a_blackjack_round_verifies_when_it_ends_with_the_seed_secret() -> None:
     rules = Rules()
     shoe = Shoe.new(rules.decks, rules.penetration, 1 if rules.burn_card else 0)
-    rd = Round(rules, shoe, {1: 10_000, 2: 10_000})
+    rd = shuffled(rules, shoe, {1: 10_000, 2: 10_000})
     rd.bet(1, rules.min_bet)
     rd.bet(2, rules.min_bet)
     rd.deal()
@@ -173,7 +173,7 @@ def test_a_blackjack_restub_is_not_claimed_to_open_a_committed_position() -> Non
         assert not shoe.needs_shuffle, "the deck ended on a round's last card: no re-stub"
         shoe.begin_round()
         stacks = {s: 100_000 for s in range(1, 8)}
-        rd = Round(rules, shoe, stacks)
+        rd = shuffled(rules, shoe, stacks)
         for s in stacks:
             rd.bet(s, rules.min_bet)
         rd.deal()

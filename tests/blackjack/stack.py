@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from syndicate.blackjack.engine import Round
+from syndicate.blackjack.round import Round, shuffled
 from syndicate.blackjack.rules import Rules
 from syndicate.core.cards import parse
 from syndicate.core.shoe import Shoe
@@ -22,7 +22,7 @@ def stacked_round(
     d = parse(dealer, distinct=False)
     order = [h[0] for h in hands] + [d[0]] + [h[1] for h in hands] + [d[1]] + parse(draws, distinct=False)
     seats = list(range(1, len(players) + 1))
-    rd = Round(rules, Shoe.stacked(order, decks=8), stacks or {s: 100_000 for s in seats})
+    rd = shuffled(rules, Shoe.stacked(order, decks=8), stacks or {s: 100_000 for s in seats})
     for s in seats:
         rd.bet(s, (bets or {}).get(s, 1000))
     rd.deal()

@@ -14,11 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from syndicate.blackjack import history
-from syndicate.blackjack.engine import DEALING, PLAYING, SETTLED, Round
+from syndicate.blackjack.course import DEALING, PLAYING, SETTLED
+from syndicate.blackjack.real_cards import shuffle_discards
+from syndicate.blackjack.round import Round, shuffled
 from syndicate.blackjack.rules import HOLE_CARD, SURRENDER, Rules
 from syndicate.blackjack.session import Session
+from syndicate.blackjack.views import log_view, view
 from syndicate.core.cards import SUITLESS, card, decks
 from syndicate.core.errors import IllegalAction, OutOfTurn
+from syndicate.core.play import take_back
 from syndicate.core.shoe import CardNeed, EnteredShoe, Shoe
 from syndicate.room import histories
 
@@ -64,16 +68,16 @@ def view_without_shoe(view: dict[str, Any]) -> dict[str, Any]:
 
 def assert_same(stacked: Round, entered: Round) -> None:
     assert entered.results() == stacked.results()
-    assert without_chance(entered.log_view("dealer")) == stacked.log_view("dealer")
+    assert without_chance(log_view(entered, "dealer")) == log_view(stacked, "dealer")
     for viewer in [*stacked.seats, "spectator", "dealer"]:
-        assert view_without_shoe(entered.view(viewer)) == view_without_shoe(stacked.view(viewer))
-        assert without_chance(entered.log_view(viewer)) == stacked.log_view(viewer)
+        assert view_without_shoe(view(entered, viewer)) == view_without_shoe(view(stacked, viewer))
+        assert without_chance(log_view(entered, viewer)) == log_view(stacked, viewer)
 
 
 def both_ways(rules: Rules, cards: list[str], script: Script, bets: dict[int, int],
               stacks: dict[int, int] | None = None) -> tuple[Round, Round]:
     stacks = stacks or {s: 100_000 for s in bets}
-    stacked = play(Round(rules, Shoe.stacked(cards, decks=rules.decks), stacks), cards, script, bets)
+    stacked = play(shuffled(rules, Shoe.stacked(cards, decks=rules.decks), stacks), cards, script, bets)
     entered = play(Round(rules, EnteredShoe(rules.decks), stacks), cards, script, bets)
     assert_same(stacked, entered)
     return stacked, entered
@@ -131,11 +135,11 @@ class TestSameCardsSameRound:
         ranks = [c[0] for c in suited]
         entered = play(Round(rules, EnteredShoe(6), {1: 100_000}), ranks,
                        [(1, "split"), (1, "stand"), (1, "stand")], {1: 1000})
-        stacked = play(Round(rules, Shoe.stacked(suited, decks=6), {1: 100_000}), suited,
+        stacked = play(shuffled(rules, Shoe.stacked(suited, decks=6), {1: 100_000}), suited,
                        [(1, "split"), (1, "stand"), (1, "stand")], {1: 1000})
         assert entered.results() == stacked.results()
         assert [c.text for c in entered.seats[1].hands[0].cards] == ["8", "3"]
-        assert entered.view(1)["dealer"]["cards"] == ["6", "T", "9"]
+        assert view(entered, 1)["dealer"]["cards"] == ["6", "T", "9"]
 
 
 class TestChanceNodes:
@@ -162,16 +166,16 @@ class TestChanceNodes:
         assert rd.card_needed is None and rd.phase == PLAYING and rd.to_act == 1
 
     def test_a_shuffled_shoe_never_stops_at_a_chance_node(self):
-        rd = Round(Rules(), Shoe.from_seed(bytes(32)), {1: 10_000})
+        rd = shuffled(Rules(), Shoe.from_seed(bytes(32)), {1: 10_000})
         rd.bet(1, 100)
         rd.deal()
         assert rd.card_needed is None and not rd.entered
-        assert rd.view(1)["card_needed"] is None
+        assert view(rd, 1)["card_needed"] is None
         with pytest.raises(IllegalAction) as e:
             rd.deal_card("As")
         assert e.value.rule == "card_source"
         with pytest.raises(IllegalAction) as e:
-            rd.take_back()
+            take_back(rd)
         assert e.value.rule == "take_back"
 
     def test_hit_double_split_and_dealer_say_why(self):
@@ -193,7 +197,7 @@ class TestChanceNodes:
         rd.deal_card("2d")
         rd.stand(1)
         assert rd.card_needed == CardNeed(-1, 0, 2, True, "dealer")
-        assert rd.view("spectator")["card_needed"] == {"seat": -1, "hand": 0, "slot": 2, "face_up": True,
+        assert view(rd, "spectator")["card_needed"] == {"seat": -1, "hand": 0, "slot": 2, "face_up": True,
                                                         "why": "dealer"}
         rd.deal_card("2h")  # 6 + 10 + 2: the dealer stands on 18
         assert rd.card_needed is None and rd.phase == SETTLED
@@ -208,7 +212,7 @@ def fresh_dealt(decks: int = 5, seats: int = 3) -> Round:
 
 
 def snapshot(rd: Round) -> Any:
-    return (json.dumps(rd.log_view("dealer")), json.dumps([rd.view(v) for v in [*rd.seats, "dealer"]]),
+    return (json.dumps(log_view(rd, "dealer")), json.dumps([view(rd, v) for v in [*rd.seats, "dealer"]]),
             rd.card_needed, rd.shoe.state())  # type: ignore[union-attr]
 
 
@@ -295,7 +299,7 @@ class TestRefusals:
         rd.hit(1)
         before = snapshot(rd)
         with pytest.raises(IllegalAction) as e:
-            rd.take_back()
+            take_back(rd)
         assert e.value.rule == "take_back" and "'hit' came after it" in str(e.value)
         assert snapshot(rd) == before
 
@@ -315,12 +319,12 @@ class TestTakeBack:
         for c in ["9s", "8s", "6h", "7d"]:
             rd.deal_card(c)
         before = snapshot(rd)
-        log_before = rd.log_view("dealer")
+        log_before = log_view(rd, "dealer")
         rd.deal_card("2c")
         assert rd.can_take_back()
-        taken = rd.take_back()
+        rd, taken = take_back(rd)
         assert (taken.seat, taken.hand, taken.card.text, taken.face_up) == (2, 0, "2c", True)
-        assert rd.log_view("dealer") == [*log_before, {"type": "take_back", "seat": 2, "hand": 0,
+        assert log_view(rd, "dealer") == [*log_before, {"type": "take_back", "seat": 2, "hand": 0,
                                                        "card": "2c", "face_up": True}]
         assert snapshot(rd)[2:] == before[2:]  # the same card is needed, the shoe counts as before
         rd.deal_card("3c")
@@ -332,7 +336,7 @@ class TestTakeBack:
         rd.stand(1)
         rd.deal_card("Kc")  # the dealer busts: the player is paid
         assert rd.is_terminal and rd.results() == {1: 100}
-        rd.take_back()
+        rd, _ = take_back(rd)
         assert not rd.is_terminal and rd.results() == {1: -100}  # the bet is on the table again
         assert rd.card_needed == CardNeed(-1, 0, 2, True, "dealer")
         rd.deal_card("2c")  # 18 against the player's 19
@@ -343,11 +347,11 @@ class TestTakeBack:
         rd = fresh_dealt(seats=1)
         rd.deal_card("Ts")
         rd.deal_card("6h")
-        rd.take_back()
-        rd.take_back()
+        rd, _ = take_back(rd)
+        rd, _ = take_back(rd)
         assert rd.card_needed == CardNeed(1, 0, 0, True, "deal")
         with pytest.raises(IllegalAction, match="no card has been entered"):
-            rd.take_back()
+            take_back(rd)
         assert rd.shoe.position == 0  # type: ignore[union-attr]
 
     def test_a_natural_paid_at_the_peek_is_taken_back_with_its_card(self):
@@ -359,7 +363,7 @@ class TestTakeBack:
             rd.deal_card(c)
         rd.deal_card("6d")  # the hole card: no blackjack for the dealer; seat 1's natural is paid
         assert rd.seats[1].stack == 10_000 + 1500
-        rd.take_back()
+        rd, _ = take_back(rd)
         assert rd.seats[1].stack == 9_000 and rd.phase == DEALING
         assert not any(r.type == "payout" for r in rd.log)
 
@@ -374,19 +378,19 @@ class TestHoleCard:
         for c in ["9s", "8s", "6h", "7d", "7c"]:
             rd.deal_card(c)
         rd.deal_card("Js")  # the wrong hole card: taken back, face down
-        rd.take_back()
+        rd, _ = take_back(rd)
         rd.deal_card("Qs")
         viewers = [1, 2, "spectator", "dealer"]
         while not rd.hole_revealed:
             for v in viewers:
-                seen = strings([rd.view(v), rd.log_view(v)])
+                seen = strings([view(rd, v), log_view(rd, v)])
                 assert "Qs" not in seen and "Js" not in seen, v
-            steps = history.steps_of({"rounds": [{"number": 1, "log": rd.log_view(1)}]})
+            steps = history.steps_of({"rounds": [{"number": 1, "log": log_view(rd, 1)}]})
             assert not any("Q♠" in s or "J♠" in s for s in steps)
             rd.stand(rd.to_act)
             if rd.card_needed is not None:
                 rd.deal_card("2d")
-        assert "Qs" in strings(rd.view(1)) and "Qs" in strings(rd.log_view(1))
+        assert "Qs" in strings(view(rd, 1)) and "Qs" in strings(log_view(rd, 1))
 
     def test_the_peek_works_on_the_entered_hole_card(self):
         rd = Round(Rules(decks=6, hole_card="peek"), EnteredShoe(6), {1: 10_000})
@@ -418,7 +422,7 @@ def session_history(take_backs: bool) -> dict[str, Any]:
                 if take_backs and rng.random() < 0.3:
                     wrong = next(c for c in SUITLESS if rd.can_deal_card(c))
                     rd.deal_card(wrong)
-                    rd.take_back()
+                    rd = sess.take_back()
                 rd.deal_card(next(it))
             else:
                 getattr(rd, rng.choice(rd.legal_actions()))(rd.to_act)
@@ -455,7 +459,7 @@ class TestHistory:
         for c in ["Ts", "9h", "Kd"]:
             rd.deal_card(c)
         rd.deal_card("Qs")
-        rd.take_back()
+        rd, _ = take_back(rd)
         rd.deal_card("Qh")
         assert rd.to_act == 1 and not rd.hole_revealed  # a round served while in play
         from syndicate.blackjack.session import round_json, shoe_json
@@ -507,7 +511,7 @@ def test_random_rounds_entered_or_stacked_are_the_same(rules, seats, seed, take_
     stacks = {s: 20_000 for s in range(1, seats + 1)}
     bets = {s: rng.choice([100, 250, 1000]) for s in stacks}
 
-    stacked = Round(rules, Shoe.stacked(order, decks=rules.decks), stacks)
+    stacked = shuffled(rules, Shoe.stacked(order, decks=rules.decks), stacks)
     entered = Round(rules, EnteredShoe(rules.decks), stacks)
     for rd in (stacked, entered):
         for s, b in bets.items():
@@ -522,7 +526,7 @@ def test_random_rounds_entered_or_stacked_are_the_same(rules, seats, seed, take_
                 wrong = next((x for x in ("2c", "7h", "K", "A") if entered.can_deal_card(x)), None)
                 if wrong is not None:
                     entered.deal_card(wrong)
-                    entered.take_back()
+                    entered, _ = take_back(entered)
             entered.deal_card(c)
         assert entered.to_act == stacked.to_act and entered.phase == stacked.phase
         decide_a(stacked)
@@ -564,8 +568,8 @@ def test_the_discards_shuffled_back_in_mid_round():
     deck = [c.text for c in decks(1)]
     random.Random(3).shuffle(deck)
     it = iter(deck)
-    shuffled = None
-    while shuffled is None:
+    reshuffled = None
+    while reshuffled is None:
         rd = sess.new_round()
         rd.bet(1, 500)
         rd.deal()
@@ -582,11 +586,11 @@ def test_the_discards_shuffled_back_in_mid_round():
             with pytest.raises(IllegalAction) as e:
                 rd.deal_card("2")
             assert e.value.rule == "shoe_count" and e.value.message.startswith("the shoe is empty")
-            shuffled = rd.shuffle_discards()
-            assert (shuffled.returned, shuffled.on_table) == (52 - len(on_table), len(on_table))
+            reshuffled = shuffle_discards(rd, rd.shoe)
+            assert (reshuffled.returned, reshuffled.on_table) == (52 - len(on_table), len(on_table))
             assert rd.shoe.remaining == 52 - len(on_table)
             with pytest.raises(IllegalAction) as e:
-                rd.take_back()  # the shuffle came after the last card
+                take_back(rd)  # the shuffle came after the last card
             assert e.value.rule == "take_back"
             back = next(x.text for x in decks(1) if x not in on_table)
             rd.deal_card(back)
@@ -598,5 +602,5 @@ def test_the_discards_shuffled_back_in_mid_round():
     assert out.matches, out.problems
     assert any("shuffles the discards back into the shoe" in s for s in out.steps)
     with pytest.raises(IllegalAction) as e:
-        rd.shuffle_discards()  # the round is over: between rounds a new shoe starts the count again
+        shuffle_discards(rd, rd.shoe)  # the round is over: between rounds a new shoe starts the count again
     assert e.value.rule == "shuffle_discards"

@@ -8,8 +8,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from syndicate.blackjack import history
-from syndicate.blackjack.engine import Round
+from syndicate.blackjack import history, views
+from syndicate.blackjack.round import Round
 from syndicate.blackjack.rules import (
     BLACKJACK_PAYS,
     DOUBLE_ON,
@@ -130,11 +130,11 @@ def check_views_hide(rd: Round, hole) -> None:
         return
     visible = {c.text for s in rd.seats.values() for h in s.hands for c in h.cards} | {rd.dealer[0].text}
     for viewer in [*rd.seats, "spectator", "dealer"]:
-        view = rd.view(viewer)
+        view = views.view(rd, viewer)
         assert view["dealer"]["cards"][1] is None
         if hole.text not in visible:
             assert hole.text not in strings(view)
-            assert hole.text not in strings(rd.log_view(viewer))
+            assert hole.text not in strings(views.log_view(rd, viewer))
     assert hole.text not in repr(rd)
 
 
@@ -264,4 +264,4 @@ def test_random_states_refuse_illegal_actions_and_change_nothing():
 
 
 def snapshot(rd: Round) -> str:
-    return json.dumps([len(rd.log), rd.phase, rd.to_act, rd.stacks(), rd.view("dealer")], sort_keys=True)
+    return json.dumps([len(rd.log), rd.phase, rd.to_act, rd.stacks(), views.view(rd, "dealer")], sort_keys=True)

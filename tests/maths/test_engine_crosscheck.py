@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from syndicate.blackjack.bots import act, advisor
-from syndicate.blackjack.engine import SETTLED, Round
+from syndicate.blackjack.course import SETTLED
 from syndicate.blackjack.maths.simulate import _kernel_args, sim_chunk
+from syndicate.blackjack.round import shuffled
 from syndicate.blackjack.rules import Rules, preset
 from syndicate.core.cards import decks as fresh_decks
 from syndicate.core.shoe import Shoe
@@ -25,7 +26,7 @@ BET = 1_000  # cents: even, so half a bet and 3:2 / 6:5 wins are whole cents
 def _engine_result(rules: Rules, order: list) -> float:
     """One seat playing the computed chart (the bots' own move) through a stacked shoe."""
     advise = advisor(rules)
-    rd = Round(rules, Shoe.stacked(order, penetration=1.0, burn=0, decks=rules.decks), {1: 10**9})
+    rd = shuffled(rules, Shoe.stacked(order, penetration=1.0, burn=0, decks=rules.decks), {1: 10**9})
     rd.bet(1, BET)
     rd.deal()
     while rd.phase != SETTLED:

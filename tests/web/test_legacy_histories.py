@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from syndicate.apps.cli import app as cli
 from syndicate.apps.history import verify
-from syndicate.blackjack.engine import Round
+from syndicate.blackjack.round import shuffled
 from syndicate.blackjack.rules import Rules
 from syndicate.blackjack.session import round_json, shoe_json
 from syndicate.core.shoe import Shoe
@@ -44,7 +44,7 @@ def _legacy(shoe: Shoe) -> str:
 def _blackjack() -> tuple[dict, Shoe, dict[int, int]]:
     rules = Rules()
     shoe = Shoe.new(rules.decks, rules.penetration, 1 if rules.burn_card else 0)
-    rd = Round(rules, shoe, {1: 10_000})
+    rd = shuffled(rules, shoe, {1: 10_000})
     rd.bet(1, rules.min_bet)
     rd.deal()
     rng = random.Random(7)

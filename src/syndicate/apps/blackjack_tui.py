@@ -16,9 +16,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..blackjack import engine as E
+from ..blackjack import course as E
+from ..blackjack import views
 from ..blackjack.bots import act as bot_act
 from ..blackjack.bots import advisor
+from ..blackjack.round import Round
 from ..blackjack.rules import Rules
 from ..blackjack.session import Session
 from ..core import money
@@ -143,7 +145,7 @@ class BlackjackTUI:
             self.console.print(line)
         self.session.finish_round()
 
-    def _human_turn(self, rd: E.Round) -> None:
+    def _human_turn(self, rd: Round) -> None:
         """The table once, then keys until one action is taken (a hint or a wrong key only
         prints its own line)."""
         self.console.print(self.render(rd))
@@ -151,7 +153,7 @@ class BlackjackTUI:
         while not self._one_key(rd):
             pass
 
-    def _one_key(self, rd: E.Round) -> bool:
+    def _one_key(self, rd: Round) -> bool:
         legal = rd.legal_actions(HUMAN)
         options = "  ".join(LABELS[a] for a in legal)
         raw = self.key(f"{options}  [?] hint  [q]uit: ").strip().lower()
@@ -189,7 +191,7 @@ class BlackjackTUI:
             return False
         return True
 
-    def hint(self, rd: E.Round) -> str:
+    def hint(self, rd: Round) -> str:
         legal = rd.legal_actions(HUMAN)
         if rd.phase == E.INSURANCE:
             return "no insurance (it costs more than it returns unless you count cards)"
@@ -211,8 +213,8 @@ class BlackjackTUI:
             f"bets {money.format(r.min_bet)}–{money.format(r.max_bet)}"
         )
 
-    def render(self, rd: E.Round) -> Table:
-        view = rd.view(HUMAN)
+    def render(self, rd: Round) -> Table:
+        view = views.view(rd, HUMAN)
         table = Table(title="Blackjack", expand=False, show_lines=True)
         table.add_column("Seat")
         table.add_column("Cards")
@@ -246,13 +248,13 @@ class BlackjackTUI:
                 table.add_row(name, "insurance", "", money.format(s["insurance"]), "")
         return table
 
-    def bankroll_line(self, rd: E.Round) -> str:
+    def bankroll_line(self, rd: Round) -> str:
         """Its own line (a caption wraps to the table's width): short enough for 80 columns
         even at the largest stacks."""
         you = rd.seats[HUMAN]
         return f"Bankroll: {money.format(you.stack)} behind, {money.format(you.at_risk)} on the table"
 
-    def _results(self, rd: E.Round) -> list[str]:
+    def _results(self, rd: Round) -> list[str]:
         net = rd.results().get(HUMAN, 0)
         colour = "green" if net > 0 else "red" if net < 0 else "white"
         return [f"[{colour}]This round: {'+' if net > 0 else ''}{money.format(net)}[/]"]

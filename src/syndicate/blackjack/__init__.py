@@ -1,16 +1,8 @@
 """Blackjack: pure rules, the round state machine, views and histories."""
 
-from .engine import (
-    BETTING,
-    EARLY_SURRENDER,
-    INSURANCE,
-    PLAYING,
-    SETTLED,
-    PlayerHand,
-    Round,
-    Seat,
-    hand_total,
-)
+from .course import BETTING, EARLY_SURRENDER, INSURANCE, PLAYING, SETTLED
+from .hands import PlayerHand, Seat, hand_total
+from .round import Round, shuffled
 from .rules import DEFAULT_PRESET, KEYS, PRESET_TITLES, PRESETS, Rules, preset
 from .session import Session
 
@@ -31,4 +23,5 @@ __all__ = [
     "Session",
     "hand_total",
     "preset",
+    "shuffled",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.cards import Card
-from .engine import DOUBLE, HIT, PLAY_ON, SPLIT, STAND, SURRENDER
+from .course import DOUBLE, HIT, PLAY_ON, SPLIT, STAND, SURRENDER
 from .rules import Rules
 
 # Dealer up cards by value, 2..10 then Ace (value 1 → column 9).

@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 
 from ..core.cards import Card
 from .basic import decide
-from .engine import EARLY_SURRENDER, INSURANCE, Round
+from .course import EARLY_SURRENDER, INSURANCE
+from .round import Round
 from .rules import Rules
 
 Advisor = Callable[[Sequence[Card], Card, "Sequence[str] | set[str]"], str]

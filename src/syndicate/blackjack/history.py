@@ -5,28 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import money
+from ..core import money, play
 from ..core.replays import by_clock, clock_moves, replay_json
 from ..core.shoe import EnteredShoe, Shoe, commitment_of
 from . import records as rec
-from .engine import Round
+from .round import Round, shuffled
 from .rules import Rules
-
-_DECISIONS = {
-    "bet": lambda rd, r: rd.bet(r["seat"], r["amount"]),
-    "withdraw": lambda rd, r: rd.leave(r["seat"]),
-    "deal": lambda rd, r: rd.deal(),
-    "insurance": lambda rd, r: rd.insurance(r["seat"], r["amount"]),
-    "no_insurance": lambda rd, r: rd.no_insurance(r["seat"]),
-    "even_money": lambda rd, r: rd.even_money(r["seat"]),
-    "play_on": lambda rd, r: rd.play_on(r["seat"]),
-    "surrender": lambda rd, r: rd.surrender(r["seat"]),
-    "hit": lambda rd, r: rd.hit(r["seat"]),
-    "stand": lambda rd, r: None if r["auto"] else rd.stand(r["seat"]),
-    "double": lambda rd, r: rd.double(r["seat"], r["amount"]),
-    "split": lambda rd, r: rd.split(r["seat"]),
-    "leave": lambda rd, r: rd.leave(r["seat"]),
-}
 
 
 @dataclass
@@ -77,18 +61,12 @@ def replay(doc: dict[str, Any]) -> ReplayResult:
         if by_hand is None:
             cards = [rec.from_json(r).card for r in log if r["type"] in ("card",)]
             start = next((r["shoe_position"] for r in log if r["type"] == "deal"), 0)
-            rd = Round(rules, Shoe.for_replay(cards, start, rules.decks), stacks)
+            rd = shuffled(rules, Shoe.for_replay(cards, start, rules.decks), stacks)
         else:
             rd = Round(rules, by_hand, stacks)
         out.steps.append(f"— {number} —")
         try:
-            for r in log:
-                if by_hand is not None:  # the entered cards are inputs, fed back like decisions
-                    rd.apply_record(rec.from_json(r))
-                    continue
-                apply = _DECISIONS.get(r["type"])
-                if apply is not None:
-                    apply(rd, r)
+            play.replay(rd, (rec.from_json(r) for r in log))
         except (ValueError, IndexError, TypeError) as e:
             out.matches = False
             out.problems.append(f"{number}: the engine refused a recorded action: {e}")

@@ -12,9 +12,10 @@ import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..core import play
 from ..core.shoe import EnteredShoe, Shoe
 from . import records as rec
-from .engine import Round
+from .round import Round, shuffled
 from .rules import Rules
 
 HISTORY_FORMAT = "syndicate-history"
@@ -52,10 +53,23 @@ class Session:
             shoe = self._new_shoe(self.rules)
             self.shoes.append(shoe)
         stacks = {n: s for n, s in self.stacks.items()}
-        rd = Round(self.rules, shoe, stacks)
+        # A shuffled shoe deals every card at once; the dealer enters a real shoe's.
+        rd = shuffled(self.rules, shoe, stacks) if isinstance(shoe, Shoe) else Round(self.rules, shoe, stacks)
         self.rounds.append((len(self.shoes) - 1, stacks, rd))
         self.current = rd
         return rd
+
+    def take_back(self) -> Round:
+        """Take back the last card entered in the current round (see
+        :func:`syndicate.core.play.take_back`); returns the rebuilt round, now the current one."""
+        rd = self.current
+        if rd is None:
+            raise RuntimeError("no round to take a card back from")
+        rebuilt, _ = play.take_back(rd)
+        shoe_index, stacks, _ = self.rounds[-1]
+        self.rounds[-1] = (shoe_index, stacks, rebuilt)
+        self.current = rebuilt
+        return rebuilt
 
     def finish_round(self) -> dict[int, int]:
         """Carry the settled round's stacks over; returns each seat's net for the round."""

@@ -31,13 +31,13 @@ import hmac
 import secrets
 import struct
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .cards import Card, decks, parse, text
 from .errors import ShoeError
 
 __all__ = [
-    "SEED_BYTES", "CardNeed", "EnteredShoe", "Shoe", "ShoeError", "commitment_of", "position_commitment", "position_salt",
+    "SEED_BYTES", "CardNeed", "CardSource", "EnteredShoe", "Shoe", "ShoeError", "commitment_of", "position_commitment", "position_salt",
     "root_of", "shuffled",
 ]
 
@@ -233,6 +233,17 @@ class Shoe:
             _ = self.commitment  # the root covers the order as it was before the stub
         self.order.extend(stub)
 
+    # -- counting what a driver dealt (see CardSource) --------------------------------------
+    def refusal(self, c: Card) -> str | None:
+        """Nothing to refuse: the driver drew ``c`` from this shoe, whose order it is."""
+        return None
+
+    def take(self, c: Card) -> None:
+        """Nothing to count: :meth:`draw` moved the position already."""
+
+    def put_back(self, c: Card) -> None:
+        """Nothing to uncount: a committed shoe's cards are never taken back."""
+
     # -- fairness -------------------------------------------------------------------------
     @property
     def commitment(self) -> str:
@@ -371,6 +382,31 @@ class CardNeed(NamedTuple):
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
              "tenth", "eleventh")
+
+
+class CardSource(Protocol):
+    """Where a round's cards come from, as far as the round needs to know: how many decks (for
+    the views), where the round's cards start (:meth:`begin_round`, then ``position``), and a
+    count that may refuse a card a dealer enters (:meth:`refusal`, :meth:`take`,
+    :meth:`put_back` when it is taken back). A :class:`Shoe` counts by drawing, so it refuses
+    nothing; an :class:`EnteredShoe` counts every card since it was filled."""
+
+    decks: int
+    position: int
+
+    @property
+    def remaining(self) -> int: ...
+
+    @property
+    def commitment(self) -> str | None: ...
+
+    def begin_round(self) -> None: ...
+
+    def refusal(self, c: Card) -> str | None: ...
+
+    def take(self, c: Card) -> None: ...
+
+    def put_back(self, c: Card) -> None: ...
 
 
 class EnteredShoe:

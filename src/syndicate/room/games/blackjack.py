@@ -9,15 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...blackjack import basic
+from ...blackjack import basic, views
 from ...blackjack import fairness as bj_fairness
 from ...blackjack import history as bj_history
 from ...blackjack import records as rec
-from ...blackjack.engine import Round
 from ...blackjack.maths import odds, strategy
+from ...blackjack.real_cards import shuffle_discards
+from ...blackjack.round import Round, shuffled
 from ...blackjack.rules import PRESET_TITLES, PRESETS, Rules, preset
 from ...blackjack.session import HISTORY_FORMAT, HISTORY_VERSION, round_json, shoe_json
-from ...core import money
+from ...core import money, play
 from ...core.shoe import EnteredShoe, Shoe
 from ..errors import BadRequest, Conflict
 from ..game import (
@@ -108,7 +109,8 @@ class BlackjackGame(RoundAccessors):
                 self._shoe, self._entered_key = EnteredShoe(self.rules.decks), entered_key()
         elif self._shoe is None or self._shoe.needs_shuffle:
             finished, self._shoe = self._shoe, self._new_shoe(self.rules)
-        self.round = Round(self.rules, self._shoe, stacks)
+        shoe = self._shoe
+        self.round = shuffled(self.rules, shoe, stacks) if isinstance(shoe, Shoe) else Round(self.rules, shoe, stacks)
         self._start = dict(stacks)
         self._number, self._voided = number, None
         if finished is not None:
@@ -154,8 +156,8 @@ class BlackjackGame(RoundAccessors):
             real_only(self, "shuffling the discards in")
             if not self.in_play:
                 raise Conflict("no_round", "no round is in play: between rounds, a new shoe starts the count again")
-            assert self.round is not None
-            self.round.shuffle_discards()  # the cards of the round in play stay counted
+            assert self.round is not None and isinstance(self._shoe, EnteredShoe)
+            shuffle_discards(self.round, self._shoe)  # the cards of the round in play stay counted
             return True
         if action != "deal":
             real_only(self, "entering a card")
@@ -165,7 +167,8 @@ class BlackjackGame(RoundAccessors):
             # Also the card that settled the round: the room says until when (docs/dealer.md).
             if self.round is None:
                 raise Conflict("take_back", "there is no card to take back: no round has been dealt since")
-            self.round.take_back()  # the engine refuses (rule take_back) past a decision
+            # The engine refuses (rule take_back) past a decision; the round is rebuilt.
+            self.round, _ = play.take_back(self.round)
             return True
         hand_in_play(self)
         rd = self.round
@@ -336,7 +339,7 @@ class BlackjackGame(RoundAccessors):
             return None
         if items is None:
             items = self.settlements()
-            end = rd.last_input if rd.is_terminal else len(rd.log)
+            end = rd.last_input() if rd.is_terminal else len(rd.log)
             for i in items:
                 i["during"] = i["at"] < end
         if not items:
@@ -355,7 +358,7 @@ class BlackjackGame(RoundAccessors):
         return {"cards": self.cards, "voided": self._voided}
 
     def round_view(self, viewer: int | str, memo: dict[str, Any] | None) -> dict[str, Any]:
-        """``Round.view(viewer)``. During a broadcast it is built once and each seat's copy
+        """``views.view(round, viewer)``. During a broadcast it is built once and each seat's copy
         differs only in ``viewer`` and ``legal_actions``: at Blackjack every player's cards are
         face up and the hole card is hidden from everyone alike, so there is nothing else a
         seat sees that another does not."""
@@ -375,7 +378,7 @@ class BlackjackGame(RoundAccessors):
     def _base(rd: Round, viewer: int | str) -> dict[str, Any]:
         """The engine's view and the awaited card in words ("seat 3's second card"): who waits
         for what is public; the hole card itself is in no view until it is turned."""
-        view = rd.view(viewer)
+        view = views.view(rd, viewer)
         need = rd.card_needed
         view["card_needed_text"] = need.describe() if need is not None else None
         return view
@@ -387,15 +390,15 @@ class BlackjackGame(RoundAccessors):
         return view
 
     def log_view(self, viewer: int | str, memo: dict[str, Any] | None) -> list[dict[str, Any]]:
-        """``Round.log_view(viewer)``: the same list for every viewer at Blackjack (see above),
+        """``views.log_view(round, viewer)``: the same list for every viewer at Blackjack (see above),
         so during a broadcast one list serves every message and is encoded once."""
         rd = self.round
         assert rd is not None
         if memo is None:
-            return rd.log_view(viewer)
+            return views.log_view(rd, viewer)
         log = memo.get("log")
         if log is None:
-            log = memo["log"] = rd.log_view("spectator")
+            log = memo["log"] = views.log_view(rd, "spectator")
         return log  # type: ignore[no-any-return]
 
 
