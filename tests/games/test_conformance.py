@@ -205,15 +205,14 @@ class Play:
         assert sum(stacks.values()) + count.middle + count.house == sum(start.values()) + count.brought, (
             f"chips made or lost: stacks {stacks} from {start}, {count}")
 
-    def views(self) -> dict[str, Any]:
-        """Every viewer's view, as the actor sends it (``memo`` shared by one broadcast) and as
-        one viewer's request has it."""
+    def views(self) -> dict[str, str]:
+        """Every viewer's view as JSON text: the hand and its log as the actor sends them
+        (``memo`` shared by one broadcast) and as one viewer's request has them, and the
+        viewer's legal actions."""
         game, memo = self.game, {}  # type: ignore[var-annotated]
-        out: dict[int | str, Any] = {}
-        for v in self.viewers:
-            out[v] = (game.round_view(v, memo), game.log_view(v, memo), game.round_view(v, None),
-                      game.log_view(v, None), game.legal_actions(v) if isinstance(v, int) else None)
-        return json.loads(json.dumps({str(k): w for k, w in out.items()}))  # type: ignore[no-any-return]
+        return {str(v): json.dumps([game.round_view(v, memo), game.log_view(v, memo), game.round_view(v, None),
+                                    game.log_view(v, None), game.legal_actions(v) if isinstance(v, int) else None],
+                                   ensure_ascii=False) for v in self.viewers}
 
     def check_views(self) -> None:
         if not self.game.has_hand:
@@ -229,7 +228,7 @@ class Play:
         return (game.has_hand, game.in_play, game.to_act, game.card_needed, game.turn(), game.hand_stacks(),
                 game.chip_count(), game.settlements(), game.payouts())
 
-    def unchanged(self, before: dict[str, Any], state: Any, what: str) -> None:
+    def unchanged(self, before: dict[str, str], state: Any, what: str) -> None:
         after = self.views()
         for v in before:
             assert after[v] == before[v], f"{what} changed {v}'s view"
@@ -295,16 +294,15 @@ class Play:
                 continue
             break
         if not need.face_up:  # hidden from everyone, unless its text is face up too (several decks)
-            shown = cards_in(self.views()["spectator"][0])
+            shown = cards_in(self.views()["spectator"])
             for v in self.viewers:
                 assert card in game.hidden_cards(v) or card in shown, f"the card entered face down is not hidden from {v!r}"
         if game.can_take_back() and self.rng.random() < 0.4:
-            log_before = {v: w[1] for v, w in before.items()}
             game.dealer_action("take_back", {})
             self.take_backs += 1
-            after = self.views()
-            for v, (round_, _log, round_alone, log_alone, legal) in after.items():
-                b = before[v]
+            for v, text in self.views().items():
+                round_, _log, round_alone, log_alone, legal = json.loads(text)
+                b = json.loads(before[v])
                 assert legal == b[4], f"a take-back changed {v}'s legal actions"
                 for mine, was in ((round_, b[0]), (round_alone, b[2])):
                     # a view's version counts the changes, and the take-back is one more
@@ -313,8 +311,8 @@ class Play:
                         f"{k}: {was.get(k)!r} -> {mine.get(k)!r}" for k in sorted({*mine, *was})
                         if mine.get(k) != was.get(k))
                 for log in (_log, log_alone):
-                    assert log[:len(log_before[v])] == log_before[v], f"a take-back changed {v}'s log"
-                    assert all(r["type"] == "take_back" for r in log[len(log_before[v]):])
+                    assert log[:len(b[1])] == b[1], f"a take-back changed {v}'s log"
+                    assert all(r["type"] == "take_back" for r in log[len(b[1]):])
             assert game.card_needed == need
             game.dealer_action("card", {"card": card})
 
@@ -324,7 +322,6 @@ _CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([cdhs♠♥♦♣])(?![A-Za
 _SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 
 
-def cards_in(doc: Any) -> set[str]:
-    """Every card named anywhere in ``doc`` (JSON), as its text."""
-    text = json.dumps(doc, ensure_ascii=False)
+def cards_in(text: str) -> set[str]:
+    """Every card named anywhere in ``text`` (JSON), as its text."""
     return {parse_card(rank + _SUITS.get(suit, suit)).text for rank, suit in _CARD.findall(text)}

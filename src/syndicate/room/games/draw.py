@@ -415,7 +415,7 @@ class DrawGame(RoundAccessors):
     def random_move(self, who: int | str, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
         """The dealer's ruling on a hand that waits for one; any of the seat to act's legal
         actions, with an amount in its range (whole chips, or all-in) or, at the draw, one to
-        ``max_discard`` of its cards (at real cards: how many)."""
+        ``max_discard`` of its cards, or four keeping an Ace (at real cards: how many)."""
         hand = self.round
         if hand is None or hand.is_terminal or hand.card_needed is not None:
             return None
@@ -425,18 +425,26 @@ class DrawGame(RoundAccessors):
         if who != hand.to_act or not isinstance(who, int):
             return None
         legal = hand.legal_actions(who)
-        action = rng.choice(legal)
+        staying = [a for a in legal if a != "fold"]  # a fold now and then: most hands reach the showdown
+        action = rng.choice(staying) if staying and rng.random() > 0.1 else rng.choice(legal)
         span = hand.bet_range(who) if action == "bet" else hand.raise_range(who) if action == "raise" else None
         if span is not None:
             low, high = span
             return action, {"amount": rng.choice((low, low + self.rules.chip * rng.randint(0, (high - low) // self.rules.chip)))}
         if action == "draw" and hand.phase == DRAW_PHASE:
             most = min(self.rules.max_discard, MAX_DISCARDS)
+            own = list(hand.cards[who])
+            aces = [c for c in own if c.is_ace]
+            if self.rules.ace_discard and rng.random() < 0.25:  # four, keeping an Ace (shown)
+                if hand.shown_only:  # the Ace is not entered: the showdown may want a ruling
+                    return "draw", {"count": 4}
+                if aces:
+                    return "draw", {"discards": [c.text for c in own if c is not aces[0]]}
             if most < 1:
                 return "stand_pat", {}
             if hand.shown_only:
                 return "draw", {"count": rng.randint(1, most)}
-            return "draw", {"discards": [c.text for c in rng.sample(list(hand.cards[who]), rng.randint(1, most))]}
+            return "draw", {"discards": [c.text for c in rng.sample(own, rng.randint(1, most))]}
         return action, {}
 
     # -- views ----------------------------------------------------------------------------------
