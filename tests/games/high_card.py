@@ -6,12 +6,13 @@ package (this module), one :class:`~syndicate.room.games.GameKind`, one ``regist
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from syndicate.core.shoe import Shoe
 from syndicate.room.errors import BadRequest, Conflict
-from syndicate.room.game import Game, Leaving, Players
+from syndicate.room.game import ChipCount, Game, Leaving, Players
 from syndicate.room.games import GameKind, HistoryFormat, NewShoe
 from syndicate.room.games.overrides import check_types
 from syndicate.room.values import Table
@@ -184,6 +185,15 @@ class HighCardGame:
     def dealt_in(self) -> frozenset[int]:
         return frozenset(self.round.start) if self.round is not None else frozenset()
 
+    def chip_count(self) -> ChipCount:
+        return ChipCount(0, 0, 0)  # the pot is pushed as the hand is dealt, odd chips and all
+
+    def hidden_cards(self, viewer: int | str) -> frozenset[str]:
+        return frozenset()  # every card is shown down at once
+
+    def random_move(self, who: int | str, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+        return None  # no decisions
+
     def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:
         assert self.round is not None and self._shoe is not None
         return {"format": FORMAT, "game": ID, "table": table_id, "rules": self.rules.to_dict(),
@@ -230,6 +240,11 @@ def _replay(doc: dict[str, Any]) -> Any:
     return type("Replay", (), {"matches": ok, "problems": []})()
 
 
+def _verify(doc: dict[str, Any]) -> Any:
+    """Nothing to check against: the toy's shoe is made and finished within its hand."""
+    return type("Verified", (), {"ok": True, "to_json": lambda self: {"ok": True}})()
+
+
 def _results(history: dict[str, Any]) -> dict[str, int] | None:
     return {str(s): n for s, n in history["hands"][0]["log"][-1]["net"]}
 
@@ -238,7 +253,7 @@ HIGH_CARD = GameKind(
     id=ID, title="High card", rules=HighCardRules, table_rules=_table_rules,
     stake_keys=("ante",), bounds=(100, 1_000), adapter=_adapter,
     history=HistoryFormat(
-        key="hands", replay=_replay, verify=_replay, steps=lambda doc: [str(r) for h in doc["hands"] for r in h["log"]],
+        key="hands", replay=_replay, verify=_verify, steps=lambda doc: [str(r) for h in doc["hands"] for r in h["log"]],
         served=lambda doc, seed, house, seats: None,  # every card is shown down at once
         house_copy=lambda doc, seed: doc, results=_results,
         commitment=lambda doc: str(doc["hands"][-1]["shoe"]["commitment"])),

@@ -18,6 +18,7 @@ At a real-cards table (``cards == "real"``, docs/dealer.md) the adapter deals fr
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Callable, Sized
 from typing import Any, NamedTuple, Protocol
@@ -35,6 +36,17 @@ class Leaving(NamedTuple):
 
     at_stake: bool  # their chips are still in the hand: the stack goes back once it is over
     changed: bool  # the hand changed (a bet returned, a forfeit): the actor stores it
+
+
+class ChipCount(NamedTuple):
+    """Where a hand's chips are besides the seats' stacks (:meth:`Game.hand_stacks`), counted
+    from the engine's own bets, pots and settlements rather than from the stacks, so that
+    ``sum(hand_stacks()) + middle + house == sum(start_stacks()) + brought`` checks that no chip
+    was made or lost (tests/games/test_conformance.py)."""
+
+    middle: int  # bets not yet settled, the pot, odd chips left for the next hand
+    house: int  # what the house (the Blackjack dealer) has taken so far, less what it has paid
+    brought: int  # chips the hand began with besides the stacks (odd chips carried in)
 
 
 class Game(Protocol):
@@ -162,6 +174,22 @@ class Game(Protocol):
 
     def dealt_in(self) -> frozenset[int]:
         """The seats with chips in the hand (dealt into it)."""
+
+    # -- what a conformance test asks of every game (tests/games/test_conformance.py) ----------
+    def chip_count(self) -> ChipCount:
+        """The hand's chips besides the stacks (:class:`ChipCount`); all zero before a hand."""
+
+    def hidden_cards(self, viewer: int | str) -> frozenset[str]:
+        """The cards of the hand (their texts) ``viewer`` must not see now: another seat's
+        face-down cards, a hole card not yet turned; less any card whose text is face up in the
+        hand as well (a shoe of several decks holds it twice), as it then shows anyway. Read off
+        the engine's cards, not off the views, so that a test can hold the views to it."""
+
+    def random_move(self, who: int | str, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+        """A legal move of ``who`` now, picked with ``rng``: a seat's, or the dealer's (one of
+        :attr:`dealer_actions` other than entering or taking back a card), as the action's name
+        and its message (an amount, discards: whatever the move needs). Changes nothing; None
+        when ``who`` has no move now."""
 
     # -- storage ------------------------------------------------------------------------------
     def history(self, table_id: int, number: int, start_stacks: dict[int, int]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from ...core.play import take_back
 from ...core.shoe import EnteredShoe, Shoe
 from ...poker import bots as poker_bots
 from ...poker import history as draw_history
+from ...poker import records as draw_records
 from ...poker import served as draw_served
 from ...poker.dealing import ShuffledDeck
 from ...poker.draw import DrawHand
@@ -34,11 +35,13 @@ from ...poker.evaluator import spoken
 from ...poker.history import hand_to_json, to_history, to_phh
 from ...poker.records import redact
 from ...poker.rules import DrawRules
+from ...poker.state import DRAW as DRAW_PHASE
 from ...poker.state import Dealing
 from ...poker.table import HOST_DEALER, DrawTable
 from ...poker.views import log_view, public_view, view
 from ..errors import BadRequest, Conflict
 from ..game import (
+    ChipCount,
     Game,
     Leaving,
     Players,
@@ -376,6 +379,73 @@ class DrawGame(RoundAccessors):
     def shoe_key(self) -> str:
         shoe = self.shoe
         return shoe.commitment if shoe is not None else self._entered_key
+
+    # -- what a conformance test asks (room/game.py) ----------------------------------------
+    def chip_count(self) -> ChipCount:
+        """The pot and the odd chips left for the next hand; the carry the hand began with."""
+        hand = self.round
+        if hand is None:
+            return ChipCount(0, 0, 0)
+        return ChipCount(hand.pot + hand.carry_out, 0, hand.carry_in)
+
+    def hidden_cards(self, viewer: int | str) -> frozenset[str]:
+        """Every card another seat was dealt, drew, threw or had entered face down, less the
+        hands shown down and an Ace shown with a four-card draw (one deck: no card is there
+        twice)."""
+        hand = self.round
+        if hand is None:
+            return frozenset()
+        private: set[str] = set()
+        public = {c.text for shown in hand.shown.values() for c in shown}
+        for r in hand.log:
+            if isinstance(r, draw_records.Shown):
+                public.update(c.text for c in r.cards)
+            elif getattr(r, "seat", viewer) == viewer:
+                continue
+            elif isinstance(r, draw_records.Dealt):  # face-down cards never entered have no name
+                private.update(c.text for c in r.cards)
+            elif isinstance(r, draw_records.Drew):
+                private.update(c.text for c in (*r.discards, *r.received))
+            elif isinstance(r, draw_records.Discarded):
+                private.update(c.text for c in r.discards)
+            elif isinstance(r, (draw_records.CardEntered, draw_records.TakenBack)) and not hand.shown_only:
+                private.add(r.card.text)  # (where only the hands shown are entered, face up: public)
+        return frozenset(private - public)
+
+    def random_move(self, who: int | str, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+        """The dealer's ruling on a hand that waits for one; any of the seat to act's legal
+        actions, with an amount in its range (whole chips, or all-in) or, at the draw, one to
+        ``max_discard`` of its cards, or four keeping an Ace (at real cards: how many)."""
+        hand = self.round
+        if hand is None or hand.is_terminal or hand.card_needed is not None:
+            return None
+        if who == "dealer":
+            seat = hand.ruling_needed if hand.shown_only else None
+            return None if seat is None else ("ruling", {"seat": seat, "dead": rng.random() < 0.5})
+        if who != hand.to_act or not isinstance(who, int):
+            return None
+        legal = hand.legal_actions(who)
+        staying = [a for a in legal if a != "fold"]  # a fold now and then: most hands reach the showdown
+        action = rng.choice(staying) if staying and rng.random() > 0.1 else rng.choice(legal)
+        span = hand.bet_range(who) if action == "bet" else hand.raise_range(who) if action == "raise" else None
+        if span is not None:
+            low, high = span
+            return action, {"amount": rng.choice((low, low + self.rules.chip * rng.randint(0, (high - low) // self.rules.chip)))}
+        if action == "draw" and hand.phase == DRAW_PHASE:
+            most = min(self.rules.max_discard, MAX_DISCARDS)
+            own = list(hand.cards[who])
+            aces = [c for c in own if c.is_ace]
+            if self.rules.ace_discard and rng.random() < 0.25:  # four, keeping an Ace (shown)
+                if hand.shown_only:  # the Ace is not entered: the showdown may want a ruling
+                    return "draw", {"count": 4}
+                if aces:
+                    return "draw", {"discards": [c.text for c in own if c is not aces[0]]}
+            if most < 1:
+                return "stand_pat", {}
+            if hand.shown_only:
+                return "draw", {"count": rng.randint(1, most)}
+            return "draw", {"discards": [c.text for c in rng.sample(own, rng.randint(1, most))]}
+        return action, {}
 
     # -- views ----------------------------------------------------------------------------------
     def table_view(self) -> dict[str, Any]:
