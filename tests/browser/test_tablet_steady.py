@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import IMG
-from .steps import sign_in
+from .steps import laid_out, sign_in
 from .test_real_cards import Console, sit
 from .test_tablet import check_screen, decide, open_tablet, seat_tile, seat_walk_ins
 
@@ -37,7 +37,7 @@ def every_size(page: Any, name: str, back: tuple[int, int] | None = None, part: 
     """The page as it is now at each size (a phone's whole page: it scrolls), or ``part`` of it."""
     for label, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(100)  # a layout pass
+        laid_out(page)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), label  # never sideways
         if part is not None:
             IMG.mkdir(parents=True, exist_ok=True)
