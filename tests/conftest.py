@@ -13,6 +13,13 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# Under pytest-xdist the workers already keep every core busy: a numba kernel's own threads
+# (``parallel=True``) would only fight them for the cores, and for the small batches of a test
+# their start-up costs more than they share (the bots' test: 4 s of CPU on one thread, 18 s on
+# two). Each worker, and what it starts, runs the kernels on one thread; ``-n 0`` keeps them all.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
 # The odds' disk cache (syndicate.blackjack.maths.odds.cache_dir) is private to the run, so the tests
 # compute their analyses as before and leave nothing in the user's cache; subprocesses inherit it.
 if "SYNDICATE_CACHE_DIR" not in os.environ:

@@ -22,6 +22,7 @@ from syndicate.room.cardroom import CardRoom  # noqa: E402
 from syndicate.room.live.clocks import Timers  # noqa: E402
 from syndicate.store import Database, SqlStore  # noqa: E402
 from syndicate.web import create_app  # noqa: E402
+from tests.kit.clock import SkippingClock  # noqa: E402
 from tests.room.kit import CHROMIUM, FAST_HASHER, LiveServer, make_cast  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,6 +66,8 @@ class World:
     room: CardRoom
     cast: Any
     browser: Any
+    #: the tables' clocks: real time, and a test may skip ahead (a turn clock running out)
+    clock: SkippingClock = field(default_factory=SkippingClock)
     pages: dict[str, Any] = field(default_factory=dict)
     tables: dict[str, int] = field(default_factory=dict)
     notes: dict[str, Any] = field(default_factory=dict)
@@ -84,22 +87,36 @@ class World:
         return self.pages[who]
 
 
+@pytest.fixture(scope="package")
+def chromium() -> Iterator[Any]:
+    """One Chromium for the browser tests a worker runs one after another (each module opens its
+    own contexts in it, and closes them). Package-scoped, not session-scoped: Playwright's sync
+    API keeps an event loop of its own, which must be gone before a test of another package
+    runs its own with ``asyncio.run``."""
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+def world(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[World]:
     url = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'syndicate.db'}"
     db = Database(url)
     db.migrate()
     room = CardRoom(SqlStore(db), FAST_HASHER)
     cast = make_cast(room)
-    app = create_app(database=db, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=120),
+    clock = SkippingClock()
+    app = create_app(database=db, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=120, source=clock),
                      new_shoe=stacked_shoe)
     server = LiveServer(app)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        w = World(server, room, cast, browser)
-        try:
-            yield w
-        finally:
-            browser.close()
-            server.stop()
-            db.dispose()
+    w = World(server, room, cast, chromium, clock)
+    try:
+        yield w
+    finally:
+        for ctx in chromium.contexts:  # every context this module's tests opened
+            ctx.close()
+        server.stop()
+        db.dispose()

@@ -13,6 +13,12 @@ from syndicate.apps.client import TableClient
 from tests.room.kit import PASSWORD
 
 
+def laid_out(page: Any) -> None:
+    """After a resize: wait until the page has drawn a frame at its new size (two animation
+    frames: the layout and media queries of the new size have applied), not a guessed time."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def sign_in_page(page: Any, url: str, name: str, path: str = "/") -> Any:
     """Open ``path`` and sign in as ``name`` with its form; waits until the sign-in has landed."""
     page.goto(url + path)

@@ -17,15 +17,15 @@ from syndicate.room.seating import walk_in_account
 from syndicate.store import Database, SqlStore
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import CHROMIUM, FAST_HASHER, PASSWORD, LiveServer, make_cast
+from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, make_cast
 
-from .conftest import ARGS, IMG, sync_api
+from .conftest import IMG
 
 SIZES = {"phone": (390, 844), "tablet": (768, 1024), "tablet-landscape": (1024, 768), "desktop": (1280, 800)}
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any, Any]]:
+def site(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[tuple[str, Any, Any]]:
     db = Database(f"sqlite:///{tmp_path_factory.mktemp('sign-in') / 'syndicate.db'}")
     db.migrate()
     room = CardRoom(SqlStore(db), FAST_HASHER)
@@ -34,16 +34,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any, A
     app = create_app(database=db, hasher=FAST_HASHER, migrate=False,
                      limits=Limits(sign_in_failures_per_name=2, sign_in_backoff=130))
     server = LiveServer(app)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            with room.store.transaction() as repo:  # a walk-in a dealer seated earlier tonight
-                walk_in_account(repo, cast.event.id, "Hana")
-            yield server.url, browser, cast
-        finally:
-            browser.close()
-            server.stop()
-            db.dispose()
+    try:
+        with room.store.transaction() as repo:  # a walk-in a dealer seated earlier tonight
+            walk_in_account(repo, cast.event.id, "Hana")
+        yield server.url, chromium, cast
+    finally:
+        for ctx in chromium.contexts:  # the contexts this module's tests opened
+            ctx.close()
+        server.stop()
+        db.dispose()
 
 
 def _try(form: Any, name: str, password: str) -> None:

@@ -17,7 +17,7 @@ from syndicate.room.seating import stack_key
 
 from .axe import violations
 from .conftest import IMG
-from .steps import sign_in
+from .steps import laid_out, sign_in
 
 SIZES = {"phone": (390, 844), "portrait": (768, 1024), "landscape": (1024, 768), "desktop": (1280, 800)}
 
@@ -27,7 +27,7 @@ def shots(page: Any, name: str, region: Any = None) -> None:
     IMG.mkdir(parents=True, exist_ok=True)
     for size, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(100)  # a frame for the layout
+        laid_out(page)
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 1, f"{name} at {size}: {overflow}px wider than the screen"
         target = region if region is not None else page

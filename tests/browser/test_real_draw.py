@@ -25,7 +25,7 @@ from tests.room.kit import PASSWORD
 
 from .axe import violations
 from .conftest import IMG
-from .steps import hand_id, sign_in_page
+from .steps import hand_id, laid_out, sign_in_page
 from .test_real_cards import Console, card_texts
 from .test_tablet import (
     SIZES,
@@ -65,7 +65,7 @@ def looks(page: Any, back: tuple[int, int], name: str) -> None:
     """The page at each size it is looked at (a phone and a desktop scroll: the whole page)."""
     for label, (w, h) in LOOKS.items():
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(100)
+        laid_out(page)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (name, label)  # never sideways
         page.screenshot(path=str(IMG / f"{name}-{label}.png"), full_page=label in ("phone", "desktop"))
     page.set_viewport_size({"width": back[0], "height": back[1]})

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import IMG
-from .steps import sign_in
+from .steps import laid_out, sign_in
 from .test_real_cards import Console, sit
 from .test_tablet import check_screen, decide, open_tablet, seat_tile, seat_walk_ins
 
@@ -37,7 +37,7 @@ def every_size(page: Any, name: str, back: tuple[int, int] | None = None, part: 
     """The page as it is now at each size (a phone's whole page: it scrolls), or ``part`` of it."""
     for label, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(100)  # a layout pass
+        laid_out(page)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), label  # never sideways
         if part is not None:
             IMG.mkdir(parents=True, exist_ok=True)
@@ -193,9 +193,11 @@ def test_paid_at_once_the_clock_and_the_shoe_running_out(world: Any) -> None:
     expect(seat_tile(page, 2, table).get_by_role("timer")).to_contain_text(" s")
     expect(alice.get_by_test_id("my-timer")).to_be_visible()
     shot(page, "tablet-clock-player-landscape")
-    # Nobody decides: the clock stands her 18, and says so to her and to the dealer.
+    # Nobody decides: the clock stands her 18, and says so to her and to the dealer. Its 15 s pass
+    # at once (the server's clocks skip ahead).
+    world.clock.skip(15)
     expect(page.locator(f"section[data-table='{t}'] .tv-status")).to_have_text(
-        "Time ran out for seat 2 (Alice): the clock stood for them", timeout=25_000)
+        "Time ran out for seat 2 (Alice): the clock stood for them")
     expect(alice.locator("#toasts")).to_contain_text("Time ran out: you stood")
     # Hana's turn: the dealer acts for her, her clock over the pad beside her decision.
     expect(con.awaited).to_have_text("No card needed: seat 3 to act")

@@ -246,16 +246,31 @@ async def _next(ws, types: tuple[str, ...]) -> dict:
     return m
 
 
+class _Time:
+    """The live buckets' clock (``Limits.clock``): it moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @pytest.fixture
-def slow_server(database):
+def bucket_time() -> _Time:
+    return _Time()
+
+
+@pytest.fixture
+def slow_server(database, bucket_time):
     app = create_app(database=database, hasher=FAST_HASHER, migrate=False, timers=Timers(turn=None),
-                     limits=Limits(actions_per_second=0.5, action_burst=5))
+                     limits=Limits(actions_per_second=0.5, action_burst=5, clock=bucket_time))
     srv = LiveServer(app)
     yield srv
     srv.stop()
 
 
-def test_live_messages_over_the_bucket_are_refused_and_not_applied(slow_server, room, cast) -> None:
+def test_live_messages_over_the_bucket_are_refused_and_not_applied(slow_server, bucket_time, room, cast) -> None:
     ev = cast.event.id
     room.cashier.buy_in(cast.admin, cast.alice.id, 10_000)
     dealer_c, alice_c = RoomClient(slow_server.url), RoomClient(slow_server.url)
@@ -288,12 +303,12 @@ def test_live_messages_over_the_bucket_are_refused_and_not_applied(slow_server, 
             acked = sorted(int(k[4:]) for k, m in answers.items() if m["type"] == "state")
             limited = sorted(int(k[4:]) for k, m in answers.items() if m.get("rule") == "rate_limit")
             assert len(acked) == 5 and len(limited) == 10 and acked == list(range(5)), answers
-            await asyncio.sleep(2.2)  # one more token
+            bucket_time.now += 2.2  # one more token
             await ws.send(json.dumps({"type": "resync"}))
             welcome = await _next(ws, ("welcome",))
             seat = next(s for s in welcome["round"]["seats"] if s["seat"] == 1)
             assert seat["bet"] == 500  # the 5th bet stands: the 10 refused ones were not applied
-            await asyncio.sleep(2.2)
+            bucket_time.now += 2.2
             # a refused message was not applied, not remembered: the same id goes through now
             await ws.send(json.dumps({"type": "action", "id": "bet-14", "action": "bet", "amount": 1_500}))
             while "bet-14" not in ((m := json.loads(await asyncio.wait_for(ws.recv(), 5))).get("id"), m.get("ack")):

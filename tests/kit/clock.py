@@ -4,8 +4,10 @@ the test says, never a little early or late on a busy machine."""
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import itertools
+import threading
 from collections.abc import Callable
 
 
@@ -56,3 +58,64 @@ class VirtualClock:
             ran += 1
         self.now = end
         return ran
+
+
+class SkippedTimer:
+    def __init__(self, when: float, callback: Callable[[], object]) -> None:
+        self.when = when
+        self.callback = callback
+        self.handle: asyncio.TimerHandle | None = None
+
+    def cancel(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+
+
+class SkippingClock:
+    """The event loop's own time, plus the seconds a test skipped: for a server in a thread that
+    the test drives from outside (a browser test), where a turn clock must run out now, not after
+    its 15 real seconds, while everything else (an auto-deal window, a reconnect) keeps real time.
+    :meth:`skip` may be called from any thread."""
+
+    def __init__(self) -> None:
+        self.skipped = 0.0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._timers: set[SkippedTimer] = set()
+
+    def time(self) -> float:
+        return asyncio.get_running_loop().time() + self.skipped
+
+    def call_at(self, when: float, callback: Callable[[], object]) -> SkippedTimer:
+        self._loop = asyncio.get_running_loop()
+        timer = SkippedTimer(when, callback)
+        self._timers.add(timer)
+        self._set(timer)
+        return timer
+
+    def _set(self, timer: SkippedTimer) -> None:
+        def fire() -> None:
+            self._timers.discard(timer)
+            timer.callback()
+
+        assert self._loop is not None
+        timer.handle = self._loop.call_at(timer.when - self.skipped, fire)
+
+    def skip(self, seconds: float) -> None:
+        """Move the time on by ``seconds`` now: the timers that come due run at once, in order."""
+        if self._loop is None:
+            self.skipped += seconds
+            return
+        done = threading.Event()
+
+        def move() -> None:
+            self.skipped += seconds
+            for timer in sorted(self._timers, key=lambda t: t.when):
+                if timer.handle is None or timer.handle.cancelled():
+                    self._timers.discard(timer)
+                else:
+                    timer.handle.cancel()
+                    self._set(timer)
+            done.set()
+
+        self._loop.call_soon_threadsafe(move)
+        assert done.wait(10), "the server's event loop did not run the skip"

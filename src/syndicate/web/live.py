@@ -337,7 +337,7 @@ async def _table_socket(ws: WebSocket, table_id: int, room: CardRoom, live: Floo
     if sessions is not None:
         assert token is not None  # authenticate() refused a missing one
         sessions.add(conn, account.id, token_hash(token))
-    bucket = TokenBucket(limits.actions_per_second, limits.action_burst)
+    bucket = TokenBucket(limits.actions_per_second, limits.action_burst, limits.clock)
     pump = asyncio.create_task(conn.pump())
     await live.join(table_id, conn)
     reader = asyncio.create_task(_serve_client(ws, conn, table_id, live, bucket))

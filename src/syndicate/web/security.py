@@ -56,6 +56,8 @@ class Limits:
     #: seconds one outgoing message may wait for a client's TCP window: a client that stopped
     #: reading is let go after this (its socket handler ends and it leaves the table)
     send_timeout: float = 10.0
+    #: where the live token buckets read the time, in seconds (a test may move it itself)
+    clock: Callable[[], float] = time.monotonic
 
     def backoff(self, failures: int) -> float:
         """Seconds one name must wait at one address after its ``failures``-th failure there."""
