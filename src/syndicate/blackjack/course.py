@@ -11,13 +11,13 @@ deals the cards it needs from it before an input returns: one dealing path eithe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..core import money
 from ..core.cards import Card
 from ..core.errors import BadAmount, OutOfTurn
-from ..core.shoe import CardNeed, CardSource
+from ..core.shoe import CardNeed, CardSource, Shoe
 from . import records as rec
 from .hands import PlayerHand, Seat, hand_total
 from .records import DEALER
@@ -45,11 +45,12 @@ class Course:
     the chips each player has behind. Bets are taken from those stacks and payouts added
     back, so ``sum(stacks) + chips on the table + house result`` never changes. ``shoe`` is
     where the cards come from (its count refuses a card a dealer enters that it cannot hold);
-    ``draw``, when given, deals every card needed at once (a shuffled shoe's ``draw``).
+    ``draw``, when given, is a committed shuffled shoe that deals every card needed at once,
+    through the same path as a card a dealer enters (a native call in the compiled round).
     """
 
     def __init__(self, rules: Rules, shoe: CardSource, stacks: Mapping[int, int],
-                 draw: Callable[[], Card] | None = None) -> None:
+                 draw: Shoe | None = None) -> None:
         self.rules = rules
         self.shoe = shoe
         self._draw = draw
@@ -371,7 +372,7 @@ class Course:
         self._dealing = True
         try:
             while self._need_why:
-                self._card(draw())
+                self._card(draw.draw())
         finally:
             self._dealing = False
 

@@ -61,7 +61,7 @@ _NOT_INPUTS = frozenset(("peek", "reveal", "payout", "take_back"))
 
 def shuffled(rules: Rules, shoe: Shoe, stacks: Mapping[int, int]) -> Round:
     """A round dealt from a committed shuffled shoe: every card it needs is drawn at once."""
-    return Round(rules, shoe, stacks, shoe.draw)
+    return Round(rules, shoe, stacks, shoe)
 
 
 class Round(Course):
