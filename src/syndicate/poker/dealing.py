@@ -1,7 +1,7 @@
 """Where a hand's cards come from: the engine never draws one. :class:`ShuffledDeck` deals a
 hand from a committed shuffled shoe (or a stacked one: tests, puzzles) with
-:func:`~syndicate.core.play.deal_from` whenever the hand stops for a card, shuffles each re-stub
-with the shoe's seed, and reveals the seed when the hand is settled. At a real-cards table the
+:meth:`~.draw.DrawHand.deal_all` (:func:`~syndicate.core.play.deal_from`'s loop) whenever the
+hand stops for a card, shuffles each re-stub with the shoe's seed, and reveals the seed when the hand is settled. At a real-cards table the
 dealer enters every card (:meth:`~.draw.DrawHand.deal_card`) and the hand has no dealer of its
 own. :func:`deal_hand` makes a hand for either kind of shoe.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..core.play import deal_from
 from ..core.shoe import EnteredShoe, Shoe, ShoeError
 from .draw import DrawHand
 from .rules import DrawRules
@@ -40,7 +39,7 @@ class ShuffledDeck:
         """The hand stopped: a re-stub to put in the deck, cards to deal, or the hand is over."""
         shoe = self.shoe
         if hand.card_needed is not None and hand.restubs == self._restubs:  # the usual stop: cards to deal
-            deal_from(hand, shoe.draw)  # the hand counts the deck: it re-stubs before the shoe runs dry
+            hand.deal_all(shoe.draw)  # the hand counts the deck: it re-stubs before the shoe runs dry
             return
         if hand.restubs > self._restubs:
             self._restubs = hand.restubs
@@ -52,7 +51,7 @@ class ShuffledDeck:
             if shoe.has_seed and not shoe.revealed:
                 shoe.reveal()  # the hand is over: its deck's seed can be published
         elif hand.card_needed is not None:
-            deal_from(hand, shoe.draw)  # the hand counts the deck: it re-stubs before the shoe runs dry
+            hand.deal_all(shoe.draw)  # the hand counts the deck: it re-stubs before the shoe runs dry
 
     @property
     def commitment(self) -> str | None:

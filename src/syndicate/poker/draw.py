@@ -21,7 +21,7 @@ Seats are integers; play goes clockwise, which is increasing seat number, wrappi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from ..core import money
@@ -196,6 +196,27 @@ class DrawHand(Betting, DrawAndShowdown):
             self.version += 1
         self._took(need, found)
         return r
+
+    def deal_all(self, draw: Callable[[], Card]) -> None:
+        """Every card the hand needs from here on, from a committed shuffled order (the hand's
+        dealer, :class:`~.dealing.ShuffledDeck`): :func:`~syndicate.core.play.deal_from` with the
+        trusted step of :meth:`deal_card` inlined, one call per card fewer. A card the deck
+        cannot hold goes through :meth:`deal_card` and is refused there."""
+        out, cards, needs = self._out, self.cards, self._deal_needs
+        while (need := self.card_needed) is not None:
+            c = draw()
+            if self.entered or type(c) is not Card or c in out:
+                self.deal_card(c)
+                continue
+            out.add(c)
+            cards[need.seat].append(c)
+            k = self._deal_k + 1
+            if k < len(needs) and need.why == "deal":  # most cards: the deal goes on
+                self._deal_k = k
+                self.card_needed = needs[k]
+            else:
+                self.card_needed = None
+                self._took(need, c)
 
     def _took(self, need: CardNeed, found: Card) -> None:
         """The hand goes on from the card ``found`` that ``need`` asked for."""
