@@ -39,13 +39,18 @@ def _take(ev: int, account, amount: int):  # type: ignore[no-untyped-def]
 def _queued_behind_a_blocker(writer: GroupWriter, units: list) -> list[object]:  # type: ignore[type-arg]
     """Run ``units`` while the writer thread is busy with a first write, so they all wait and
     go in together when it finishes; their results (or errors), in order."""
-    gate = threading.Event()
+    gate, busy = threading.Event(), threading.Event()
+
+    def block(repo: object) -> bool:
+        busy.set()
+        return gate.wait(10)
 
     async def go() -> list[object]:
-        blocker = asyncio.ensure_future(writer.run(lambda repo: gate.wait(10)))
-        await asyncio.sleep(0.05)  # the writer thread is now busy with the blocker
+        blocker = asyncio.ensure_future(writer.run(block))
+        assert await asyncio.to_thread(busy.wait, 10)  # the writer thread is now busy with the blocker
         tasks = [asyncio.ensure_future(writer.run(u)) for u in units]
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0)  # each task's first step queues its write
+        assert writer._jobs.qsize() == len(units)
         gate.set()
         await blocker
         return await asyncio.gather(*tasks, return_exceptions=True)
