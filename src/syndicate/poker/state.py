@@ -154,7 +154,7 @@ class HandState:
         return cap is None or self.raises < cap
 
     # -- checks shared by the verify_* methods ---------------------------------------------
-    def _turn(self, seat: int, action: str, betting: bool) -> None:
+    def _turn(self, seat: Any, action: str, betting: bool) -> None:
         need = self.card_needed
         if need is not None:  # no decision jumps the queue while a card is due
             raise OutOfTurn("card_needed", f"cannot {action}: the dealer must first deal {need.describe()}")
