@@ -191,13 +191,13 @@ class Betting(HandState):
         return r
 
     # -- moving the hand along -------------------------------------------------------------
-    def _reopen(self, seat: int) -> None:
+    def _reopen(self, seat: Any) -> None:
         """After a bet or raise every other player with chips must act again."""
         self._pending = [
             s for s in self.order if s != seat and s not in self.folded and self.stacks[s] > 0
         ]
 
-    def _next_after(self, seat: int, candidates: Iterable[int]) -> int:
+    def _next_after(self, seat: Any, candidates: Iterable[int]) -> int:
         cand = candidates if isinstance(candidates, (list, set)) else set(candidates)  # a few seats
         n = len(self.order)
         i = self.order.index(seat)
@@ -207,7 +207,7 @@ class Betting(HandState):
                 return s
         raise AssertionError("no candidate to act")
 
-    def _acted(self, seat: int, r: Any) -> None:
+    def _acted(self, seat: Any, r: Any) -> None:
         self.to_deal = None  # whatever was to be dealt is on the felt once someone acts
         self.log.append(r)
         self.version += 1

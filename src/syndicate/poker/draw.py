@@ -42,7 +42,7 @@ def deal_needs(order: tuple[int, ...]) -> tuple[CardNeed, ...]:
 
 
 @lru_cache(maxsize=512)
-def draw_need(seat: int, slot: int) -> CardNeed:
+def draw_need(seat: Any, slot: int) -> CardNeed:
     """A card of ``seat``'s draw, the ``slot``-th of its hand."""
     return CardNeed(seat, 0, slot, False, "draw")
 

@@ -11,9 +11,9 @@ from ..core.cards import Card, CardError, card
 from ..core.errors import IllegalAction
 from ..core.shoe import CardNeed, ShoeError
 from . import records as rec
+from .betting import Betting
 from .evaluator import evaluate
 from .pots import settle
-from .betting import Betting
 from .state import SECOND_BETTING, SETTLED, SHOWDOWN, Dealing, Drawing, can
 
 
@@ -22,7 +22,7 @@ class DrawAndShowdown(Betting):
     HandState -> Betting -> DrawAndShowdown -> DrawHand, as mypyc compiles them)."""
 
     # -- draw ------------------------------------------------------------------------------
-    def _discards(self, seat: int, discards: object) -> list[Card]:
+    def _discards(self, seat: Any, discards: object) -> list[Card]:
         try:
             if isinstance(discards, str):
                 items: list[Any] = discards.replace(",", " ").split()
@@ -119,7 +119,7 @@ class DrawAndShowdown(Betting):
         assert self.last_draw is not None
         return self.last_draw
 
-    def _draw_face_down(self, seat: int, n: int) -> rec.DrewFaceDown | rec.StoodPat:
+    def _draw_face_down(self, seat: Any, n: int) -> rec.DrewFaceDown | rec.StoodPat:
         if n == 0:
             return self.stand_pat(seat)
         from_deck = min(n, self.stub_left)
@@ -233,7 +233,7 @@ class DrawAndShowdown(Betting):
         if self.dealer is not None:
             self.dealer(self)  # the new stub goes into its deck before the next card is asked for
 
-    def _drew(self, seat: int, r: Any) -> None:
+    def _drew(self, seat: Any, r: Any) -> None:
         self.log.append(r)
         self.version += 1
         self._pending.remove(seat)
