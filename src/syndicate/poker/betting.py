@@ -16,7 +16,7 @@ from .state import DRAW, FIRST_BETTING, HandState, can
 class Betting(HandState):
     """The betting of a hand: what a seat may do, and doing it."""
 
-    def legal_actions(self, seat: int | None = None) -> list[str]:
+    def legal_actions(self, seat: Any = None) -> list[str]:
         """What ``seat`` (default: whoever is to act) may do now, in the order a UI offers them."""
         actor = self.to_act
         if actor is None or (seat is not None and seat != actor):
@@ -33,7 +33,7 @@ class Betting(HandState):
         out.append("fold")
         return out
 
-    def bet_range(self, seat: int | None = None) -> tuple[int, int] | None:
+    def bet_range(self, seat: Any = None) -> tuple[int, int] | None:
         """(smallest, largest) bet ``seat`` may make now, or ``None`` if it cannot bet.
 
         Below the minimum only an all-in (the whole stack) is allowed."""
@@ -43,7 +43,7 @@ class Betting(HandState):
         stack = self.stacks[s]
         return (min(self.rules.min_bet, stack), min(self.rules.max_bet, stack))
 
-    def raise_range(self, seat: int | None = None) -> tuple[int, int] | None:
+    def raise_range(self, seat: Any = None) -> tuple[int, int] | None:
         """(smallest, largest) raise *by* ``seat`` may make now, or ``None`` if it cannot raise."""
         s = self.to_act if seat is None else seat
         if s is None or "raise" not in self.legal_actions(s):
@@ -80,24 +80,24 @@ class Betting(HandState):
             )
 
     # -- check -----------------------------------------------------------------------------
-    def verify_check(self, seat: int) -> None:
+    def verify_check(self, seat: Any) -> None:
         self._turn(seat, "check", True)
         if self.to_call(seat) > 0:
             raise IllegalAction(
                 "check", "you can't check once a bet has been made: call, raise or fold"
             )
 
-    def can_check(self, seat: int) -> bool:
+    def can_check(self, seat: Any) -> bool:
         return can(self.verify_check, seat)
 
-    def check(self, seat: int) -> rec.Checked:
+    def check(self, seat: Any) -> rec.Checked:
         self.verify_check(seat)
         r = rec.Checked(seat)
         self._acted(seat, r)
         return r
 
     # -- bet -------------------------------------------------------------------------------
-    def verify_bet(self, seat: int, amount: int) -> None:
+    def verify_bet(self, seat: Any, amount: Any) -> None:
         self._turn(seat, "bet", True)
         if self.current_bet > 0:
             raise IllegalAction(
@@ -107,10 +107,10 @@ class Betting(HandState):
             raise IllegalAction("bet", "no other player has chips left to call a bet")
         self._check_amount(amount, self.rules.min_bet, self.rules.max_bet, self.stacks[seat], "bet")
 
-    def can_bet(self, seat: int, amount: int) -> bool:
+    def can_bet(self, seat: Any, amount: Any) -> bool:
         return can(self.verify_bet, seat, amount)
 
-    def bet(self, seat: int, amount: int) -> rec.Bet:
+    def bet(self, seat: Any, amount: Any) -> rec.Bet:
         self.verify_bet(seat, amount)
         self._put_in(seat, amount)
         self.current_bet = self.street[seat]
@@ -120,15 +120,15 @@ class Betting(HandState):
         return r
 
     # -- call ------------------------------------------------------------------------------
-    def verify_call(self, seat: int) -> None:
+    def verify_call(self, seat: Any) -> None:
         self._turn(seat, "call", True)
         if self.to_call(seat) <= 0:
             raise IllegalAction("call", "there is no bet to call: check or bet")
 
-    def can_call(self, seat: int) -> bool:
+    def can_call(self, seat: Any) -> bool:
         return can(self.verify_call, seat)
 
-    def call(self, seat: int) -> rec.Called:
+    def call(self, seat: Any) -> rec.Called:
         self.verify_call(seat)
         amount = min(self.to_call(seat), self.stacks[seat])  # table stakes: all-in for less
         self._put_in(seat, amount)
@@ -137,7 +137,7 @@ class Betting(HandState):
         return r
 
     # -- raise -----------------------------------------------------------------------------
-    def verify_raise(self, seat: int, by: int) -> None:
+    def verify_raise(self, seat: Any, by: Any) -> None:
         self._turn(seat, "raise", True)
         if self.current_bet <= 0:
             raise IllegalAction("raise", "there is no bet to raise: bet instead")
@@ -157,10 +157,10 @@ class Betting(HandState):
             by, self.rules.min_raise, self.rules.max_raise, self.stacks[seat] - owe, "raise"
         )
 
-    def can_raise(self, seat: int, by: int) -> bool:
+    def can_raise(self, seat: Any, by: Any) -> bool:
         return can(self.verify_raise, seat, by)
 
-    def raise_(self, seat: int, by: int) -> rec.Raised:
+    def raise_(self, seat: Any, by: Any) -> rec.Raised:
         """Raise *by* ``by`` cents over the bet to call (the seed: "increase the bet")."""
         self.verify_raise(seat, by)
         amount = self.to_call(seat) + by
@@ -173,13 +173,13 @@ class Betting(HandState):
         return r
 
     # -- fold ------------------------------------------------------------------------------
-    def verify_fold(self, seat: int) -> None:
+    def verify_fold(self, seat: Any) -> None:
         self._turn(seat, "fold", True)
 
-    def can_fold(self, seat: int) -> bool:
+    def can_fold(self, seat: Any) -> bool:
         return can(self.verify_fold, seat)
 
-    def fold(self, seat: int) -> rec.Folded:
+    def fold(self, seat: Any) -> rec.Folded:
         self.verify_fold(seat)
         self.folded.add(seat)
         # Face down into the muck: never shown to anyone, and free to be re-stubbed.
@@ -191,13 +191,13 @@ class Betting(HandState):
         return r
 
     # -- moving the hand along -------------------------------------------------------------
-    def _reopen(self, seat: int) -> None:
+    def _reopen(self, seat: Any) -> None:
         """After a bet or raise every other player with chips must act again."""
         self._pending = [
             s for s in self.order if s != seat and s not in self.folded and self.stacks[s] > 0
         ]
 
-    def _next_after(self, seat: int, candidates: Iterable[int]) -> int:
+    def _next_after(self, seat: Any, candidates: Iterable[int]) -> int:
         cand = candidates if isinstance(candidates, (list, set)) else set(candidates)  # a few seats
         n = len(self.order)
         i = self.order.index(seat)
@@ -207,7 +207,7 @@ class Betting(HandState):
                 return s
         raise AssertionError("no candidate to act")
 
-    def _acted(self, seat: int, r: Any) -> None:
+    def _acted(self, seat: Any, r: Any) -> None:
         self.to_deal = None  # whatever was to be dealt is on the felt once someone acts
         self.log.append(r)
         self.version += 1

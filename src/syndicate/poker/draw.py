@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from typing import Any
 
 from ..core import money
 from ..core.cards import Card, CardError, card
 from ..core.errors import BadAmount, ConfigError, IllegalAction, OutOfTurn
 from ..core.shoe import CardNeed, ShoeError
 from . import records as rec
-from .betting import Betting
 from .rules import DrawRules
 from .showdown import DrawAndShowdown
 from .state import DEALING, FIRST_BETTING, Dealer, Dealing, can
@@ -42,12 +42,12 @@ def deal_needs(order: tuple[int, ...]) -> tuple[CardNeed, ...]:
 
 
 @lru_cache(maxsize=512)
-def draw_need(seat: int, slot: int) -> CardNeed:
+def draw_need(seat: Any, slot: int) -> CardNeed:
     """A card of ``seat``'s draw, the ``slot``-th of its hand."""
     return CardNeed(seat, 0, slot, False, "draw")
 
 
-class DrawHand(Betting, DrawAndShowdown):
+class DrawHand(DrawAndShowdown):
     """One hand of five-card draw, from the antes to the last chip pushed.
 
     ``stacks`` maps each seat dealt in to the chips in front of it (all positive). Antes
@@ -61,14 +61,14 @@ class DrawHand(Betting, DrawAndShowdown):
         self,
         rules: DrawRules,
         stacks: Mapping[int, int],
-        button: int,
+        button: Any,
         *,
         dealer: Dealer | None = None,
         deck: int = 52,
         entered: bool = False,
         shown_only: bool = False,
         shuffles_stub: bool = True,
-        carry_in: int = 0,
+        carry_in: Any = 0,
         number: int = 1,
     ) -> None:
         if not rules.min_players <= len(stacks) <= rules.max_players:

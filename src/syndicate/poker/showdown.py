@@ -11,16 +11,18 @@ from ..core.cards import Card, CardError, card
 from ..core.errors import IllegalAction
 from ..core.shoe import CardNeed, ShoeError
 from . import records as rec
+from .betting import Betting
 from .evaluator import evaluate
 from .pots import settle
-from .state import SECOND_BETTING, SETTLED, SHOWDOWN, Dealing, Drawing, HandState, can
+from .state import SECOND_BETTING, SETTLED, SHOWDOWN, Dealing, Drawing, can
 
 
-class DrawAndShowdown(HandState):
-    """The draw, the showdown and the end of a hand."""
+class DrawAndShowdown(Betting):
+    """The draw, the showdown and the end of a hand (after the betting: one line of classes,
+    HandState -> Betting -> DrawAndShowdown -> DrawHand, as mypyc compiles them)."""
 
     # -- draw ------------------------------------------------------------------------------
-    def _discards(self, seat: int, discards: object) -> list[Card]:
+    def _discards(self, seat: Any, discards: object) -> list[Card]:
         try:
             if isinstance(discards, str):
                 items: list[Any] = discards.replace(",", " ").split()
@@ -71,7 +73,7 @@ class DrawAndShowdown(HandState):
             )
         return discards
 
-    def verify_draw(self, seat: int, discards: Sequence[Card | str] | str | int) -> None:
+    def verify_draw(self, seat: Any, discards: Sequence[Card | str] | str | int) -> None:
         """``discards``: the cards thrown, or with only the cards shown entered, how many."""
         self._turn(seat, "draw", False)
         if self.shown_only:
@@ -79,11 +81,11 @@ class DrawAndShowdown(HandState):
         else:
             self._discards(seat, discards)
 
-    def can_draw(self, seat: int, discards: Sequence[Card | str] | str | int) -> bool:
+    def can_draw(self, seat: Any, discards: Sequence[Card | str] | str | int) -> bool:
         return can(self.verify_draw, seat, discards)
 
     def draw(
-        self, seat: int, discards: Sequence[Card | str] | str | int
+        self, seat: Any, discards: Sequence[Card | str] | str | int
     ) -> rec.Drew | rec.DrewFaceDown | rec.StoodPat | rec.Discarded:
         """Throw away ``discards`` and take as many new cards. No discards is standing pat.
         With entered cards the answer is a ``discard`` record and the hand waits for the cards
@@ -117,7 +119,7 @@ class DrawAndShowdown(HandState):
         assert self.last_draw is not None
         return self.last_draw
 
-    def _draw_face_down(self, seat: int, n: int) -> rec.DrewFaceDown | rec.StoodPat:
+    def _draw_face_down(self, seat: Any, n: int) -> rec.DrewFaceDown | rec.StoodPat:
         if n == 0:
             return self.stand_pat(seat)
         from_deck = min(n, self.stub_left)
@@ -138,13 +140,13 @@ class DrawAndShowdown(HandState):
         self._drew(seat, r)
         return r
 
-    def verify_stand_pat(self, seat: int) -> None:
+    def verify_stand_pat(self, seat: Any) -> None:
         self._turn(seat, "stand pat", False)
 
-    def can_stand_pat(self, seat: int) -> bool:
+    def can_stand_pat(self, seat: Any) -> bool:
         return can(self.verify_stand_pat, seat)
 
-    def stand_pat(self, seat: int) -> rec.StoodPat:
+    def stand_pat(self, seat: Any) -> rec.StoodPat:
         self.verify_stand_pat(seat)
         if self.shown_only:
             self.drew[seat] = 0
@@ -180,7 +182,7 @@ class DrawAndShowdown(HandState):
             return None
         return next((s for s in self.flagged if s not in self.ruled), None)
 
-    def verify_ruling(self, seat: int, dead: bool) -> None:
+    def verify_ruling(self, seat: Any, dead: Any) -> None:
         """The dealer rules on a flagged hand: ``dead`` (it wins nothing) or it stands."""
         need = self.ruling_needed
         if need is None:
@@ -196,10 +198,10 @@ class DrawAndShowdown(HandState):
             raise IllegalAction("ruling", f"seat {seat}'s hand is the last one in {pot}: it cannot be dead too, or "
                                           "nobody takes that pot; rule that it stands, or declare a misdeal")
 
-    def can_ruling(self, seat: int, dead: bool) -> bool:
+    def can_ruling(self, seat: Any, dead: Any) -> bool:
         return can(self.verify_ruling, seat, dead)
 
-    def ruling(self, seat: int, dead: bool) -> rec.Ruled:
+    def ruling(self, seat: Any, dead: Any) -> rec.Ruled:
         """The house rule (docs/poker.md): a four-card draw keeps an Ace; a hand shown down
         without one is flagged, and the dealer rules it dead (it wins nothing, its chips stay in
         the pot) or lets it stand (a count entered wrong at the draw)."""
@@ -231,7 +233,7 @@ class DrawAndShowdown(HandState):
         if self.dealer is not None:
             self.dealer(self)  # the new stub goes into its deck before the next card is asked for
 
-    def _drew(self, seat: int, r: Any) -> None:
+    def _drew(self, seat: Any, r: Any) -> None:
         self.log.append(r)
         self.version += 1
         self._pending.remove(seat)

@@ -122,10 +122,10 @@ class HandState:
         """Seats still in the hand (not folded), in order of play."""
         return [s for s in self.order if s not in self.folded]
 
-    def is_all_in(self, seat: int) -> bool:
+    def is_all_in(self, seat: Any) -> bool:
         return seat not in self.folded and self.stacks[seat] == 0
 
-    def to_call(self, seat: int) -> int:
+    def to_call(self, seat: Any) -> int:
         """What ``seat`` must put in to match the bet (before capping at its stack)."""
         return self.current_bet - self.street[seat]
 
@@ -146,7 +146,7 @@ class HandState:
             pots[0] = Pot(pots[0].amount + self.carry_in, pots[0].eligible)
         return pots
 
-    def _others_can_act(self, seat: int) -> bool:
+    def _others_can_act(self, seat: Any) -> bool:
         return any(s != seat and s not in self.folded and self.stacks[s] > 0 for s in self.order)
 
     def _raises_left(self) -> bool:
@@ -154,7 +154,7 @@ class HandState:
         return cap is None or self.raises < cap
 
     # -- checks shared by the verify_* methods ---------------------------------------------
-    def _turn(self, seat: int, action: str, betting: bool) -> None:
+    def _turn(self, seat: Any, action: str, betting: bool) -> None:
         need = self.card_needed
         if need is not None:  # no decision jumps the queue while a card is due
             raise OutOfTurn("card_needed", f"cannot {action}: the dealer must first deal {need.describe()}")
@@ -170,7 +170,7 @@ class HandState:
                 raise OutOfTurn("turn", f"seat {seat!r} is not in this hand")
             raise OutOfTurn("turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
 
-    def _put_in(self, seat: int, amount: int, street: bool = True) -> None:
+    def _put_in(self, seat: Any, amount: int, street: bool = True) -> None:
         self.stacks[seat] -= amount
         self.total[seat] += amount
         if street:
@@ -190,7 +190,7 @@ class HandState:
     def _finish_by_folds(self, winner: int) -> None:
         raise NotImplementedError
 
-    def _drew(self, seat: int, r: Any) -> None:
+    def _drew(self, seat: Any, r: Any) -> None:
         raise NotImplementedError
 
     def _next_draw_card(self) -> None:
@@ -235,7 +235,7 @@ class Dealing(NamedTuple):
 class Drawing(NamedTuple):
     """A draw between the discard and its last card."""
 
-    seat: int
+    seat: Any  # as the draw was given (checked by verify_draw: the seat whose turn it is)
     discards: tuple[Card, ...]
     shown: Card | None
     received: list[Card]
