@@ -165,8 +165,8 @@ class HandState:
         in_betting = self.phase in (FIRST_BETTING, SECOND_BETTING)
         if in_betting != betting:
             raise OutOfTurn("phase", f"cannot {action} during the {self.phase.replace('_', ' ')}")
-        if seat != self.to_act:
-            if seat not in self.stacks:
+        if type(seat) is not int or seat != self.to_act:  # a seat is its number: not 1.0, not True
+            if type(seat) is not int or seat not in self.stacks:
                 raise OutOfTurn("turn", f"seat {seat!r} is not in this hand")
             raise OutOfTurn("turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
 
