@@ -165,6 +165,8 @@ def test_a_blackjack_decision_is_in_view_at_every_size(world, room, taken: int, 
         page.evaluate("document.activeElement.blur()")
         page.keyboard.press("b")
         expect(page.locator(f"#table .seat[data-seat='{alice_seat}']")).to_contain_text("Bet $5.00")
+        # every bot has bet too (they bet on their own): the stacked cards are dealt to every seat
+        expect(page.locator("#table .seat", has_text="Bet $")).to_have_count(taken)
         dealer.act("deal")
         expect(page.locator("#controls [data-action=split]")).to_be_visible()
         check(page, "blackjack", "the pair", shots=f"blackjack-{taken}-pair")
