@@ -145,7 +145,7 @@ class Course:
 
     def _is_legal(self, seat: Any, action: str) -> bool:
         """Fast path of the verify_* methods: the cached legal actions of the actor."""
-        if seat != self.to_act:
+        if type(seat) is not int or seat != self.to_act:
             return False
         if self._legal_at != len(self.log):
             self._legal = self._compute_legal()
@@ -348,7 +348,7 @@ class Course:
 
     # -- helpers -------------------------------------------------------------------------
     def _seat(self, seat: Any) -> Seat:
-        s = self.seats.get(seat) if isinstance(seat, int) else None
+        s = self.seats.get(seat) if type(seat) is int else None  # a seat is its number: not True, not 1.0
         if s is None:
             raise OutOfTurn("seat", f"seat {seat!r} is not at this table (seats here: {sorted(self.seats)})")
         return s

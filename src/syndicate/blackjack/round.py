@@ -392,7 +392,7 @@ class Round(Course):
         if self.phase != PLAYING:
             raise OutOfTurn("turn", f"{action}: no hand is being played now (phase: {self.phase})")
         s = self._order[self._seat_i]
-        if seat != s.number:
+        if type(seat) is not int or seat != s.number:
             raise OutOfTurn("turn", f"it is seat {s.number}'s turn, not seat {seat}'s")
         return s.hands[self._hand_i]
 
