@@ -343,9 +343,11 @@ def _compute(rules: Rules, exact_resplits: bool) -> Analysis:
 
 def compile_kernels() -> None:
     """Compile the kernels into numba's cache (``./run`` does it once after installing): the
-    first analysis of a fresh install otherwise waits for it. Exact resplits' own kernel is
-    left to the first analysis that asks for it."""
+    first analysis of a fresh install otherwise waits for it, and so would every test process
+    that meets it first, each compiling its own copy. Exact resplits' kernel is compiled too
+    (the simulator's: :func:`syndicate.blackjack.maths.simulate.warm_up`)."""
     _compute(Rules(decks=1), False)
+    _compute(Rules(decks=1), True)
 
 
 def _chart_moments(rules: Rules, chart: ChartCells, exact_resplits: bool = False) -> tuple[float, float]:
