@@ -154,7 +154,7 @@ def test_odds_poker_table():
 def test_admin_create_and_serve(tmp_path):
     """`syndicate admin create` and `syndicate serve` as wired commands (the server itself is
     tested in tests/web)."""
-    import socket
+    from tests.kit.ports import free_port
     import subprocess
     import sys
     import time
@@ -166,9 +166,7 @@ def test_admin_create_and_serve(tmp_path):
     assert "admin 'boss' created" in out.output
     out = runner.invoke(app, ["admin", "create", "boss", "--db", db], input="s3cret-pass\ns3cret-pass\n")
     assert out.exit_code == 2  # the name is taken: a clear refusal
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "syndicate.apps.cli", "serve", "--db", db, "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

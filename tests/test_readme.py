@@ -27,15 +27,13 @@ def test_the_main_command_serves_the_card_room(tmp_path):
     """`./run` alone starts the card room server on SQLite, nothing to install: a new database
     file is created and migrated, the first admin's password is printed once, the API answers."""
     import os
-    import socket
+    from tests.kit.ports import free_port
     import subprocess
     import time
 
     import httpx
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     root = Path(__file__).parents[1]
     env = {**os.environ, "SYNDICATE_PORT": str(port), "SYNDICATE_DB": str(tmp_path / "night.db")}
     proc = subprocess.Popen([str(root / "run")], cwd=tmp_path, env=env, stdout=subprocess.PIPE,

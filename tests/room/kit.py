@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import secrets
 import signal
-import socket
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from syndicate.room.cardroom import CardRoom
 from syndicate.room.values import Account, Event
 from syndicate.store import Database, SqlStore
 from tests.kit.poll import until
+from tests.kit.ports import free_port
 
 PG_SERVER = os.environ.get("SYNDICATE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432")
 REDIS_SERVER = os.environ.get("SYNDICATE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -182,12 +182,6 @@ async def hand_in_play(dealer: Any, alice: Any, bob: Any) -> dict[str, Any]:
             st = await dealer.wait(lambda s, v=version: s["version"] >= v)
         if st["round"]["phase"] != "settled":
             return st
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class ServerProcess:
