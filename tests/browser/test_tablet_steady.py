@@ -229,6 +229,8 @@ def test_paid_at_once_the_clock_and_the_shoe_running_out(world: Any) -> None:
             decide(page, con, 1, table, "Bet", "10")
             decide(page, con, 3, table, "Bet", "10")
             con.button("Deal")
+            # A card counts once the deal is in: a tap on the pad before that enters nothing.
+            expect(con.awaited).to_have_text(re.compile(r"^Next card: "))
         elif text.startswith("No card needed"):
             seat = int(text.split("seat ")[1].split(" ")[0])
             move = next(a for a in ("Hit", "Stand", "No insurance", "Play on")
@@ -238,6 +240,7 @@ def test_paid_at_once_the_clock_and_the_shoe_running_out(world: Any) -> None:
         elif not left:
             break
         else:
+            assert text.startswith("Next card: "), text
             on_table.append(left.pop())
             con.rank(on_table[-1])
             expect(con.awaited).not_to_have_text(text)
