@@ -26,10 +26,13 @@ from tests.kit.clock import SkippingClock  # noqa: E402
 from tests.room.kit import CHROMIUM, FAST_HASHER, LiveServer, make_cast  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Where the tests save their screenshots and the first-render figure: build/browser by default
-#: (ignored by git), docs/img to refresh the pictures the README and docs show
-#: (SYNDICATE_SCREENSHOTS=docs/img ./run test tests/browser).
-IMG = ROOT / os.environ.get("SYNDICATE_SCREENSHOTS", "build/browser")
+#: The pictures are taken only when asked for, into the folder named: build/browser (ignored by
+#: git) to look at the pages (SYNDICATE_SCREENSHOTS=build/browser ./run test tests/browser),
+#: docs/img to refresh the ones the README and docs show. A picture costs more CPU than the step
+#: it shows, so the everyday run checks the layout at every size and saves none.
+PICTURES = os.environ.get("SYNDICATE_SCREENSHOTS", "")
+#: Where the pictures and the measured figures (taps, first render) go.
+IMG = ROOT / (PICTURES or "build/browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 VIEWPORT = {"width": 1200, "height": 800}
 
@@ -120,3 +123,14 @@ def world(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[W
             ctx.close()
         server.stop()
         db.dispose()
+
+
+def picture(target: Any, name: str, **options: Any) -> None:
+    """``target`` (a page, or a locator for one part of it) as ``IMG/<name>.png`` when pictures are
+    asked for. Either way a part must be on the screen, as its picture would need it to be."""
+    if not PICTURES:
+        if hasattr(target, "wait_for"):
+            target.wait_for(state="visible")
+        return
+    IMG.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(IMG / f"{name}.png"), **options)

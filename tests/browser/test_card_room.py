@@ -5,8 +5,7 @@ the balances shown equal the ledger; no page ever holds another player's hidden 
 account not on the roster cannot open a table. Controls are found by role and accessible name.
 
 The tests run in order and share one server (the ``world`` fixture): each step starts where the
-last one left the room. Screenshots go to build/browser/browser-*.png (SYNDICATE_SCREENSHOTS=docs/img
-refreshes the committed pictures); the table page's first-render time goes to results.json beside
+last one left the room. Pictures, when asked for (conftest.PICTURES), are browser-*.png; the table page's first-render time goes to results.json beside
 them (reported, not asserted).
 """
 
@@ -24,15 +23,14 @@ from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD
 
-from .conftest import HOLE, IMG
+from .conftest import HOLE, IMG, picture
 from .steps import hand_id, sign_in
 
 RESULTS = IMG / "browser-results.json"
 
 
 def shot(page, name: str) -> None:
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"browser-{name}.png"))
+    picture(page, f"browser-{name}")
 
 
 UNNAMED = """() => [...document.querySelectorAll("button, a[href], input, select, textarea")].filter((el) =>

@@ -19,7 +19,7 @@ from syndicate.web import create_app
 from syndicate.web.security import Limits
 from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, make_cast
 
-from .conftest import IMG
+from .conftest import picture
 
 SIZES = {"phone": (390, 844), "tablet": (768, 1024), "tablet-landscape": (1024, 768), "desktop": (1280, 800)}
 
@@ -72,8 +72,7 @@ def test_the_sign_in_form_says_how_long_to_wait(site, size) -> None:
         f"Too many failed sign-ins for this name from here. Try again in 2 minutes {wait - 120} seconds.")
     box = alert.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box  # readable, not cut off
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"sign-in-wait-{size}.png"), full_page=True)
+    picture(page, f"sign-in-wait-{size}", full_page=True)
     # another name from here is not held up: a player sharing the address signs in
     _try(form, "Alice", PASSWORD)
     expect(page.get_by_role("button", name="Sign out")).to_be_visible()
@@ -115,8 +114,7 @@ def test_the_lobby_says_when_phones_cannot_open_its_code(site, size) -> None:
     expect(hint).to_have_text("Only this computer can open this address. To let phones join, serve the room on "
                               "the local network: ./run serve --lan")
     hint.scroll_into_view_if_needed()
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"lobby-join-here-only-{size}.png"), full_page=True)
+    picture(page, f"lobby-join-here-only-{size}", full_page=True)
     page.goto(url.replace("127.0.0.1", "localhost") + "/")
     box = page.get_by_role("region", name="Join from your phone")
     expect(box).to_contain_text("No code: a phone cannot reach the address")
@@ -149,6 +147,5 @@ def test_the_admin_is_told_of_a_walk_ins_name_and_a_look_alike(site, size) -> No
     box = why.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
     why.scroll_into_view_if_needed()
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"admin-walk-in-name-{size}.png"))
+    picture(page, f"admin-walk-in-name-{size}")
     ctx.close()

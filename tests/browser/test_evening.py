@@ -5,8 +5,8 @@ and a whole draw hand with the keyboard alone (the screen-reader announcements c
 go), and the ledger view agrees with the leaderboard while they sit.
 
 One step per test, in order, on one server (the ``world`` fixture). Later steps (the end-of-
-night report, charts, a hand replay) are steps 7 and 8. Screenshots: build/browser/
-evening-*.png (SYNDICATE_SCREENSHOTS=docs/img refreshes the committed ones).
+night report, charts, a hand replay) are steps 7 and 8. Pictures, when asked
+for (conftest.PICTURES): evening-*.png.
 """
 
 from __future__ import annotations
@@ -20,13 +20,12 @@ from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD
 
 from .axe import violations
-from .conftest import IMG
+from .conftest import picture
 from .steps import dollars, sign_in
 
 
 def shot(page, name: str) -> None:
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"evening-{name}.png"), full_page=True)
+    picture(page, f"evening-{name}", full_page=True)
 
 FOCUSED = """() => { const e = document.activeElement; if (!e || e === document.body) return "";
   return e.getAttribute("aria-label") || (e.labels && e.labels[0] && e.labels[0].textContent) || e.textContent.trim(); }"""

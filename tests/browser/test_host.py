@@ -1,7 +1,7 @@
 """The host's views in the browser: the hand search lists players by name, the replay of a
 Blackjack hand holds that round's steps only and draws its cards, the evening's charts draw
-their data, the report downloads, and a player sees their own chips. Screenshots at desktop
-and phone size go to build/browser/browser-host-*.png.
+their data, the report downloads, and a player sees their own chips. Pictures at desktop
+and phone size, when asked for (conftest.PICTURES), are browser-host-*.png.
 
 Two Blackjack rounds are played through the live API first (Alice at seat 1, Bob at seat 2,
 both standing on everything) from the stacked shoe of conftest.py, so the first round is
@@ -23,15 +23,14 @@ from syndicate.poker.dealing import deal_hand
 from syndicate.room import report
 from tests.room.kit import PASSWORD
 
-from .conftest import IMG
+from .conftest import picture
 from .steps import dollars, sign_in_page
 
 PHONE = {"width": 390, "height": 844}
 
 
 def shot(page, name: str) -> None:
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"browser-host-{name}.png"), full_page=True)
+    picture(page, f"browser-host-{name}", full_page=True)
 
 async def stand_rounds(url: str, table_id: int, tokens: dict[str, str], rounds: int) -> None:
     dealer = await TableClient.connect(url, table_id, tokens["Bokuden"])
@@ -122,7 +121,7 @@ def test_the_hosts_views(world) -> None:
     expect(board.locator('[data-card="Qc"]')).to_have_count(0)
     region.scroll_into_view_if_needed()
     shot(admin, "replay-desktop")
-    region.screenshot(path=str(IMG / "browser-host-replay.png"))  # the pictures of docs/report.md
+    picture(region, "browser-host-replay")  # the pictures of docs/report.md
 
     # the charts draw the ledger's series
     rep = report.build(room.store, ev)
@@ -140,7 +139,7 @@ def test_the_hosts_views(world) -> None:
     expect(admin.get_by_test_id("report-summary")).to_contain_text(dollars(rep.totals.house_result))
     admin.locator("#evening").scroll_into_view_if_needed()
     shot(admin, "evening-desktop")
-    admin.locator("#evening").screenshot(path=str(IMG / "browser-host-evening.png"))
+    picture(admin.locator("#evening"), "browser-host-evening")
 
     # the report downloads: the ledger's CSV, every line
     with admin.expect_download() as dl:
@@ -162,8 +161,8 @@ def test_the_hosts_views(world) -> None:
     expect(step).to_contain_text(f"Step {cards_dealt - 1} of {own}")
     region.scroll_into_view_if_needed()
     shot(admin, "admin-phone")
-    region.screenshot(path=str(IMG / "browser-host-replay-phone.png"))
-    admin.locator("#evening").screenshot(path=str(IMG / "browser-host-evening-phone.png"))
+    picture(region, "browser-host-replay-phone")
+    picture(admin.locator("#evening"), "browser-host-evening-phone")
 
     # a player's own chips, on /me
     alice = world.page("alice-host")

@@ -3,8 +3,8 @@ limit on the admin page; a sale above it waits on the dealer's tablet (no chip m
 pit boss approves it on the admin page; the tablet seats bots with the chips the dealer chose;
 the count form picks its table from those that took walk-ins' cash, and the dealer's own table
 is not offered to a pit boss who deals it; the cashier cashes out a player's whole bankroll
-(refused, with its rule, while their chips are at a table). Screenshots of the admin page and
-the tablet at 390x844, 768x1024, 1024x768 and 1280x800 go to build/browser (money-*.png)."""
+(refused, with its rule, while their chips are at a table). The admin page and the tablet laid
+out at 390x844, 768x1024, 1024x768 and 1280x800, pictured when asked for (money-*.png)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from syndicate.room.ledger import cash_key, player_key
 from syndicate.room.seating import stack_key
 
 from .axe import violations
-from .conftest import IMG
+from .conftest import picture
 from .steps import laid_out, sign_in
 
 SIZES = {"phone": (390, 844), "portrait": (768, 1024), "landscape": (1024, 768), "desktop": (1280, 800)}
@@ -24,7 +24,6 @@ SIZES = {"phone": (390, 844), "portrait": (768, 1024), "landscape": (1024, 768),
 
 def shots(page: Any, name: str, region: Any = None) -> None:
     """``page`` (or one ``region`` of it) at every size, as money-<name>-<size>.png."""
-    IMG.mkdir(parents=True, exist_ok=True)
     for size, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
         laid_out(page)
@@ -32,7 +31,7 @@ def shots(page: Any, name: str, region: Any = None) -> None:
         assert overflow <= 1, f"{name} at {size}: {overflow}px wider than the screen"
         target = region if region is not None else page
         kw = {} if region is not None else {"full_page": True}
-        target.screenshot(path=str(IMG / f"money-{name}-{size}.png"), **kw)
+        picture(target, f"money-{name}-{size}", **kw)
     page.set_viewport_size({"width": 1280, "height": 800})
 
 

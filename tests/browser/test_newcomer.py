@@ -27,7 +27,7 @@ from syndicate.room.ledger import player_key
 from tests.room.kit import PASSWORD
 
 from . import conftest
-from .conftest import IMG
+from .conftest import picture
 from .steps import Dealer, dollars, sign_in
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -35,8 +35,7 @@ ROUND = "9c Ah 5d 7c 2h Ts"
 
 
 def shot(page: Any, name: str) -> None:
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"newcomer-{name}.png"), full_page=True)
+    picture(page, f"newcomer-{name}", full_page=True)
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +132,7 @@ def test_one_hand_number_and_an_admin_page_that_keeps_up(world, night) -> None:
         shot(admin, "admin-live")
         for w, h in ((390, 844), (768, 1024), (1024, 768), (1280, 800)):  # the charts' labels at each size
             admin.set_viewport_size({"width": w, "height": h})
-            admin.locator("#evening").screenshot(path=str(IMG / f"newcomer-evening-{w}.png"))
+            picture(admin.locator("#evening"), f"newcomer-evening-{w}")
         admin.set_viewport_size(DESKTOP)
 
         # The same number in the admin's search by player, the replay and her ledger.
@@ -243,7 +242,7 @@ def test_bots_are_tagged_and_a_draw_replay_keeps_each_hand_in_its_seat(world, ni
           return bad; }""")
         assert outside == [], (size, outside)
         replay.scroll_into_view_if_needed()
-        replay.screenshot(path=str(IMG / f"newcomer-draw-replay-{size[0]}.png"))
+        picture(replay, f"newcomer-draw-replay-{size[0]}")
 
 
 def test_the_open_table_form_names_the_table_after_its_game(world) -> None:

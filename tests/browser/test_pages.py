@@ -11,15 +11,14 @@ from playwright.sync_api import expect
 
 from syndicate.room.ledger import player_key
 
-from .conftest import IMG
+from .conftest import picture
 from .steps import sign_in
 
 SIZES = {"phone": (390, 844), "tablet": (768, 1024), "desktop": (1280, 800), "wide": (1600, 900)}
 
 
 def shot(page, name: str) -> None:
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"pages-{name}.png"), full_page=True)
+    picture(page, f"pages-{name}", full_page=True)
 
 
 def boxes_apart(page, selector: str) -> list[str]:

@@ -22,7 +22,7 @@ from syndicate.apps.client import RoomClient
 from tests.room.kit import PASSWORD
 
 from . import conftest
-from .conftest import IMG
+from .conftest import picture
 from .steps import Dealer, sign_in
 
 SIZES = {"phone": (390, 844), "tablet": (768, 1024), "landscape": (1024, 768), "desktop": (1280, 800)}
@@ -98,8 +98,7 @@ def messages_cover_nothing(page: Any) -> None:
         problems = page.evaluate(CLEAR)
         if problems:
             found[size] = problems
-        IMG.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(IMG / f"phone-message-{size}.png"))
+        picture(page, f"phone-message-{size}")
     assert not found, found
     toast = page.locator("#toasts .toast").first
     assert toast.get_attribute("data-rule")  # the rule is in the data, for tools
@@ -116,8 +115,7 @@ def check(page: Any, game: str, where: str, shots: str | None = None) -> None:
         if problems:
             found[size] = problems
         if shots:
-            IMG.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(IMG / f"phone-{shots}-{size}.png"))
+            picture(page, f"phone-{shots}-{size}")
     assert not found, f"{where}: {found}"
 
 

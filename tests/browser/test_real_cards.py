@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 
 from syndicate.room.seating import stack_key
 
-from .conftest import IMG
+from .conftest import IMG, picture
 from .steps import hand_id, sign_in
 
 TAPS = IMG / "real-cards-taps.json"
@@ -178,9 +178,8 @@ def test_the_dealer_enters_a_blackjack_round_from_the_console(world) -> None:
     split.click()
     con.expect_next("seat 1's second card (after a split)")
     snap()
-    IMG.mkdir(parents=True, exist_ok=True)
     page.get_by_role("region", name="Cards at Real 21").scroll_into_view_if_needed()
-    page.screenshot(path=str(IMG / "browser-real-cards-console.png"))
+    picture(page, "browser-real-cards-console")
     con.rank("3")
     alice.get_by_role("button", name="Double").click()
     con.expect_next("seat 1's third card (a double)")
@@ -201,7 +200,7 @@ def test_the_dealer_enters_a_blackjack_round_from_the_console(world) -> None:
 
     payouts = page.get_by_role("region", name="Payouts at Real 21")
     expect(payouts).to_contain_text("seat 1 (Alice): take $10.00 (hand 1: push; hand 2: take $10.00)")
-    page.screenshot(path=str(IMG / "browser-real-cards-payouts.png"))
+    picture(page, "browser-real-cards-payouts")
     expect(payouts).to_contain_text("seat 2 (Bob): pay $20.00 (win 1:1)")
     # the hand by its evening-wide number, as the admin's search finds it
     expect(con.awaited).to_have_text(f"Hand {hand_id(world, t, 1)} is over: pay out, then start the next")

@@ -11,7 +11,7 @@ holds a card before the showdown: the player's hand is face down, with what she 
 Hand 2 is won by folds and enters nothing. Hand 3: a walk-in throws four (keeping an Ace) and shows
 no Ace: the tablet asks for the ruling and the hand is dead. The ledger moves exactly the payouts.
 
-Pictures at each size of both pages go to build/browser (docs/img with SYNDICATE_SCREENSHOTS)."""
+Pictures at each size of both pages when asked for (conftest.PICTURES)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from syndicate.room.seating import stack_key
 from tests.room.kit import PASSWORD
 
 from .axe import violations
-from .conftest import IMG
+from .conftest import picture
 from .steps import hand_id, laid_out, sign_in_page
 from .test_real_cards import Console, card_texts
 from .test_tablet import (
@@ -67,7 +67,7 @@ def looks(page: Any, back: tuple[int, int], name: str) -> None:
         page.set_viewport_size({"width": w, "height": h})
         laid_out(page)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (name, label)  # never sideways
-        page.screenshot(path=str(IMG / f"{name}-{label}.png"), full_page=label in ("phone", "desktop"))
+        picture(page, f"{name}-{label}", full_page=label in ("phone", "desktop"))
     page.set_viewport_size({"width": back[0], "height": back[1]})
 
 
@@ -117,7 +117,7 @@ def test_a_real_draw_hand_on_what_the_dealer_sees(world: Any, size: str) -> None
     expect(throws).to_be_visible()
     expect(phone.get_by_role("button", name="Throw 4 (show your Ace)")).to_be_visible()
     seen.append(phone.content())
-    phone.screenshot(path=str(IMG / f"real-draw-phone-draw-{size}.png"), full_page=True)
+    picture(phone, f"real-draw-phone-draw-{size}", full_page=True)
     if size == "landscape":
         looks(phone, PHONE, "real-draw-player")
         assert violations(phone) == []
@@ -170,7 +170,7 @@ def test_a_real_draw_hand_on_what_the_dealer_sees(world: Any, size: str) -> None
     shot(page, f"real-draw-payouts-{size}")
     expect(phone.get_by_test_id("winner")).to_contain_text(f"{player} wins $8.50 with Three of a Kind, Queens")
     expect(phone.get_by_role("table", name="Hands shown")).to_contain_text("Two Pair")
-    phone.screenshot(path=str(IMG / f"real-draw-phone-showdown-{size}.png"), full_page=True)
+    picture(phone, f"real-draw-phone-showdown-{size}", full_page=True)
     for html in seen:  # before the showdown was over, the phone never held anyone's card
         assert card_texts(html) <= {"back"}, card_texts(html)
     with room.store.transaction() as repo:
@@ -257,4 +257,4 @@ def replay_page(world: Any, table_id: int, hand: Any) -> None:
     assert drawn == {"Kc", "Kd", "9s", "9h", "4d", "Js", "Jh", "3s", "3h", "2d", "Ac", "8d", "8c", "6s", "6h"}
     expect(region).to_contain_text("dead hand")
     region.scroll_into_view_if_needed()
-    region.screenshot(path=str(IMG / "real-draw-replay.png"))
+    picture(region, "real-draw-replay")

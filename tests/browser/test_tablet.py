@@ -9,8 +9,8 @@ the cards are dealt face down and nothing is entered (the showdown's entry, its 
 take-backs are tests/browser/test_real_draw.py's). All the while the page does not scroll, every
 tap target is at least 48 px, and only the legal decisions of the seat to act are offered. The
 table's join code (a QR code of its page) is read back from the screen by a decoder, as the
-lobby's is. Screenshots at phone, tablet (both ways) and desktop sizes go to build/browser (or
-docs/img with SYNDICATE_SCREENSHOTS=docs/img).
+lobby's is. Pictures at phone, tablet (both ways) and desktop sizes when asked for
+(conftest.PICTURES).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from syndicate.room.seating import stack_key
 
 from .axe import violations
-from .conftest import IMG
+from .conftest import picture
 from .steps import hand_id, sign_in
 from .test_real_cards import Console, open_real_table
 
@@ -106,8 +106,7 @@ def payouts_in_view(page: Any, table: str) -> None:
 
 
 def shot(page: Any, name: str) -> None:
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"tablet-{name}.png"))
+    picture(page, f"tablet-{name}")
 
 
 def other_sizes(page: Any, back: tuple[int, int], name: str) -> None:
@@ -116,7 +115,7 @@ def other_sizes(page: Any, back: tuple[int, int], name: str) -> None:
         page.set_viewport_size({"width": w, "height": h})
         expect(page.locator(".tv-body")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), label  # never sideways
-        page.screenshot(path=str(IMG / f"tablet-{name}-{label}.png"), full_page=label == "phone")
+        picture(page, f"tablet-{name}-{label}", full_page=label == "phone")
     page.set_viewport_size({"width": back[0], "height": back[1]})
 
 
@@ -337,8 +336,7 @@ def test_the_lobby_shows_its_join_code(world: Any) -> None:
     expect(box).to_contain_text(world.url + "/")
     assert violations(page) == []
     page.evaluate("window.scrollTo(0, 0)")
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / "tablet-lobby-qr.png"), full_page=True)
+    picture(page, "tablet-lobby-qr", full_page=True)
     # The code alone fills the host's screen: the SVG scales to the window.
     box.get_by_role("link", name="The code alone, to fill a screen").click()
     expect(page).to_have_url(world.url + "/qr.svg")

@@ -3,9 +3,9 @@ finger whatever the prompt or a message says; Take back and Misdeal are enabled 
 can apply; a bet with no amount is answered in a host's words; the card that settled a round is
 taken back and the payouts told are withdrawn on the screen; a natural paid at once is told at
 once and marked done at the end; the turn clock shows for the seat to act and says when it ran
-out; the shoe runs out and the discards are shuffled back in. Screenshots of each changed page at
-390x844, 768x1024, 1024x768 and 1280x800 go to build/browser (docs/img with
-SYNDICATE_SCREENSHOTS=docs/img).
+out; the shoe runs out and the discards are shuffled back in. Each changed page is laid out at
+390x844, 768x1024, 1024x768 and 1280x800, and pictured there when pictures are asked for
+(conftest.PICTURES).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import IMG
+from .conftest import picture
 from .steps import laid_out, sign_in
 from .test_real_cards import Console, sit
 from .test_tablet import check_screen, decide, open_tablet, seat_tile, seat_walk_ins
@@ -29,8 +29,7 @@ NAMES = {"portrait": ("Hiro", "Yuki"), "landscape": ("Kenji", "Mariko"), "deskto
 
 
 def shot(page: Any, name: str, full: bool = False) -> None:
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / f"{name}.png"), full_page=full)
+    picture(page, f"{name}", full_page=full)
 
 
 def every_size(page: Any, name: str, back: tuple[int, int] | None = None, part: Any = None) -> None:
@@ -40,8 +39,7 @@ def every_size(page: Any, name: str, back: tuple[int, int] | None = None, part: 
         laid_out(page)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), label  # never sideways
         if part is not None:
-            IMG.mkdir(parents=True, exist_ok=True)
-            part.screenshot(path=str(IMG / f"{name}-{label}.png"))
+            picture(part, f"{name}-{label}")
         else:
             shot(page, f"{name}-{label}", full=label == "phone")
     if back is not None:
