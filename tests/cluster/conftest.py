@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,13 @@ def nodes(cluster_db: str, tmp_path: Path) -> Iterator[list[Node]]:
     """Two processes on the machine's Redis (a third can be added with ``start``)."""
     started: list[Node] = []
     try:
-        started += [Node(cluster_db, REDIS, tmp_path / f"node{i}.log") for i in range(2)]
+        with ThreadPoolExecutor(2) as pool:  # both start at once: a start is mostly waiting
+            starting = [pool.submit(Node, cluster_db, REDIS, tmp_path / f"node{i}.log") for i in range(2)]
+            for f in starting:
+                if f.exception() is None:
+                    started.append(f.result())
+            for f in starting:
+                f.result()  # a node that did not start fails the test, the others stopped below
         yield started
     finally:
         for n in started:
