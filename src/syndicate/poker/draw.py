@@ -173,16 +173,7 @@ class DrawHand(DrawAndShowdown):
         the answer is then ``None``."""
         need = self.card_needed
         if need is not None and not self.entered and type(c) is Card and c not in self._out:
-            # A dealer's card (a shuffled deck) that can come now: nothing more to check.
-            self._out.add(c)
-            self.cards[need.seat].append(c)
-            k = self._deal_k + 1
-            if k < len(self._deal_needs) and need.why == "deal":  # most cards: the deal goes on
-                self._deal_k = k
-                self.card_needed = self._deal_needs[k]
-            else:
-                self.card_needed = None
-                self._took(need, c)
+            self._dealt(need, c)  # a dealer's card (a shuffled deck) that can come now
             return None
         found = self._card_for_need(c)
         assert need is not None
@@ -199,24 +190,28 @@ class DrawHand(DrawAndShowdown):
 
     def deal_all(self, draw: Callable[[], Card]) -> None:
         """Every card the hand needs from here on, from a committed shuffled order (the hand's
-        dealer, :class:`~.dealing.ShuffledDeck`): :func:`~syndicate.core.play.deal_from` with the
-        trusted step of :meth:`deal_card` inlined, one call per card fewer. A card the deck
-        cannot hold goes through :meth:`deal_card` and is refused there."""
-        out, cards, needs = self._out, self.cards, self._deal_needs
+        dealer, :class:`~.dealing.ShuffledDeck`): :func:`~syndicate.core.play.deal_from`, compiled
+        with the hand. A card the deck cannot hold goes through :meth:`deal_card` and is refused
+        there."""
+        out = self._out
         while (need := self.card_needed) is not None:
             c = draw()
             if self.entered or type(c) is not Card or c in out:
                 self.deal_card(c)
-                continue
-            out.add(c)
-            cards[need.seat].append(c)
-            k = self._deal_k + 1
-            if k < len(needs) and need.why == "deal":  # most cards: the deal goes on
-                self._deal_k = k
-                self.card_needed = needs[k]
             else:
-                self.card_needed = None
-                self._took(need, c)
+                self._dealt(need, c)
+
+    def _dealt(self, need: CardNeed, c: Card) -> None:
+        """The card ``c`` a dealer gave for ``need``, known to fit: nothing more to check."""
+        self._out.add(c)
+        self.cards[need.seat].append(c)
+        k = self._deal_k + 1
+        if k < len(self._deal_needs) and need.why == "deal":  # most cards: the deal goes on
+            self._deal_k = k
+            self.card_needed = self._deal_needs[k]
+        else:
+            self.card_needed = None
+            self._took(need, c)
 
     def _took(self, need: CardNeed, found: Card) -> None:
         """The hand goes on from the card ``found`` that ``need`` asked for."""
