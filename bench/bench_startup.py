@@ -55,7 +55,7 @@ def endpoint_cold(repeats: int) -> tuple[list[float], list[float]]:
     from syndicate.room.live.clocks import Timers
     from syndicate.store import Database, SqlStore
     from syndicate.web import create_app
-    from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, make_cast
+    from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer, make_cast
 
     tmp = Path(tempfile.mkdtemp(prefix="syndicate-bench-"))
     os.environ["SYNDICATE_CACHE_DIR"] = str(tmp / "cache")

@@ -33,11 +33,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """The card-room fixtures' database (tests/room/kit.py): SQLite, or both backends for a test
+    """The card-room fixtures' database (tests/kit/room.py): SQLite, or both backends for a test
     marked ``both_databases`` (every test with ``SYNDICATE_TEST_DATABASES=both``). Always a
     parameter, so that every SQLite test shares one."""
     if "db_url" in metafunc.fixturenames and not _parametrizes(metafunc, "db_url"):
-        from tests.room.kit import BACKENDS
+        from tests.kit.room import BACKENDS
 
         both = (metafunc.definition.get_closest_marker("both_databases") is not None
                 or os.environ.get("SYNDICATE_TEST_DATABASES") == "both")

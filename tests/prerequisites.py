@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tests.room.kit import CHROMIUM, PG_SERVER, REDIS_SERVER
+from tests.kit.room import CHROMIUM, PG_SERVER, REDIS_SERVER
 
 TESTS = Path(__file__).resolve().parent
 

@@ -23,7 +23,7 @@ from syndicate.room.live.clocks import Timers  # noqa: E402
 from syndicate.store import Database, SqlStore  # noqa: E402
 from syndicate.web import create_app  # noqa: E402
 from tests.kit.clock import SkippingClock  # noqa: E402
-from tests.room.kit import CHROMIUM, FAST_HASHER, LiveServer, make_cast  # noqa: E402
+from tests.kit.room import CHROMIUM, FAST_HASHER, LiveServer, make_cast  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The pictures are taken only when asked for, into the folder named: build/browser (ignored by

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from syndicate.apps.client import TableClient
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 
 def laid_out(page: Any) -> None:

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 from .conftest import HOLE, IMG, picture
 from .steps import hand_id, sign_in

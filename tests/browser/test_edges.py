@@ -17,7 +17,7 @@ from syndicate.room.seating import walk_in_account
 from syndicate.store import Database, SqlStore
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, make_cast
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer, make_cast
 
 from .conftest import picture
 

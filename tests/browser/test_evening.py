@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 from .axe import violations
 from .conftest import picture

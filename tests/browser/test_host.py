@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from syndicate.apps.client import RoomClient, TableClient
 from syndicate.poker.dealing import deal_hand
 from syndicate.room import report
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 from .conftest import picture
 from .steps import dollars, sign_in_page

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 
 def test_a_newer_event_does_not_take_over_the_sign_in_form(world) -> None:

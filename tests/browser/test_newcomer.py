@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 
 from syndicate.apps.client import RoomClient
 from syndicate.room.ledger import player_key
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 from . import conftest
 from .conftest import picture

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from syndicate.apps.client import RoomClient
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 from . import conftest
 from .conftest import picture

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from syndicate.room.seating import stack_key
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 from .axe import violations
 from .conftest import picture

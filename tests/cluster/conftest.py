@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, text
 
 from syndicate.room.cardroom import CardRoom
 from syndicate.store import Database, SqlStore
-from tests.room.kit import FAST_HASHER, PG_SERVER, REDIS_SERVER, Cast, ServerProcess, free_port, make_cast
+from tests.kit.room import FAST_HASHER, PG_SERVER, REDIS_SERVER, Cast, ServerProcess, free_port, make_cast
 
 REDIS = REDIS_SERVER
 LEASE = 2.0  # seconds: short, so that takeovers happen in test time

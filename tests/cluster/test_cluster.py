@@ -19,7 +19,7 @@ from syndicate.room.ledger import player_key
 from syndicate.room.live.cluster import VERSION_STRIDE
 from syndicate.room.seating import stack_key
 from tests.cluster.conftest import LEASE, Node
-from tests.room.kit import PASSWORD, hand_in_play
+from tests.kit.room import PASSWORD, hand_in_play
 
 
 def tokens(url: str, ev: int, *names: str) -> dict[str, str]:

@@ -18,7 +18,7 @@ from syndicate.room.ledger import now, transfer
 from syndicate.room.values import Move
 from syndicate.web.security import Limits, RateLimited, SharedSignInLimiter
 from tests.cluster.conftest import REDIS
-from tests.room.kit import cast, database, db_url, pg_url, room  # noqa: F401
+from tests.kit.room import cast, database, db_url, pg_url, room  # noqa: F401
 
 SECOND = timedelta(seconds=1)
 

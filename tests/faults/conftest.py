@@ -1,4 +1,4 @@
-"""Fixtures of the single-process fault tests: the card-room fixtures of tests/room/kit.py
+"""Fixtures of the single-process fault tests: the card-room fixtures of tests/kit/room.py
 (on SQLite; PostgreSQL, a throwaway database, where the test is of it) and a real uvicorn server on
 loopback, in a thread of the test process so that a test can look at the server's memory."""
 
@@ -12,11 +12,11 @@ import pytest
 from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, LiveServer, cast, database, db_url, pg_url, room  # noqa: F401
+from tests.kit.room import FAST_HASHER, LiveServer, cast, database, db_url, pg_url, room  # noqa: F401
 
 
 class FaultServer(LiveServer):
-    """tests.room.kit.LiveServer with the WebSocket keepalive made settable: uvicorn pings every
+    """tests.kit.room.LiveServer with the WebSocket keepalive made settable: uvicorn pings every
     client every ``ws_ping_interval`` seconds and drops one that has not answered within
     ``ws_ping_timeout`` (20 s and 20 s by default, as in production)."""
 

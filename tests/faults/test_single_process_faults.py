@@ -33,7 +33,7 @@ from syndicate.web.live import OUTBOX
 from syndicate.web.security import Limits
 from tests.faults.conftest import FaultServer, start_server
 from tests.kit.poll import until_async
-from tests.room.kit import FAST_HASHER, PASSWORD
+from tests.kit.room import FAST_HASHER, PASSWORD
 
 T = 20.0  # seconds: a generous bound on any wait for the server
 

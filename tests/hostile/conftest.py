@@ -9,7 +9,7 @@ import pytest
 
 from syndicate.room.cardroom import CardRoom
 from syndicate.store import Database, SqlStore
-from tests.room.kit import FAST_HASHER, Cast, make_cast
+from tests.kit.room import FAST_HASHER, Cast, make_cast
 
 
 @pytest.fixture(scope="session")

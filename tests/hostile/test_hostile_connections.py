@@ -17,7 +17,7 @@ from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.connections import ClientLog, ConnectionLimits, uvicorn_options
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, bearer
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer, bearer
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import websockets
 from syndicate.room.errors import BadRequest
 from syndicate.web import create_app
 from syndicate.web.hosts import Hosts, allowed_host
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from syndicate.room.live.clocks import Timers
 from syndicate.room.values import NO_PASSWORD, WALK_IN
 from syndicate.web import create_app
 from syndicate.web.security import Limits, RateLimited, SignInLimiter, TokenBucket, in_words
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer
 
 
 def _client(database, limits: Limits, address: str = "10.0.0.1") -> TestClient:

@@ -18,7 +18,7 @@ from syndicate.apps.client import RoomClient, TableClient
 from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
 
 WRONG = "wrong-but-secret-guess-7731"
 FORGED = "forged-token-Zq81xK2mVb0pL"

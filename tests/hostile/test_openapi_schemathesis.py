@@ -30,7 +30,7 @@ from syndicate.room.cardroom import CardRoom
 from syndicate.store import Database, SqlStore
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, make_cast
+from tests.kit.room import FAST_HASHER, PASSWORD, make_cast
 
 EXAMPLES = {GenerationMode.POSITIVE: 25, GenerationMode.NEGATIVE: 15}  # per operation
 KNOWN_ID_EXAMPLES = 10

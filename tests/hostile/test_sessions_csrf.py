@@ -15,7 +15,7 @@ from syndicate.room.ledger import player_key
 from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.app import COOKIE
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, bearer
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer, bearer
 
 EVIL = "https://evil.example"
 

@@ -23,7 +23,7 @@ from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer
 
 MIN_BET, MAX_BET = 100, 500
 FRESH_ID = "<fresh>"  # replaced by a new id when sent (the server answers a repeated id as a replay)

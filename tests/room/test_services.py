@@ -19,7 +19,7 @@ from syndicate.room.ledger import CASHIER, player_account, player_key, table_acc
 from syndicate.room.roles import PERMISSIONS, ROLES, allowed, require
 from syndicate.room.roster import NOTICE
 from syndicate.room.values import Move
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 # The ledger and the services' transactions: a refusal halfway changes nothing on either backend.
 pytestmark = pytest.mark.both_databases

@@ -16,7 +16,7 @@ from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.room.values import NO_PASSWORD
 from tests.kit.table import local_room
-from tests.room.kit import deal_until_someone_must_act
+from tests.kit.room import deal_until_someone_must_act
 
 TIMERS = Timers(turn=0.3, sit_out_after=2)
 

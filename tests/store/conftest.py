@@ -1,1 +1,1 @@
-from tests.room.kit import cast, database, db_url, pg_url, room  # noqa: F401
+from tests.kit.room import cast, database, db_url, pg_url, room  # noqa: F401

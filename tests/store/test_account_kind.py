@@ -14,7 +14,7 @@ from syndicate.room.errors import Unauthorized
 from syndicate.room.ledger import is_bot, is_walk_in, now
 from syndicate.room.values import BOT, NO_PASSWORD, PERSON, WALK_IN
 from syndicate.store import Database, SqlStore
-from tests.room.kit import FAST_HASHER, PASSWORD
+from tests.kit.room import FAST_HASHER, PASSWORD
 from tests.store.test_canonical_names import _upgrade, fresh  # noqa: F401
 
 #: What the older code wrote as a bot's and a walk-in's password hash (before 0011).

@@ -17,7 +17,7 @@ from syndicate.room.errors import Conflict
 from syndicate.room.ledger import now
 from syndicate.store import Database, SqlStore
 from syndicate.store.database import MIGRATIONS
-from tests.room.kit import FAST_HASHER, PASSWORD, PG_SERVER
+from tests.kit.room import FAST_HASHER, PASSWORD, PG_SERVER
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -7,7 +7,7 @@ from syndicate.core.shoe import Shoe
 from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, LiveServer, cast, database, db_url, pg_url, room  # noqa: F401
+from tests.kit.room import FAST_HASHER, LiveServer, cast, database, db_url, pg_url, room  # noqa: F401
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from syndicate.room.roles import PERMISSIONS, ROLES, allowed
 from syndicate.room.values import NO_PASSWORD, WALK_IN
 from syndicate.web import create_app
 from syndicate.web.app import COOKIE
-from tests.room.kit import FAST_HASHER, PASSWORD, Cast, bearer
+from tests.kit.room import FAST_HASHER, PASSWORD, Cast, bearer
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from syndicate.room.values import Move
 from syndicate.store import Database, SqlStore
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, ServerProcess, make_cast
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer, ServerProcess, make_cast
 
 # The ledger: amounts past the guard and past 32 bits, on each backend, and a start on such a database.
 pytestmark = pytest.mark.both_databases

@@ -15,7 +15,7 @@ from syndicate.apps.client import ActionRefused, ApiError, RoomClient, TableClie
 from syndicate.apps.server import ledger_check
 from syndicate.room.ledger import cash_key, player_key
 from syndicate.room.seating import stack_key
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 
 def sign_in(server, event_id: int, name: str) -> RoomClient:  # noqa: ANN001

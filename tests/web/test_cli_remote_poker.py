@@ -19,7 +19,7 @@ from syndicate.apps.poker_remote import play as _play_draw
 from syndicate.apps.remote_play import play_remote
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 SEAT = 5
 

@@ -17,7 +17,7 @@ from syndicate.apps.history import verify
 from syndicate.apps.server import admin_create, prepare
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
-from tests.room.kit import PASSWORD, ServerProcess, hand_in_play
+from tests.kit.room import PASSWORD, ServerProcess, hand_in_play
 
 # A crash: what each backend kept when the process was killed, and the restart's recovery.
 pytestmark = pytest.mark.both_databases
@@ -57,7 +57,7 @@ def test_kill_9_mid_hand_then_restart(db_url, room, cast, tmp_path) -> None:
         db_url = f"sqlite:///{tmp_path / 'crash.db'}"
         from syndicate.room.cardroom import CardRoom
         from syndicate.store import Database, SqlStore
-        from tests.room.kit import FAST_HASHER, make_cast
+        from tests.kit.room import FAST_HASHER, make_cast
 
         db = Database(db_url)
         db.migrate()
@@ -140,7 +140,7 @@ def test_a_table_closed_by_revoking_its_dealer_after_a_restart_reveals_its_seeds
         db_url = f"sqlite:///{tmp_path / 'revoke.db'}"
         from syndicate.room.cardroom import CardRoom
         from syndicate.store import Database, SqlStore
-        from tests.room.kit import FAST_HASHER, make_cast
+        from tests.kit.room import FAST_HASHER, make_cast
 
         db = Database(db_url)
         db.migrate()
@@ -224,7 +224,7 @@ def test_bot_chips_go_back_to_the_house_float_after_a_crash(db_url, room, cast, 
         db_url = f"sqlite:///{tmp_path / 'bots.db'}"
         from syndicate.room.cardroom import CardRoom
         from syndicate.store import Database, SqlStore
-        from tests.room.kit import FAST_HASHER, make_cast
+        from tests.kit.room import FAST_HASHER, make_cast
 
         db = Database(db_url)
         db.migrate()

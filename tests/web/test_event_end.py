@@ -19,7 +19,7 @@ from syndicate.apps.client import ActionRefused, ApiError, RoomClient, TableClie
 from syndicate.poker.history import verify
 from syndicate.store.models import ShoeRow
 from tests.kit.poll import until
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 from tests.web.test_live_poker import play
 
 HANDS = 3

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from syndicate.room.ledger import now
 from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, PASSWORD, bearer, make_cast
+from tests.kit.room import FAST_HASHER, PASSWORD, bearer, make_cast
 
 
 @pytest.fixture

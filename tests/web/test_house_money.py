@@ -15,7 +15,7 @@ from syndicate.room.errors import BadRequest, Conflict, Forbidden, NotFound
 from syndicate.room.ledger import HOUSE_FLOAT, MAX_FLOAT
 from syndicate.room.seating import stack_key
 from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, PASSWORD, bearer, make_cast
+from tests.kit.room import FAST_HASHER, PASSWORD, bearer, make_cast
 
 
 @pytest.fixture

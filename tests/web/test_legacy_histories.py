@@ -26,7 +26,7 @@ from syndicate.poker.history import to_history
 from syndicate.poker.rules import DrawRules
 from syndicate.room.ledger import now
 from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, bearer
+from tests.kit.room import FAST_HASHER, bearer
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from syndicate.apps.client import ActionRefused, RoomClient, TableClient, random
 from syndicate.blackjack.history import replay, verify
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
-from tests.room.kit import PASSWORD, LiveServer
+from tests.kit.room import PASSWORD, LiveServer
 
 ROUNDS = {"sqlite": 200, "postgresql": 120}  # the first shoe is finished well before the end
 

@@ -21,7 +21,7 @@ from syndicate.apps.client import ActionRefused, RoomClient, TableClient
 from syndicate.poker.history import replay, verify
 from syndicate.room.ledger import player_key
 from syndicate.room.seating import stack_key
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 HANDS = {"sqlite": 80, "postgresql": 40}
 

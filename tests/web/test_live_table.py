@@ -15,7 +15,7 @@ from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.web import create_app
 from tests.kit.poll import until_async
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer, deal_until_someone_must_act
 
 
 @pytest.fixture

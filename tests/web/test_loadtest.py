@@ -14,7 +14,7 @@ from syndicate.apps.cli import app
 from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer
 
 
 def test_bots_play_both_games_and_the_report_adds_up(server, room, cast, tmp_path, monkeypatch) -> None:

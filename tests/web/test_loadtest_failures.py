@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from syndicate.apps import loadbots, loadtest
 from syndicate.apps.cli import app
 from syndicate.apps.client import RoomClient
-from tests.room.kit import PASSWORD, free_port
+from tests.kit.room import PASSWORD, free_port
 
 #: A run that has not returned by then hangs (a liveness bound, not a timing figure).
 HANG = 120

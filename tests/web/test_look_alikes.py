@@ -13,7 +13,7 @@ import pytest
 
 from syndicate.apps.client import ActionRefused, ApiError, RoomClient, TableClient
 from syndicate.room.lookalikes import look_alike_key, skeleton
-from tests.room.kit import PASSWORD
+from tests.kit.room import PASSWORD
 
 
 def _client(server: Any, event_id: int, name: str) -> RoomClient:

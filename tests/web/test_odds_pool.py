@@ -13,7 +13,7 @@ import pytest
 from syndicate.apps.client import RoomClient, TableClient
 from syndicate.blackjack.maths import odds, strategy
 from syndicate.web import pages
-from tests.room.kit import PASSWORD, deal_until_someone_must_act
+from tests.kit.room import PASSWORD, deal_until_someone_must_act
 
 #: Sixteen rule sets that differ in what the analysis depends on (none shares another's odds).
 RULE_SETS = [{"decks": d, "dealer_hits_soft_17": h17} for d in range(1, 9) for h17 in (False, True)]
@@ -151,7 +151,7 @@ def test_serve_precomputes_every_preset_at_start(database) -> None:
 
     from syndicate.blackjack.rules import PRESETS
     from syndicate.web import create_app
-    from tests.room.kit import FAST_HASHER, LiveServer
+    from tests.kit.room import FAST_HASHER, LiveServer
 
     srv = LiveServer(create_app(database=database, hasher=FAST_HASHER, migrate=False, precompute_odds=True))
     try:

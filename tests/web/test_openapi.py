@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER
+from tests.kit.room import FAST_HASHER
 
 SNAPSHOT = Path(__file__).with_name("openapi.snapshot.json")
 

@@ -28,7 +28,7 @@ from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer
 
 PLAYERS = ("Alice", "Bob", "Carol", "Dave", "Erin")
 BET = 1_000

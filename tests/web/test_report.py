@@ -19,7 +19,7 @@ from syndicate.core.shoe import Shoe
 from syndicate.room import report
 from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
-from tests.room.kit import FAST_HASHER, PASSWORD, LiveServer
+from tests.kit.room import FAST_HASHER, PASSWORD, LiveServer
 
 #: Alice (seat 1) Ts Kd: 20; Bob (seat 2) 9c 7d: 16; the dealer Th up, 8s in the hole: 18.
 #: Both stand: Alice wins her $10, Bob loses his $5. Then plain decks.

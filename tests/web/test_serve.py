@@ -20,7 +20,7 @@ from syndicate.apps import server as server_module
 from syndicate.apps.cli import app as cli
 from syndicate.web import create_app
 from syndicate.web.qr import qr_svg
-from tests.room.kit import FAST_HASHER, PASSWORD, free_port
+from tests.kit.room import FAST_HASHER, PASSWORD, free_port
 
 runner = CliRunner()
 

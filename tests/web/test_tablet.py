@@ -21,7 +21,7 @@ from syndicate.web import create_app
 from syndicate.web.pages import hide_cards
 from syndicate.web.qr import public_url, qr_svg
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, LiveServer
+from tests.kit.room import FAST_HASHER, LiveServer
 from tests.web.test_walk_ins import sign_in
 
 #: What the console may enter for a seat, with the fields each needs to be accepted.

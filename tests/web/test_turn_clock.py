@@ -18,7 +18,7 @@ from syndicate.poker import history as pk_history
 from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from syndicate.web.security import Limits
-from tests.room.kit import FAST_HASHER, LiveServer
+from tests.kit.room import FAST_HASHER, LiveServer
 from tests.web.test_real_cards import assert_schema, hands_of, players, sign_in
 
 CLOCK = 0.4  # the server's clocks here: short, so that a test waits for them
