@@ -13,6 +13,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 #: The table's physical things and what the engines share: they import no layer above them.
 FOUNDATION = ("syndicate.core",)
 ENGINES = ("syndicate.blackjack", "syndicate.poker")
+#: The prizes' pure parts (tickets from chips, the draw and its proof): beside the engines.
+PRIZES = ("syndicate.prizes",)
 #: The commands on top: the command line, the server's start, the terminal games, the load tool.
 APPS = ("syndicate.apps",)
 ABOVE_ENGINES = ("syndicate.room", "syndicate.store", "syndicate.web", *APPS)
@@ -99,6 +101,10 @@ def test_the_engines_import_nothing_of_the_room_storage_or_web() -> None:
     assert _breaches(ENGINES, ABOVE_ENGINES) == []
 
 
+def test_the_prizes_import_only_the_foundation() -> None:
+    assert _breaches(PRIZES, (*ABOVE_ENGINES, *ENGINES)) == []
+
+
 def test_nothing_below_the_commands_imports_them() -> None:
     assert _breaches(tuple(m for m in GRAPH if m != "syndicate" and not _under(m, APPS)), APPS) == []
 
@@ -106,7 +112,7 @@ def test_nothing_below_the_commands_imports_them() -> None:
 def test_the_packages_hold_every_module() -> None:
     """Every module is in a layer's package: nothing is left at the package root."""
     top = {m for m in MODULES if m.count(".") == 1}
-    layers = {p for group in (FOUNDATION, ENGINES, APPS, ABOVE_ENGINES) for p in group}
+    layers = {p for group in (FOUNDATION, ENGINES, PRIZES, APPS, ABOVE_ENGINES) for p in group}
     assert sorted(top - layers) == []
 
 

@@ -154,11 +154,12 @@ def test_odds_poker_table():
 def test_admin_create_and_serve(tmp_path):
     """`syndicate admin create` and `syndicate serve` as wired commands (the server itself is
     tested in tests/web)."""
-    from tests.kit.ports import free_port
     import subprocess
     import sys
     import time
     import urllib.request
+
+    from tests.kit.ports import free_port
 
     db = str(tmp_path / "room.db")
     out = runner.invoke(app, ["admin", "create", "boss", "--db", db], input="s3cret-pass\ns3cret-pass\n")

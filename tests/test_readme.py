@@ -27,11 +27,12 @@ def test_the_main_command_serves_the_card_room(tmp_path):
     """`./run` alone starts the card room server on SQLite, nothing to install: a new database
     file is created and migrated, the first admin's password is printed once, the API answers."""
     import os
-    from tests.kit.ports import free_port
     import subprocess
     import time
 
     import httpx
+
+    from tests.kit.ports import free_port
 
     port = free_port()
     root = Path(__file__).parents[1]

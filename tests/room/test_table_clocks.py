@@ -15,8 +15,8 @@ from syndicate.core.shoe import Shoe
 from syndicate.room.live.clocks import Timers
 from syndicate.room.seating import stack_key
 from syndicate.room.values import NO_PASSWORD
-from tests.kit.table import local_room
 from tests.kit.room import deal_until_someone_must_act
+from tests.kit.table import local_room
 
 TIMERS = Timers(turn=0.3, sit_out_after=2)
 

@@ -526,12 +526,41 @@ def export_cmd(
         raise _fail(f"cannot export {file}: {e}") from None
 
 
+def _verify_draw(doc: dict[str, Any], file: Path, as_json: bool) -> None:
+    """A prize draw's proof (docs/prize-draw.md): its tickets, its seed and every winner."""
+    from ..prizes import draw
+
+    try:
+        verdict = draw.verify(doc)
+    except draw.DrawError as e:
+        raise _fail(f"cannot verify {file}: {e.message}") from None
+    if as_json:
+        print(json.dumps({"ok": verdict.ok, "pending": verdict.pending, "messages": list(verdict.messages)}, indent=2))
+    else:
+        for m in verdict.messages:
+            console.print(m, highlight=False, markup=False)
+        console.print("[bold red]NOT verified[/]" if not verdict.ok else
+                      "[yellow]not yet verifiable[/]: the seed is still secret" if verdict.pending else "[green]verified[/]")
+    if not verdict.ok:
+        raise typer.Exit(1)
+
+
 @app.command("verify")
 def verify_cmd(
-    file: Annotated[Path, typer.Argument(help="A hand-history JSON file.")],
+    file: Annotated[Path, typer.Argument(help="A hand-history JSON file, or a prize draw's proof.")],
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
-    """Check every card dealt against the shoe's committed order (SHA-256 of the revealed seed)."""
+    """Check every card dealt against the shoe's committed order (SHA-256 of the revealed seed),
+    or a prize draw's winners against its tickets, its commitment and its seed."""
+    from ..prizes.draw import KIND
+
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        doc = None  # the history's loader names what is wrong with the file
+    if isinstance(doc, dict) and doc.get("kind") == KIND:
+        _verify_draw(doc, file, as_json)
+        return
     result = _run_on_history(file, "verify", as_json)
     if not as_json:
         for m in result.messages:
