@@ -131,6 +131,8 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
         return client.put("/api/limits", json={"game": "poker", "min_bet": 50, "max_bet": 1_000}, headers=headers)
     if action == "set_float":
         return client.put("/api/float", json={"amount": 10_000}, headers=headers)
+    if action == "run_door":  # the door's tablet looks a guest up
+        return client.get("/api/door/guests", params={"q": "a"}, headers=headers)
     if action == "count_cash":  # at Bokuden's table (its dealer does not count it: someone else does)
         t = room.tables.open(cast.dealer, "Counted")
         return client.post(f"/api/tables/{t.id}/cash-count", json={"counted": 0}, headers=headers)

@@ -30,7 +30,7 @@ from .ledger import is_bot, is_walk_in, now, stacks_of
 from .lookalikes import look_alike_key
 from .ports import Repo, Store
 from .roles import ADMIN, PLAYER, ROLES, allowed, require
-from .values import PERSON, Account, Event
+from .values import NO_PASSWORD, PERSON, Account, Event
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,39}$")
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
@@ -283,8 +283,8 @@ class Accounts:
             raise BadRequest("kind", "kind is 'session' or 'token'")
         with self.store.transaction() as repo:
             account = repo.account_by_name(event_id, name) if isinstance(name, str) else None
-        if account is not None and account.kind != PERSON:
-            account = None  # a bot or a walk-in, which no password signs in: checked like an unknown name
+        if account is not None and (account.kind != PERSON or account.password_hash == NO_PASSWORD):
+            account = None  # a bot, a walk-in or a guest, whom no password signs in: checked like an unknown name
         refused = Unauthorized("credentials", "wrong name or password")
         if account is None and not unknown:
             raise refused

@@ -6,6 +6,7 @@ from argon2 import PasswordHasher
 
 from .accounts import Accounts
 from .cashier import Cashier
+from .door import Door
 from .events import Events
 from .ledger import Ledger
 from .ports import Store
@@ -24,3 +25,4 @@ class CardRoom:
         self.ledger = Ledger(store)
         self.events = Events(store)
         self.walk_ins = WalkIns(store)
+        self.door = Door(store)

@@ -41,6 +41,9 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     # boss or the admin; a pit boss who deals the table does not count it), who may all see it
     # (a dealer their own tables'); a chip sale above the event's limit waits for a pit boss's
     # or the admin's approval; the host links a walk-in to a player's account afterwards.
+    # The door (docs/door.md): the guest list, check-in, payments and vouchers, run by the host
+    # or a pit boss on the door's tablet.
+    "run_door": frozenset({ADMIN, PIT_BOSS}),
     "count_cash": frozenset({ADMIN, PIT_BOSS}),
     "view_cash": frozenset({ADMIN, PIT_BOSS, DEALER}),
     "approve_sale": frozenset({ADMIN, PIT_BOSS}),
@@ -68,6 +71,7 @@ _WHY: Final[dict[str, str]] = {
     "search_any_hands": "only the admin and the pit bosses search the hands of any player",
     "search_own_hands": "only players (and the admin and pit bosses) search hands by player",
     "open_table": "Blackjack requires a dealer: only a dealer (or a pit boss who deals) opens a table",
+    "run_door": "the door (the guest list, check-in, payments, vouchers) is run by a pit boss or the admin",
     "count_cash": "a table's cash is counted by a pit boss or the admin, never by its own dealer",
     "view_cash": "only a table's dealer, a pit boss or the admin sees a table's cash",
     "approve_sale": "only a pit boss or the admin approves a chip sale above the event's limit",

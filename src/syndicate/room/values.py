@@ -32,11 +32,14 @@ class Event:
     #: A walk-in's chip sale above this (cents) waits for a pit boss's or the admin's approval;
     #: None: no limit (docs/walk-ins.md).
     sale_limit: int | None = None
+    #: The door's exchange rate and starting stack (docs/door.md): ``{"paid": cents, "chips":
+    #: cents, "stack": cents or None}``; empty: none set.
+    door: dict[str, int | None] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "seed_reveal": self.seed_reveal,
                 "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by,
-                "turn_clock": dict(self.turn_clock), "sale_limit": self.sale_limit}
+                "turn_clock": dict(self.turn_clock), "sale_limit": self.sale_limit, "door": dict(self.door) or None}
 
 
 #: What an account is (its ``kind``): a person, who signs in with a password; a bot; or a
@@ -237,3 +240,34 @@ class Lease:
     epoch: int
     expires_at: datetime
     table_status: str
+
+
+@dataclass(frozen=True, slots=True)
+class DoorPayment:
+    """What guest ``account_id`` paid at the door (``method`` cash, card or comp; ``paid`` cents,
+    0 for a comp) and the chips issued for it (``chips`` cents); ``id`` is the receipt's number."""
+
+    id: int
+    event_id: int
+    account_id: int
+    method: str
+    paid: int
+    chips: int
+    by: int
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {"receipt": self.id, "guest": self.account_id, "method": self.method, "paid": self.paid,
+                "chips": self.chips, "by": self.by, "at": self.at.isoformat()}
+
+
+@dataclass(frozen=True, slots=True)
+class Voucher:
+    """A guest's sign-in voucher, by the hash of its secret."""
+
+    token_hash: str
+    account_id: int
+    created_at: datetime
+    expires_at: datetime
+    used_at: datetime | None
+    revoked_at: datetime | None

@@ -9,7 +9,7 @@ writers race; the tests check that it always equals the sum of its entries.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import (
     BigInteger,
@@ -35,6 +35,11 @@ NAMING = {
 }
 
 
+def utc(dt: datetime) -> datetime:
+    """SQLite hands datetimes back naive; they were stored in UTC."""
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
@@ -56,6 +61,9 @@ class EventRow(Base):
     # A walk-in's chip sale above this waits for a pit boss's or the admin's approval (migration
     # 0009; None: no limit).
     sale_limit: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # The door's exchange rate and starting stack (migration 0013; JSON: {"paid": cents,
+    # "chips": cents, "stack": cents or null}; None: none set): docs/door.md.
+    door: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class AccountRow(Base):
@@ -307,3 +315,35 @@ class EventLimitRow(Base):
     game: Mapped[str] = mapped_column(String(10), primary_key=True)
     min_bet: Mapped[int] = mapped_column(BigInteger)
     max_bet: Mapped[int] = mapped_column(BigInteger)
+
+
+class DoorPaymentRow(Base):
+    """What a guest paid at the door (cash, card, or a comp of nothing) and the chips issued for
+    it (migration 0013): the money apart from the chips; the chips' move is in the ledger."""
+
+    __tablename__ = "door_payments"
+    __table_args__ = (
+        CheckConstraint("method IN ('cash','card','comp')", name="method"),
+        CheckConstraint("paid >= 0 AND chips >= 0", name="not_negative"),
+    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    method: Mapped[str] = mapped_column(String(10))
+    paid: Mapped[int] = mapped_column(BigInteger)
+    chips: Mapped[int] = mapped_column(BigInteger)
+    by_account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class VoucherRow(Base):
+    """A guest's sign-in voucher (migration 0013): only the SHA-256 of its secret is stored; it
+    signs its guest in once, before it expires, unless revoked."""
+
+    __tablename__ = "vouchers"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

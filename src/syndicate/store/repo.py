@@ -35,6 +35,7 @@ from ..room.values import (
     RosterEntry,
     Table,
 )
+from .door import DoorQueries
 from .hot import HotPath
 from .models import (
     AccountRow,
@@ -55,22 +56,19 @@ from .models import (
     TableSeatRow,
     TokenRow,
 )
+from .models import utc as _utc
 
 
 def _event(r: EventRow) -> Event:
     return Event(r.id, r.name, _utc(r.created_at), r.seed_reveal,
                  _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by,
-                 json.loads(r.turn_clock) if r.turn_clock else {}, r.sale_limit)
+                 json.loads(r.turn_clock) if r.turn_clock else {}, r.sale_limit,
+                 json.loads(r.door) if r.door else {})
 
 
 def _chip_sale(r: ChipSaleRow) -> ChipSale:
     return ChipSale(r.id, r.table_id, r.seat, r.walk_in_id, r.amount, r.status, r.requested_by,
                     _utc(r.requested_at), r.decided_by, _utc(r.decided_at) if r.decided_at is not None else None)
-
-
-def _utc(dt: datetime) -> datetime:
-    """SQLite hands datetimes back naive; they were stored in UTC."""
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
 
 
 def _account(r: AccountRow) -> Account:
@@ -92,7 +90,7 @@ def _hand(r: HandRow) -> Hand:
                 _utc(r.started_at), _utc(r.finished_at) if r.finished_at else None)
 
 
-class SqlRepo:
+class SqlRepo(DoorQueries):
     """One transaction's worth of reads and writes, on one connection. The ORM's session over it
     is made on first use: a live table's change (the most frequent transaction by far) needs
     none, and making one costs more than its statements."""
