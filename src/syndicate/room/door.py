@@ -180,7 +180,7 @@ class Door:
             guest = self._guest(repo, actor, guest_id)
             before = [p for p in repo.door_payments(actor.event_id) if p.account_id == guest.id]
             if first and before:
-                raise Conflict("already_checked_in", f"{guest.name} checked in at {before[0].at:%H:%M} (receipt "
+                raise Conflict("already_checked_in", f"{guest.name} checked in at {before[0].at:%H:%M} UTC (receipt "
                                                      f"{before[0].id}): a further donation is a payment, not a "
                                                      "check-in; nothing changed")
             if not first and not before:
@@ -236,7 +236,7 @@ class Door:
             if v is None:
                 raise Unauthorized("voucher", "this voucher is not one of tonight's: ask at the door for a new one")
             if v.used_at is not None:
-                raise Unauthorized("voucher_used", f"this voucher already signed its guest in, at {v.used_at:%H:%M}: "
+                raise Unauthorized("voucher_used", f"this voucher already signed its guest in, at {v.used_at:%H:%M} UTC: "
                                                    "a voucher signs in once; ask at the door for a new one")
             if v.revoked_at is not None:
                 raise Unauthorized("voucher_revoked", "this voucher was revoked at the door: ask there for a new one")

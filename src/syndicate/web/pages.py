@@ -68,6 +68,8 @@ PAGES = {
     "dealer": Page("Card room — Dealer console", "dealer"),
     "admin": Page("Card room — Admin", "admin", stylesheets=CHARTS),
     "me": Page("Card room — My evening", "me", stylesheets=CHARTS),
+    "door": Page("Card room — The door", "door", stylesheets=("/static/css/door.css",), preload=("common",)),
+    "voucher": Page("Card room — Welcome", "voucher", stylesheets=("/static/css/door.css",), preload=("common",)),
 }
 
 #: Every page's HTML: its title, the stylesheets, its module and a root for the module to draw in.
@@ -130,6 +132,19 @@ def tablet_page(table_id: Id) -> HTMLResponse:
 @router.get("/admin", include_in_schema=False)
 def admin_page() -> HTMLResponse:
     return page_response("admin")
+
+
+@router.get("/door", include_in_schema=False)
+def door_page() -> HTMLResponse:
+    """The door's tablet: the guest list, check-in and vouchers (docs/door.md)."""
+    return page_response("door")
+
+
+@router.get("/voucher", include_in_schema=False)
+def voucher_page() -> HTMLResponse:
+    """Where a guest's voucher QR code leads: the page signs them in with the secret in the
+    address's fragment (docs/door.md)."""
+    return page_response("voucher")
 
 
 #: A chip in the felt's colours. Browsers ask for /favicon.ico on every page; without it each

@@ -248,7 +248,8 @@ export function headerBar(title, me) {
       h("a", { href: "/" }, "Lobby"),
       me && me.account.role === "player" ? h("a", { href: "/me" }, "My evening") : null,
       me && ["dealer", "admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/dealer" }, "Dealer console") : null,
-      me && ["admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/admin" }, "Admin") : null),
+      me && ["admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/admin" }, "Admin") : null,
+      me && ["admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/door" }, "Door") : null),
     who);
 }
 
