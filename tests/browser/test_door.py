@@ -59,6 +59,7 @@ def test_a_guest_from_the_list_to_their_phone(world: Any, size: str) -> None:
 
     guest = names[1]
     door.get_by_role("searchbox", name="Find a guest by name").fill(guest.split()[1][:3].lower())
+    expect(door.get_by_text("1 guest, 0 checked in")).to_be_visible()
     row = door.get_by_role("listitem", name=guest)
     expect(row).to_contain_text("Not checked in")
     row.get_by_label(f"Paid, dollars for {guest}").fill("25")

@@ -118,13 +118,25 @@ function searchPanel() {
   const said = h("p", { role: "status", "data-testid": "door-said" });  // the last receipt, kept in view
   const tell = (text) => { said.textContent = text; };
   let asked = 0;
+  const rows = new Map();  // guest id: the row drawn for them, and what it was drawn from
   const redraw = async () => {
     const mine = ++asked;
     try {
       const found = await api("GET", `/api/door/guests?q=${encodeURIComponent(q.value.trim().slice(0, 40))}`);
       if (mine !== asked) return;  // a later keystroke's answer is the one to show
       count.textContent = `${found.length} guest${found.length === 1 ? "" : "s"}, ${found.filter((g) => g.checked_in).length} checked in`;
-      list.replaceChildren(...found.slice(0, 50).map((g) => guestRow(g, redraw, tell)));
+      // A guest whose row says the same keeps it: what the door typed in it, and the button about
+      // to be pressed, stay (a search's answer may come while a row is being filled in).
+      const els = found.slice(0, 50).map((g) => {
+        const key = JSON.stringify(g);
+        const kept = rows.get(g.id);
+        if (kept && kept.key === key) return kept.el;
+        const el = guestRow(g, redraw, tell);
+        rows.set(g.id, { key, el });
+        return el;
+      });
+      const now = [...list.children];
+      if (els.length !== now.length || els.some((el, i) => el !== now[i])) list.replaceChildren(...els);
     } catch (e) { toast(inWords(e), true, e.rule); }
   };
   q.addEventListener("input", redraw);
