@@ -131,6 +131,9 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
         return client.put("/api/limits", json={"game": "poker", "min_bet": 50, "max_bet": 1_000}, headers=headers)
     if action == "set_float":
         return client.put("/api/float", json={"amount": 10_000}, headers=headers)
+    if action == "run_draws":  # the host lists a draw's prizes and its ticket rule
+        return client.post("/api/draws", json={"name": "Wave", "tickets": {"rate": 10_000},
+                                               "prizes": [{"name": "Hamper", "value": 5_000}]}, headers=headers)
     if action == "run_door":  # the door's tablet looks a guest up
         return client.get("/api/door/guests", params={"q": "a"}, headers=headers)
     if action == "count_cash":  # at Bokuden's table (its dealer does not count it: someone else does)

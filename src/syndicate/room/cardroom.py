@@ -7,6 +7,7 @@ from argon2 import PasswordHasher
 from .accounts import Accounts
 from .cashier import Cashier
 from .door import Door
+from .draws import Draws
 from .events import Events
 from .ledger import Ledger
 from .ports import Store
@@ -26,3 +27,4 @@ class CardRoom:
         self.events = Events(store)
         self.walk_ins = WalkIns(store)
         self.door = Door(store)
+        self.draws = Draws(store)

@@ -44,6 +44,8 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     # The door (docs/door.md): the guest list, check-in, payments and vouchers, run by the host
     # or a pit boss on the door's tablet.
     "run_door": frozenset({ADMIN, PIT_BOSS}),
+    # The prize draws (docs/prize-draw.md): the host creates, closes and draws them.
+    "run_draws": frozenset({ADMIN}),
     "count_cash": frozenset({ADMIN, PIT_BOSS}),
     "view_cash": frozenset({ADMIN, PIT_BOSS, DEALER}),
     "approve_sale": frozenset({ADMIN, PIT_BOSS}),
@@ -72,6 +74,7 @@ _WHY: Final[dict[str, str]] = {
     "search_own_hands": "only players (and the admin and pit bosses) search hands by player",
     "open_table": "Blackjack requires a dealer: only a dealer (or a pit boss who deals) opens a table",
     "run_door": "the door (the guest list, check-in, payments, vouchers) is run by a pit boss or the admin",
+    "run_draws": "only the event's admin creates, closes and draws the prize draws",
     "count_cash": "a table's cash is counted by a pit boss or the admin, never by its own dealer",
     "view_cash": "only a table's dealer, a pit boss or the admin sees a table's cash",
     "approve_sale": "only a pit boss or the admin approves a chip sale above the event's limit",

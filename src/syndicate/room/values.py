@@ -271,3 +271,26 @@ class Voucher:
     expires_at: datetime
     used_at: datetime | None
     revoked_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeDraw:
+    """A prize draw (docs/prize-draw.md). ``seed`` (hex) is secret until ``status`` is
+    ``drawn``; ``tickets`` are ``(number, holder)`` once closed; ``winners`` ``(prize, ticket,
+    holder)`` once drawn."""
+
+    id: int
+    event_id: int
+    name: str
+    status: str
+    rate: dict[str, Any]
+    prizes: list[dict[str, Any]]
+    one_prize_per_guest: bool
+    seed: str
+    commitment: str
+    tickets: list[tuple[int, int]] | None
+    witness: str | None
+    winners: list[tuple[int, int, int]] | None
+    created_at: datetime
+    closed_at: datetime | None
+    drawn_at: datetime | None

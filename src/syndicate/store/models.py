@@ -347,3 +347,28 @@ class VoucherRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PrizeDrawRow(Base):
+    """A prize draw (migration 0014, docs/prize-draw.md): ``open`` with its seed committed,
+    ``closed`` once it converted the guests' chips into its tickets (JSON ``[[number, holder],
+    ...]``), ``drawn`` once its winners (JSON) are known and its seed may be shown. ``rate`` and
+    ``prizes`` are JSON: the ticket rule, and ``[{"name": ..., "value": cents}, ...]``."""
+
+    __tablename__ = "prize_draws"
+    __table_args__ = (CheckConstraint("status IN ('open','closed','drawn')", name="status"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(10))
+    rate: Mapped[str] = mapped_column(Text)
+    prizes: Mapped[str] = mapped_column(Text)
+    one_prize_per_guest: Mapped[bool] = mapped_column(Boolean)
+    seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    tickets: Mapped[str | None] = mapped_column(Text, nullable=True)
+    witness: Mapped[str | None] = mapped_column(Text, nullable=True)
+    winners: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    drawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

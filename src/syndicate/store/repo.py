@@ -36,6 +36,7 @@ from ..room.values import (
     Table,
 )
 from .door import DoorQueries
+from .draws import DrawQueries
 from .hot import HotPath
 from .models import (
     AccountRow,
@@ -90,7 +91,7 @@ def _hand(r: HandRow) -> Hand:
                 _utc(r.started_at), _utc(r.finished_at) if r.finished_at else None)
 
 
-class SqlRepo(DoorQueries):
+class SqlRepo(DoorQueries, DrawQueries):
     """One transaction's worth of reads and writes, on one connection. The ORM's session over it
     is made on first use: a live table's change (the most frequent transaction by far) needs
     none, and making one costs more than its statements."""

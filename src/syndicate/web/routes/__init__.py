@@ -10,9 +10,23 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, cashier, door, events, hands, house, ledger, roles, roster, sessions, tables, walkins
+from . import (
+    accounts,
+    cashier,
+    door,
+    draws,
+    events,
+    hands,
+    house,
+    ledger,
+    roles,
+    roster,
+    sessions,
+    tables,
+    walkins,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     events.router, sessions.router, accounts.router, roster.router, cashier.router, ledger.router,
-    house.router, tables.router, hands.router, walkins.router, door.router, roles.router,
+    house.router, tables.router, hands.router, walkins.router, door.router, draws.router, roles.router,
 )

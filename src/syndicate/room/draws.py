@@ -1,0 +1,150 @@
+"""The prize draws of a charity night (docs/prize-draw.md): the host lists a draw's prizes and
+how chips turn into its tickets; the room commits to the draw's seed at once; closing the draw
+converts every guest's bankroll into numbered tickets (the chips go back to the cashier in the
+ledger, kind ``raffle``: they are out of play and cannot be converted again); the draw itself
+takes a witness from the room, names the winners and shows the seed, and its proof is public.
+Several draws through the night are waves: each converts the chips in the bankrolls when it
+closes. Chips at a table stay in play until their player leaves it."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ..core import money
+from ..prizes import draw as raffle
+from ..prizes.tickets import TicketRate, TicketRuleError
+from .errors import BadRequest, Conflict, NotFound
+from .ledger import cashier_account, now, transfer
+from .ports import Repo, Store
+from .roles import PLAYER, require
+from .values import PERSON, Account, Move, PrizeDraw
+
+#: The most prizes one draw holds.
+MAX_PRIZES: Final = 100
+
+
+def _prizes(prizes: Any) -> list[dict[str, Any]]:
+    if not isinstance(prizes, list) or not prizes:
+        raise BadRequest("draw_needs_prizes", "a draw needs at least one prize: its name and its value")
+    if len(prizes) > MAX_PRIZES:
+        raise BadRequest("prizes", f"a draw holds at most {MAX_PRIZES} prizes")
+    out = []
+    for i, p in enumerate(prizes, 1):
+        name = p.get("name") if isinstance(p, dict) else None
+        value = p.get("value", 0) if isinstance(p, dict) else None
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            raise BadRequest("prizes", f"prize {i} needs a name of 1 to 100 characters")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= money.MAX_CENTS:
+            raise BadRequest("prizes", f"prize {i}'s value is a whole number of cents from 0")
+        out.append({"name": name.strip(), "value": value})
+    return out
+
+
+def proof(d: PrizeDraw) -> dict[str, Any]:
+    """The draw as anyone may see it: the seed only once drawn, the tickets once closed."""
+    tickets = [raffle.Ticket(n, h) for n, h in d.tickets or []]
+    wins = [raffle.Win(p, t, h) for p, t, h in d.winners or []]
+    doc = raffle.proof(name=d.name, committed=d.commitment, tickets=tickets, prizes=[p["name"] for p in d.prizes],
+                       witness=d.witness or "", one_prize_per_guest=d.one_prize_per_guest,
+                       seed=bytes.fromhex(d.seed) if d.status == "drawn" else None, wins=wins)
+    return {**doc, "id": d.id, "status": d.status, "rule": TicketRate(**d.rate).describe(),
+            "values": [p["value"] for p in d.prizes]}
+
+
+class Draws:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def create(self, actor: Account, name: Any, rate: Any, prizes: Any, one_prize_per_guest: bool = False) -> PrizeDraw:
+        """A new draw: open, its seed committed before any chip is converted."""
+        require(actor.role, "run_draws")
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            raise BadRequest("name", "a draw's name is 1 to 100 characters (\"Wave 1\", \"The grand prize\")")
+        if not isinstance(rate, dict):
+            raise BadRequest("ticket_rate", "the ticket rule is {rate, rounding, minimum, cap}")
+        try:
+            rule = TicketRate(**{k: rate[k] for k in ("rate", "rounding", "minimum", "cap") if k in rate})
+        except TicketRuleError as e:
+            raise BadRequest(e.rule, e.message) from None
+        except TypeError:
+            raise BadRequest("ticket_rate", "the ticket rule needs its rate: cents of chips per ticket") from None
+        listed = _prizes(prizes)
+        seed = raffle.new_seed()
+        with self.store.transaction() as repo:
+            return repo.add_prize_draw(actor.event_id, name.strip(), {"rate": rule.rate, "rounding": rule.rounding,
+                                       "minimum": rule.minimum, "cap": rule.cap}, listed, bool(one_prize_per_guest),
+                                       seed.hex(), raffle.commitment(seed), now())
+
+    def all(self, account: Account) -> list[PrizeDraw]:
+        with self.store.transaction() as repo:
+            return repo.prize_draws(account.event_id)
+
+    def get(self, account: Account, draw_id: Any) -> PrizeDraw:
+        with self.store.transaction() as repo:
+            return self._draw(repo, account, draw_id)
+
+    def close(self, actor: Account, draw_id: Any) -> PrizeDraw:
+        """Convert every guest's bankroll into tickets, at the draw's rule, all at once. Refused
+        when no guest would have a ticket (nothing changes)."""
+        require(actor.role, "run_draws")
+        with self.store.transaction() as repo:
+            d = self._draw(repo, actor, draw_id, lock=True)
+            if d.status != "open":
+                raise Conflict("draw_closed", f"{d.name} was closed at {d.closed_at:%H:%M} UTC and its chips "
+                                              "converted: a draw converts chips once")
+            rule = TicketRate(**d.rate)
+            guests = {a.id: a for a in repo.accounts(actor.event_id) if a.role == PLAYER and a.kind == PERSON}
+            wallets = {int(la.key.split(":")[1]): la for la in repo.ledger_accounts(actor.event_id)
+                       if la.key.startswith("player:") and int(la.key.split(":")[1]) in guests}
+            held = repo.lock_balances([la.id for la in wallets.values()]) if wallets else {}
+            chips = {g: held[la.id].balance for g, la in wallets.items()}
+            counts = {g: rule.tickets(c) for g, c in chips.items()}
+            counts = {g: n for g, n in counts.items() if n > 0}
+            if not counts:
+                raise Conflict("draw_needs_tickets", f"no guest has chips that make a ticket under {rule.describe()}: "
+                                                     "nothing was converted")
+            cashier = cashier_account(repo, actor.event_id)
+            moves = [Move(wallets[g].id, cashier.id, c) for g, c in sorted(chips.items()) if c > 0 and g in counts]
+            if moves:
+                transfer(repo, actor.event_id, moves, "raffle", f"{d.name}: chips into {sum(counts.values())} tickets "
+                         f"({rule.describe()}), by {actor.name}", by=actor.id)
+            tickets = raffle.number(counts)
+            repo.close_prize_draw(d.id, [(t.number, t.holder) for t in tickets], now())
+            return self._draw(repo, actor, d.id)
+
+    def draw(self, actor: Account, draw_id: Any, witness: Any = "") -> PrizeDraw:
+        """Name the winners from the seed, the tickets and the witness; the seed is shown."""
+        require(actor.role, "run_draws")
+        if not isinstance(witness, str) or len(witness) > 200:
+            raise BadRequest("witness", "the witness is text of up to 200 characters (a die's roll, words called out)")
+        with self.store.transaction() as repo:
+            d = self._draw(repo, actor, draw_id, lock=True)
+            if d.status == "open":
+                raise Conflict("draw_open", f"{d.name} is still open: close it first (its chips become its tickets)")
+            if d.status == "drawn":
+                raise Conflict("draw_drawn", f"{d.name} was drawn at {d.drawn_at:%H:%M} UTC: a prize is drawn once")
+            tickets = [raffle.Ticket(n, h) for n, h in d.tickets or []]
+            wins = raffle.draw(bytes.fromhex(d.seed), tickets, len(d.prizes), witness, d.one_prize_per_guest)
+            repo.finish_prize_draw(d.id, witness, [(w.prize, w.ticket, w.holder) for w in wins], now())
+            return self._draw(repo, actor, d.id)
+
+    def tickets_of(self, account: Account) -> list[dict[str, Any]]:
+        """The account's own tickets in each draw, and what they won."""
+        with self.store.transaction() as repo:
+            draws = repo.prize_draws(account.event_id)
+        out = []
+        for d in draws:
+            mine = [n for n, h in d.tickets or [] if h == account.id]
+            won = [d.prizes[p - 1]["name"] for p, _, h in d.winners or [] if h == account.id]
+            out.append({"draw": d.id, "name": d.name, "status": d.status, "tickets": mine, "won": won})
+        return out
+
+    @staticmethod
+    def _draw(repo: Repo, account: Account, draw_id: Any, lock: bool = False) -> PrizeDraw:
+        if isinstance(draw_id, bool) or not isinstance(draw_id, int):
+            raise BadRequest("draw", f"draw is a draw's id, got {draw_id!r}")
+        d = repo.prize_draw(draw_id, lock=lock)
+        if d is None or d.event_id != account.event_id:
+            raise NotFound("draw", f"no draw {draw_id} in this event")
+        return d
+

@@ -1,0 +1,77 @@
+"""A charity night's prizes through the API (docs/prize-draw.md): 20 guests checked in at the
+door, two raffle waves, each closed (the guests' chips into numbered tickets each guest sees) and
+drawn with a witness from the room; each proof verified by ``syndicate verify`` and by a verifier
+written from the doc alone; the chips converted agree with the ledger to the cent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from syndicate.apps.cli import app as cli
+from syndicate.web import create_app
+from tests.kit.room import FAST_HASHER, bearer
+from tests.test_prize_draw_doc import doc_verify
+
+from .test_door_api import CSV, NAMES
+
+
+@pytest.fixture
+def client(database, room, cast):  # type: ignore[no-untyped-def]
+    app = create_app(database=database, hasher=FAST_HASHER, migrate=False, current_event=cast.event.name)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_two_waves_from_the_door_to_verified_winners(client, room, cast, tmp_path: Path) -> None:
+    admin = bearer(client, cast.event.id, "admin")
+    client.put("/api/door/rate", json={"paid": 2_000, "chips": 100_000}, headers=admin)
+    assert client.post("/api/door/guests", json={"csv": CSV}, headers=admin).status_code == 201
+    ids = {}
+    for i, name in enumerate(NAMES):
+        [g] = client.get("/api/door/guests", params={"q": name}, headers=admin).json()
+        ids[name] = g["id"]
+        r = client.post(f"/api/door/guests/{g['id']}/check-in", json={"method": "cash", "paid": 2_000 + 100 * i},
+                        headers=admin)
+        assert r.status_code == 201, r.text
+    # wave 1 guarantees every guest a ticket; wave 2 counts only chips
+    rules = {1: {"rate": 25_000, "rounding": "up", "minimum": 1, "cap": 10}, 2: {"rate": 25_000, "rounding": "up"}}
+    waves = []
+    for n in (1, 2):
+        r = client.post("/api/draws", json={"name": f"Wave {n}", "tickets": rules[n],
+                                             "prizes": [{"name": f"Prize {n}a", "value": 5_000},
+                                                        {"name": f"Prize {n}b", "value": 2_500}],
+                                             "one_prize_per_guest": True}, headers=admin)
+        assert r.status_code == 201, r.text
+        assert r.json()["seed"] is None and len(r.json()["commitment"]) == 64
+        waves.append(r.json()["id"])
+    cashier_before = room.ledger.balance(cast.event.id, "cashier")
+    closed = client.post(f"/api/draws/{waves[0]}/close", headers=admin).json()
+    # $1,000 to $1,095 of chips each: 4 or 5 tickets at a ticket per $250, rounded up
+    assert len(closed["tickets"]) == sum(-(-(100_000 + 5_000 * i) // 25_000) for i in range(20))
+    assert room.ledger.balance(cast.event.id, "cashier") == cashier_before + sum(100_000 + 5_000 * i for i in range(20))
+    again = client.post(f"/api/draws/{waves[0]}/close", headers=admin)
+    assert again.status_code == 409 and again.json()["error"]["rule"] == "draw_closed"
+    # a guest sees their own tickets on their phone
+    alice_like = client.get("/api/me/tickets", headers=admin).json()
+    assert [t["tickets"] for t in alice_like] == [[], []]  # the admin holds none
+    drawn = client.post(f"/api/draws/{waves[0]}/draw", json={"witness": "4 and 6"}, headers=admin).json()
+    assert drawn["seed"] and len({w["holder"] for w in drawn["winners"]}) == 2
+    assert doc_verify(drawn)
+    path = tmp_path / "wave1.json"
+    path.write_text(json.dumps(client.get(f"/api/draws/{waves[0]}", headers=admin).json()), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["verify", str(path)])
+    assert out.exit_code == 0 and out.output.rstrip().endswith("verified"), out.output
+    # wave 2: every bankroll is empty until more is paid at the door
+    r = client.post(f"/api/draws/{waves[1]}/close", headers=admin)
+    assert r.status_code == 409 and r.json()["error"]["rule"] == "draw_needs_tickets"
+    client.post(f"/api/door/guests/{ids['Ako Tanaka']}/payments", json={"method": "card", "paid": 1_000}, headers=admin)
+    wave2 = client.post(f"/api/draws/{waves[1]}/close", headers=admin).json()
+    assert [h for _, h in wave2["tickets"]] == [ids["Ako Tanaka"]] * 2  # $500 of chips: 2 tickets
+    wave2 = client.post(f"/api/draws/{waves[1]}/draw", json={"witness": ""}, headers=admin).json()
+    assert len(wave2["winners"]) == 1 and doc_verify(wave2)  # one prize per guest: one ticket holder, one prize
+    assert room.ledger.total(cast.event.id) == 0
