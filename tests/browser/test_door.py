@@ -101,3 +101,51 @@ def test_a_guest_from_the_list_to_their_phone(world: Any, size: str) -> None:
     fits(door, "door phone")
     picture(door, f"door-phone-{size}", full_page=True)
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
+
+
+def test_a_raffle_wave_from_the_admin_page_to_a_guests_phone(world: Any) -> None:
+    """The host creates a draw on the admin page, closes it (the guests' chips into tickets) and
+    draws it with a witness; a guest's phone shows their tickets, then what they won."""
+    room, admin = world.room, world.cast.admin
+    room.door.import_guests(admin, "name\nOla Berg\nPer Holm\n")
+    room.door.set_rate(admin, 100, 100)
+    guests = {g["name"]: g["id"] for g in room.door.guests(admin, "") if g["name"] in ("Ola Berg", "Per Holm")}
+    for name, gid in guests.items():
+        room.door.check_in(admin, gid, "cash", 30_000)
+    secret, _ = room.door.issue_voucher(admin, guests["Ola Berg"])
+    phone = world.browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]}).new_page()
+    phone.goto(f"{world.url}/voucher#{secret}")
+    expect(phone.get_by_test_id("voucher-result")).to_have_text("Welcome, Ola Berg: you are signed in.")
+
+    page = sign_in(world, "draws-admin", "admin", "/admin")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    form = page.get_by_role("form", name="New prize draw")
+    form.get_by_label("Draw's name").fill("Wave 9")
+    form.get_by_label("Chips per ticket, dollars").fill("100")
+    form.get_by_label("Prizes, one a line: name, value in dollars").fill("Hamper, 150\nSigned ball, 60")
+    form.get_by_label("One prize per guest").check()
+    form.get_by_role("button", name="Create the draw").click()
+    draw = page.get_by_role("article", name="Wave 9")
+    expect(draw).to_contain_text("1 ticket per $100.00 of chips; one prize per guest; open: the seed is committed")
+    draw.get_by_role("button", name="Close Wave 9: chips into tickets").click()
+    expect(draw).to_contain_text("tickets,")
+    phone.goto(f"{world.url}/me")
+    mine = phone.get_by_test_id("my-tickets")
+    expect(mine).to_contain_text(re.compile(r"Wave 9: tickets \d+, \d+, \d+: to be drawn"))
+    draw.get_by_label("Witness for Wave 9").fill("a three and a five")
+    draw.get_by_role("button", name="Draw Wave 9").click()
+    expect(draw).to_have_attribute("data-status", "drawn")
+    expect(draw.get_by_role("list", name="Prizes of Wave 9")).to_contain_text(re.compile(r"Hamper \(\$150\.00\): ticket \d+, "))
+    expect(draw.get_by_role("link", name="The proof of Wave 9 (syndicate verify)")).to_be_visible()
+    fits(page, "admin draws")
+    picture(draw, "admin-draw-drawn")
+    won = [prize for prize, line in zip(("Hamper", "Signed ball"), draw.get_by_role("list", name="Prizes of Wave 9")
+                                        .get_by_role("listitem").all_text_contents(), strict=True)
+           if line.endswith(", Ola Berg")]  # the winners as the host's page names them
+    phone.reload()
+    expect(mine).to_contain_text(re.compile(r"Wave 9: tickets \d+, \d+, \d+: " + (
+        f"you won {won[0]}!" if won else "drawn, no prize this time")))
+    fits(phone, "me phone")
+    picture(phone, "me-tickets-phone", full_page=True)
+    assert not violations(phone), violations(phone)
+    assert not violations(page), violations(page)

@@ -2,12 +2,14 @@
 // by line, hand history search with a step-by-step replay and the fairness check, and the
 // house's figures per table; the tables' cash for walk-ins' chips (expected, counted by someone
 // other than the dealer, the difference), the chip sales waiting for approval and linking a
-// walk-in to a player's account (docs/walk-ins.md). Each panel is a module of ./admin/.
+// walk-in to a player's account (docs/walk-ins.md); the prize draws (docs/prize-draw.md). Each
+// panel is a module of ./admin/.
 import { h, headerBar, signInForm, toast, whoAmI } from "./common.js";
 import { evening } from "./evening.js";
 import { loadAccounts } from "./admin/accounts.js";
 import { cashier } from "./admin/cashier.js";
 import { chipSales } from "./admin/chip-sales.js";
+import { prizeDraws } from "./admin/draws.js";
 import { endOfNight } from "./admin/end-of-night.js";
 import { figures } from "./admin/figures.js";
 import { handSearch } from "./admin/hands.js";
@@ -47,7 +49,7 @@ async function main() {
   handSearch();
   walkIns(me);
   chipSales(me);
-  if (me.account.role === "admin") { houseFloat(); turnClock(); endOfNight(); }
+  if (me.account.role === "admin") { houseFloat(); turnClock(); endOfNight(); prizeDraws(); }
   // The page keeps itself current, as the lobby does: the house's figures, the totals and the
   // charts while hands are played, and the accounts another host creates. Only what changed is
   // redrawn, so nothing moves under a click or loses what is typed.
