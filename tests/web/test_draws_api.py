@@ -75,3 +75,19 @@ def test_two_waves_from_the_door_to_verified_winners(client, room, cast, tmp_pat
     wave2 = client.post(f"/api/draws/{waves[1]}/draw", json={"witness": ""}, headers=admin).json()
     assert len(wave2["winners"]) == 1 and doc_verify(wave2)  # one prize per guest: one ticket holder, one prize
     assert room.ledger.total(cast.event.id) == 0
+
+    # The end-of-night report: the door's donations apart from the chips, the chips converted,
+    # each draw's winners and proof, agreeing with the ledger to the cent.
+    report = client.get("/api/report", headers=admin).json()
+    night = report["charity"]
+    payments = client.get("/api/door/payments", headers=admin).json()
+    assert night["donations"] == sum(p["paid"] for p in payments) == sum(2_000 + 100 * i for i in range(20)) + 1_000
+    assert night["paid"] == {"cash": sum(2_000 + 100 * i for i in range(20)), "card": 1_000}
+    assert night["chips_issued"] == sum(p["chips"] for p in payments)
+    assert night["chips_converted"] == sum(100_000 + 5_000 * i for i in range(20)) + 50_000
+    assert [d["name"] for d in night["draws"]] == ["Wave 1", "Wave 2"]
+    assert night["draws"][0]["seed"] == drawn["seed"] and night["draws"][0]["tickets"] == len(drawn["tickets"])
+    assert [p["ticket"] for p in night["draws"][0]["prizes"]] == [w["ticket"] for w in drawn["winners"]]
+    assert report["agrees"]
+    page = client.get("/api/report/page", headers=admin).text
+    assert "Donations and chips at the door" in page and "Draw Wave 1 (drawn)" in page and drawn["seed"] in page

@@ -24,6 +24,9 @@ from typing import Any
 from ..core import money
 from .errors import NotFound
 from .ledger import CASHIER, HOUSE_FLOAT, Ledger, is_bot, is_walk_in
+from .night import Charity, charity
+from .night import html_parts as night_html
+from .night import text_lines as night_text
 from .ports import Store
 from .values import Entry, LedgerAccount
 from .walkins import aliases, cash_findings, table_cash
@@ -106,6 +109,8 @@ class Report:
     entries: list[Entry] = field(repr=False)
     #: what `syndicate admin check` says of the tables' cash: (problems, warnings)
     cash: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
+    #: the door's donations and chips, and the prize draws (a charity night); None: neither
+    charity: Charity | None = None
 
     @property
     def agrees(self) -> bool:
@@ -124,6 +129,7 @@ class Report:
             "totals": asdict(self.totals), "audit": list(self.audit), "agrees": self.agrees,
             "cash_problems": list(self.cash[0]), "cash_warnings": list(self.cash[1]),
             "ledger_lines": len(self.entries),
+            "charity": None if self.charity is None else {**asdict(self.charity), "donations": self.charity.donations},
         }
         if with_entries:
             out["entries"] = [_entry_json(e) for e in self.entries]
@@ -150,6 +156,7 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         hands = repo.hands(event_id, limit=10**9)
         dealt = repo.hand_players(event_id)
         cash = {tc.table: tc for tc in table_cash(repo, event_id)}
+        door, draws = repo.door_payments(event_id), repo.prize_draws(event_id)
     audit = Ledger(store).audit(event_id)
     names = {a.id: a.name for a in accounts}
     # A walk-in linked to a player's account is that player: their lines are one.
@@ -228,7 +235,8 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         in_play=sum(playing.values()))
     winners = [p for p in player_lines if p.net > 0][:3]
     return Report(event.name, event.id, at or datetime.now(UTC), player_lines, table_lines, dealer_lines,
-                  winners, totals, audit, entries, cash_findings(list(cash.values())))
+                  winners, totals, audit, entries, cash_findings(list(cash.values())),
+                  charity(door, draws, entries, names))
 
 
 def in_play(entries: Iterable[Entry], hands: Iterable[Any]) -> dict[int, int]:
@@ -420,6 +428,8 @@ def text(report: Report) -> str:
             out.append(f"{(tl.name + f' ({tl.table})')[:26]:<26} {_m(tl.cash_expected):>11} "
                        f"{_m(tl.cash_counted) if tl.cash_counted is not None else 'not yet':>11} "
                        f"{_m(tl.cash_difference) if tl.cash_difference is not None else '':>11}")
+    if report.charity is not None:
+        out += night_text(report.charity)
     out += ["", "Winners: " + (", ".join(f"{_who(w)} {_m(w.net)}" for w in report.winners) or "none")]
     out += ["", f"House result {_m(t.house_result)}; the players' nets sum to {_m(t.players_net)}; "
                 f"the bots' float {_m(t.float_result)};{_in_play(t)} every balance sums to {_m(t.ledger_total)} "
@@ -508,6 +518,8 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
                               "" if x.cash_difference is None else _m(x.cash_difference)] for x in counted],
                             {2, 3, 4}))
         parts += [f"<p>{html.escape(p)}</p>" for p in report.cash[0] + report.cash[1]]
+    if report.charity is not None:
+        parts += night_html(report.charity, _table)
     parts.append(_table("Dealers", ["Dealer", "Tables", "Hands", "House result"],
                         [[d.dealer, d.tables, d.hands, _m(d.house_result)] for d in report.dealers], {1, 2, 3}))
     parts.append(f'<p class="agree">House result {_m(t.house_result)}; the players\' nets sum to '
