@@ -86,3 +86,26 @@ def test_the_doc_finds_a_changed_winner() -> None:
     w["ticket"], w["holder"] = other
     assert not doc_verify(proof)
     assert not draw.verify(proof).ok
+
+
+def doc_top(seed: bytes, standings: list[list[int]], prizes: int, witness: str) -> list[dict]:
+    text = "".join(f"{h} {c}\n" for h, c in standings).encode("ascii")
+    key = hmac.new(seed, b"syndicate/prize-draw/top/" + hashlib.sha256(text).digest() + witness.encode("utf-8"),
+                   hashlib.sha256).digest()
+    order = sorted(standings, key=lambda s: (-s[1], hashlib.sha256(key + s[0].to_bytes(8, "big")).digest()))
+    return [{"prize": i, "holder": h} for i, (h, _) in enumerate(order[:prizes], 1)]
+
+
+def test_the_doc_verifies_a_top_chips_draw() -> None:
+    rng = random.Random(99)
+    for _ in range(100):
+        holders = sorted(rng.sample(range(1, 500), rng.randrange(1, 25)))
+        standings = [(h, rng.choice([100, 5_000, 5_000, rng.randrange(1, 10**7)])) for h in holders]
+        seed, witness, prizes = rng.randbytes(32), rng.choice(["", "6"]), [f"p{i}" for i in range(rng.randrange(1, 6))]
+        wins = draw.top(seed, standings, len(prizes), witness)
+        doc = json.loads(json.dumps(draw.top_proof(name="Top", committed=draw.commitment(seed), standings=standings,
+                                                   prizes=prizes, witness=witness, seed=seed, wins=wins)))
+        text = "".join(f"{h} {c}\n" for h, c in doc["standings"]).encode("ascii")
+        assert hashlib.sha256(text).hexdigest() == doc["standings_digest"]
+        assert hashlib.sha256(bytes.fromhex(doc["seed"])).hexdigest() == doc["commitment"]
+        assert doc_top(bytes.fromhex(doc["seed"]), doc["standings"], len(doc["prizes"]), doc["witness"]) == doc["winners"]

@@ -109,3 +109,33 @@ def test_what_is_not_a_proof_is_refused(doc: dict) -> None:
     with pytest.raises(d.DrawError) as e:
         d.verify(doc)
     assert e.value.rule == "draw_proof"
+
+
+def test_prizes_to_the_most_chips_and_a_tie_decided_by_the_seed() -> None:
+    standings = [(3, 50_000), (5, 90_000), (8, 50_000), (9, 10_000)]
+    wins = d.top(SEED, standings, 3, "a four")
+    assert [w.holder for w in wins][:1] == [5] and {w.holder for w in wins[1:]} == {3, 8}
+    assert [w.ticket for w in wins] == [0, 0, 0] and [w.prize for w in wins] == [1, 2, 3]
+    seconds = {d.top(hashlib.sha256(bytes([i])).digest(), standings, 2)[1].holder for i in range(40)}
+    assert seconds == {3, 8}  # the tie goes either way, as the seed says
+    assert len(d.top(SEED, standings, 10)) == 4  # more prizes than guests: the rest are not drawn
+    with pytest.raises(d.DrawError) as e:
+        d.top(SEED, [], 1)
+    assert e.value.rule == "draw_needs_tickets"
+    with pytest.raises(d.DrawError) as e:
+        d.top(SEED, [(5, 1), (3, 2)], 1)  # not in holder order
+    assert e.value.rule == "draw_standings"
+
+
+def test_a_top_chips_proof_verifies_and_a_change_is_found() -> None:
+    standings = [(3, 50_000), (5, 90_000), (8, 50_000)]
+    wins = d.top(SEED, standings, 2, "w")
+    doc = d.top_proof(name="Top", committed=d.commitment(SEED), standings=standings, prizes=["Cup", "Pen"],
+                      witness="w", seed=SEED, wins=wins)
+    assert d.verify(doc).ok
+    assert d.verify({**doc, "seed": None}).pending
+    for change in (lambda p: p["standings"][0].__setitem__(1, 99_000),
+                   lambda p: p["winners"].reverse(), lambda p: p.__setitem__("seed", "11" * 32)):
+        bad = copy.deepcopy(doc)
+        change(bad)
+        assert not d.verify(bad).ok

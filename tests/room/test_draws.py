@@ -108,3 +108,19 @@ def test_a_draw_is_made_only_once_closed(room, cast) -> None:
     with pytest.raises(Conflict) as e:
         room.draws.draw(cast.admin, d.id, "")
     assert e.value.rule == "draw_open" and _state(room, cast) == before
+
+
+def test_prizes_to_the_most_chips(room, cast) -> None:
+    ids = _guests(room, cast, {"Ako": 20_000, "Ben": 90_000, "Cleo": 55_000})
+    d = room.draws.create(cast.admin, "Top chips", None, PRIZES, kind="top")
+    assert proof(d)["draw_kind"] == "top" and proof(d)["seed"] is None
+    d = room.draws.close(cast.admin, d.id)
+    assert d.tickets == sorted((g, c) for g, c in ((ids["Ako"], 20_000), (ids["Ben"], 90_000), (ids["Cleo"], 55_000)))
+    assert all(room.ledger.balance(cast.event.id, player_key(g)) == 0 for g in ids.values())
+    d = room.draws.draw(cast.admin, d.id, "")
+    assert [(p, h) for p, _, h in d.winners] == [(1, ids["Ben"]), (2, ids["Cleo"])]
+    assert raffle.verify(json.loads(json.dumps(proof(d)))).ok
+    assert room.ledger.total(cast.event.id) == 0
+    with pytest.raises(BadRequest) as e:
+        room.draws.create(cast.admin, "Other", None, PRIZES, kind="bingo")
+    assert e.value.rule == "draw_kind"

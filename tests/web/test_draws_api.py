@@ -74,6 +74,19 @@ def test_two_waves_from_the_door_to_verified_winners(client, room, cast, tmp_pat
     assert [h for _, h in wave2["tickets"]] == [ids["Ako Tanaka"]] * 2  # $500 of chips: 2 tickets
     wave2 = client.post(f"/api/draws/{waves[1]}/draw", json={"witness": ""}, headers=admin).json()
     assert len(wave2["winners"]) == 1 and doc_verify(wave2)  # one prize per guest: one ticket holder, one prize
+    # the last prize of the night to the most chips: three guests give more at the door
+    top = client.post("/api/draws", json={"name": "Top chips", "kind": "top",
+                                          "prizes": [{"name": "Trophy", "value": 0}]}, headers=admin).json()
+    for name, paid in (("Ben Ortiz", 3_000), ("Cleo Park", 9_000), ("Dan Wu", 1_000)):
+        client.post(f"/api/door/guests/{ids[name]}/payments", json={"method": "cash", "paid": paid}, headers=admin)
+    closed_top = client.post(f"/api/draws/{top['id']}/close", headers=admin).json()
+    assert closed_top["standings"] == sorted([[ids["Ben Ortiz"], 150_000], [ids["Cleo Park"], 450_000],
+                                              [ids["Dan Wu"], 50_000]])
+    top = client.post(f"/api/draws/{top['id']}/draw", json={}, headers=admin).json()
+    assert top["winners"] == [{"prize": 1, "holder": ids["Cleo Park"]}]
+    path.write_text(json.dumps(top), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["verify", str(path)])
+    assert out.exit_code == 0 and "prize 1 (Trophy): guest" in out.output, out.output
     assert room.ledger.total(cast.event.id) == 0
 
     # The end-of-night report: the door's donations apart from the chips, the chips converted,
@@ -81,11 +94,12 @@ def test_two_waves_from_the_door_to_verified_winners(client, room, cast, tmp_pat
     report = client.get("/api/report", headers=admin).json()
     night = report["charity"]
     payments = client.get("/api/door/payments", headers=admin).json()
-    assert night["donations"] == sum(p["paid"] for p in payments) == sum(2_000 + 100 * i for i in range(20)) + 1_000
-    assert night["paid"] == {"cash": sum(2_000 + 100 * i for i in range(20)), "card": 1_000}
+    assert night["donations"] == sum(p["paid"] for p in payments) == sum(2_000 + 100 * i for i in range(20)) + 14_000
+    assert night["paid"] == {"cash": sum(2_000 + 100 * i for i in range(20)) + 13_000, "card": 1_000}
     assert night["chips_issued"] == sum(p["chips"] for p in payments)
-    assert night["chips_converted"] == sum(100_000 + 5_000 * i for i in range(20)) + 50_000
-    assert [d["name"] for d in night["draws"]] == ["Wave 1", "Wave 2"]
+    assert night["chips_converted"] == sum(100_000 + 5_000 * i for i in range(20)) + 50_000 + 650_000
+    assert [d["name"] for d in night["draws"]] == ["Wave 1", "Wave 2", "Top chips"]
+    assert night["draws"][2]["prizes"][0]["winner"] == "Cleo Park"
     assert night["draws"][0]["seed"] == drawn["seed"] and night["draws"][0]["tickets"] == len(drawn["tickets"])
     assert [p["ticket"] for p in night["draws"][0]["prizes"]] == [w["ticket"] for w in drawn["winners"]]
     assert report["agrees"]

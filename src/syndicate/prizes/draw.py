@@ -114,6 +114,30 @@ def draw(seed: bytes, tickets: Sequence[Ticket], prizes: int, witness: str = "",
     return tuple(wins)
 
 
+def standings_digest(standings: Sequence[tuple[int, int]]) -> str:
+    """SHA-256, in hex, of a top-chips draw's standings as text: a line ``<holder> <chips>`` for
+    each guest, in holder order, each ended by a newline."""
+    holders = [h for h, _ in standings]
+    if holders != sorted(set(holders)):
+        raise DrawError("draw_standings", "the standings list each guest once, in the order of their id")
+    return hashlib.sha256("".join(f"{h} {c}\n" for h, c in standings).encode("ascii")).hexdigest()
+
+
+def top(seed: bytes, standings: Sequence[tuple[int, int]], prizes: int, witness: str = "") -> tuple[Win, ...]:
+    """The prizes of a top-chips draw, in the order listed, to the guests with the most chips
+    (``standings``: holder, chips): the first prize to the most. Guests with as many chips are
+    ordered by SHA-256(key || holder as 8 bytes), the key made as a raffle's from the
+    standings' digest: the seed, committed before, decides a tie. A win's ticket is 0."""
+    if not standings:
+        raise DrawError("draw_needs_tickets", "a top-chips draw needs guests with chips")
+    if type(prizes) is not int or prizes < 1:
+        raise DrawError("draw_needs_prizes", "a draw needs at least one prize to draw for")
+    key = hmac.new(seed, DOMAIN + b"top/" + bytes.fromhex(standings_digest(standings)) + witness.encode("utf-8"),
+                   hashlib.sha256).digest()
+    order = sorted(standings, key=lambda s: (-s[1], hashlib.sha256(key + s[0].to_bytes(8, "big")).digest()))
+    return tuple(Win(i, 0, h) for i, (h, _) in enumerate(order[:prizes], 1))
+
+
 def proof(*, name: str, committed: str, tickets: Sequence[Ticket], prizes: Sequence[str], witness: str,
           one_prize_per_guest: bool, seed: bytes | None = None, wins: Sequence[Win] = ()) -> dict[str, Any]:
     """The draw as published: ``committed`` before anything else; until the draw, no ``seed``
@@ -140,6 +164,8 @@ class Verdict:
 def verify(doc: Mapping[str, Any]) -> Verdict:
     """Recompute a published draw: the seed against the commitment, the tickets against their
     digest, and every winner from the seed, the tickets and the witness."""
+    if doc.get("kind") == KIND and doc.get("draw_kind") == "top":
+        return _verify_top(doc)
     try:
         if doc.get("kind") != KIND or doc.get("version") != VERSION:
             raise DrawError("draw_proof", f"not a prize draw's proof (kind {KIND!r}, version {VERSION})")
@@ -190,3 +216,46 @@ def verify(doc: Mapping[str, Any]) -> Verdict:
 
 def _said(w: Win | None) -> str:
     return "no winner" if w is None else f"ticket {w.ticket} (guest {w.holder})"
+
+
+def top_proof(*, name: str, committed: str, standings: Sequence[tuple[int, int]], prizes: Sequence[str],
+              witness: str, seed: bytes | None = None, wins: Sequence[Win] = ()) -> dict[str, Any]:
+    """A top-chips draw as published: its standings instead of tickets."""
+    return {
+        "kind": KIND, "version": VERSION, "draw_kind": "top", "draw": name, "commitment": committed,
+        "seed": None if seed is None else seed.hex(), "witness": witness, "prizes": list(prizes),
+        "standings": [[h, c] for h, c in standings],
+        "standings_digest": standings_digest(standings) if standings else None,
+        "winners": [{"prize": w.prize, "holder": w.holder} for w in wins],
+    }
+
+
+def _verify_top(doc: Mapping[str, Any]) -> Verdict:
+    try:
+        if doc.get("version") != VERSION:
+            raise DrawError("draw_proof", f"not a prize draw's proof (version {VERSION})")
+        standings = [(int(h), int(c)) for h, c in doc["standings"]]
+        said, committed, prizes = doc["standings_digest"], str(doc["commitment"]), list(doc["prizes"])
+        witness, seed_hex = str(doc["witness"]), doc["seed"]
+        claimed = [(int(w["prize"]), int(w["holder"])) for w in doc["winners"]]
+        real = standings_digest(standings) if standings else None
+    except (KeyError, TypeError, ValueError) as e:
+        raise DrawError("draw_proof", f"the proof is not whole: {e}") from None
+    out = []
+    if real != said:
+        return Verdict(False, False, (f"the standings do not match their digest: {real} is not {said}",))
+    out.append(f"{len(standings)} guests' chips match their digest {real}")
+    if seed_hex is None:
+        return Verdict(True, True, (*out, f"the seed is still secret: the draw is committed to {committed}"))
+    try:
+        seed = bytes.fromhex(str(seed_hex))
+    except ValueError:
+        raise DrawError("draw_proof", "the revealed seed is not hexadecimal") from None
+    if commitment(seed) != committed:
+        return Verdict(False, False, (*out, "the revealed seed does not match the commitment published before the draw"))
+    out.append("the revealed seed matches the commitment published before the draw")
+    want = [(w.prize, w.holder) for w in top(seed, standings, len(prizes), witness)]
+    ok = want == claimed
+    out += [f"prize {p} ({prizes[p - 1]}): guest {h}" for p, h in want] if ok else [
+        f"the proof's winners {claimed} are not the draw's {want}"]
+    return Verdict(ok, False, tuple(out))

@@ -1,7 +1,7 @@
 """The prize draws of a charity night (docs/prize-draw.md): the host lists a draw's prizes and
 how chips turn into its tickets; the room commits to the draw's seed at once; closing the draw
 converts every guest's bankroll into numbered tickets (the chips go back to the cashier in the
-ledger, kind ``raffle``: they are out of play and cannot be converted again); the draw itself
+ledger, kind ``prizes``: they are out of play and cannot be converted again); the draw itself
 takes a witness from the room, names the winners and shows the seed, and its proof is public.
 Several draws through the night are waves: each converts the chips in the bankrolls when it
 closes. Chips at a table stay in play until their player leaves it."""
@@ -19,6 +19,8 @@ from .ports import Repo, Store
 from .roles import PLAYER, require
 from .values import PERSON, Account, Move, PrizeDraw
 
+#: The ledger kind of the chips a draw converts (back to the cashier: out of play).
+PRIZES: Final = "prizes"
 #: The most prizes one draw holds.
 MAX_PRIZES: Final = 100
 
@@ -42,24 +44,39 @@ def _prizes(prizes: Any) -> list[dict[str, Any]]:
 
 def proof(d: PrizeDraw) -> dict[str, Any]:
     """The draw as anyone may see it: the seed only once drawn, the tickets once closed."""
+    extra = {"id": d.id, "status": d.status, "values": [p["value"] for p in d.prizes]}
+    if d.kind == "top":
+        wins = [raffle.Win(p, t, h) for p, t, h in d.winners or []]
+        return {**raffle.top_proof(name=d.name, committed=d.commitment, standings=d.tickets or [],
+                                   prizes=[p["name"] for p in d.prizes], witness=d.witness or "",
+                                   seed=bytes.fromhex(d.seed) if d.status == "drawn" else None, wins=wins),
+                **extra, "rule": "prizes to the most chips", "one_prize_per_guest": True}
     tickets = [raffle.Ticket(n, h) for n, h in d.tickets or []]
     wins = [raffle.Win(p, t, h) for p, t, h in d.winners or []]
     doc = raffle.proof(name=d.name, committed=d.commitment, tickets=tickets, prizes=[p["name"] for p in d.prizes],
                        witness=d.witness or "", one_prize_per_guest=d.one_prize_per_guest,
                        seed=bytes.fromhex(d.seed) if d.status == "drawn" else None, wins=wins)
-    return {**doc, "id": d.id, "status": d.status, "rule": TicketRate(**d.rate).describe(),
-            "values": [p["value"] for p in d.prizes]}
+    return {**doc, **extra, "draw_kind": "raffle", "rule": TicketRate(**d.rate).describe()}
 
 
 class Draws:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def create(self, actor: Account, name: Any, rate: Any, prizes: Any, one_prize_per_guest: bool = False) -> PrizeDraw:
-        """A new draw: open, its seed committed before any chip is converted."""
+    def create(self, actor: Account, name: Any, rate: Any, prizes: Any, one_prize_per_guest: bool = False,
+               kind: str = "raffle") -> PrizeDraw:
+        """A new draw, a raffle (tickets at ``rate``) or prizes to the ``top`` chip counts (no
+        rate): open, its seed committed before any chip is converted."""
         require(actor.role, "run_draws")
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
             raise BadRequest("name", "a draw's name is 1 to 100 characters (\"Wave 1\", \"The grand prize\")")
+        if kind not in ("raffle", "top"):
+            raise BadRequest("draw_kind", f"a draw is a raffle or prizes to the top chip counts, not {kind!r}")
+        if kind == "top":
+            listed, seed = _prizes(prizes), raffle.new_seed()
+            with self.store.transaction() as repo:
+                return repo.add_prize_draw(actor.event_id, name.strip(), "top", {}, listed, True, seed.hex(),
+                                           raffle.commitment(seed), now())
         if not isinstance(rate, dict):
             raise BadRequest("ticket_rate", "the ticket rule is {rate, rounding, minimum, cap}")
         try:
@@ -71,7 +88,7 @@ class Draws:
         listed = _prizes(prizes)
         seed = raffle.new_seed()
         with self.store.transaction() as repo:
-            return repo.add_prize_draw(actor.event_id, name.strip(), {"rate": rule.rate, "rounding": rule.rounding,
+            return repo.add_prize_draw(actor.event_id, name.strip(), "raffle", {"rate": rule.rate, "rounding": rule.rounding,
                                        "minimum": rule.minimum, "cap": rule.cap}, listed, bool(one_prize_per_guest),
                                        seed.hex(), raffle.commitment(seed), now())
 
@@ -92,21 +109,30 @@ class Draws:
             if d.status != "open":
                 raise Conflict("draw_closed", f"{d.name} was closed at {d.closed_at:%H:%M} UTC and its chips "
                                               "converted: a draw converts chips once")
-            rule = TicketRate(**d.rate)
             guests = {a.id: a for a in repo.accounts(actor.event_id) if a.role == PLAYER and a.kind == PERSON}
             wallets = {int(la.key.split(":")[1]): la for la in repo.ledger_accounts(actor.event_id)
                        if la.key.startswith("player:") and int(la.key.split(":")[1]) in guests}
             held = repo.lock_balances([la.id for la in wallets.values()]) if wallets else {}
             chips = {g: held[la.id].balance for g, la in wallets.items()}
+            cashier = cashier_account(repo, actor.event_id)
+            if d.kind == "top":
+                standings = sorted((g, c) for g, c in chips.items() if c > 0)
+                if not standings:
+                    raise Conflict("draw_needs_tickets", "no guest has chips to count: nothing was converted")
+                transfer(repo, actor.event_id, [Move(wallets[g].id, cashier.id, c) for g, c in standings], PRIZES,
+                         f"{d.name}: the chip counts of {len(standings)} guests for the prizes to the most chips, "
+                         f"by {actor.name}", by=actor.id)
+                repo.close_prize_draw(d.id, standings, now())
+                return self._draw(repo, actor, d.id)
+            rule = TicketRate(**d.rate)
             counts = {g: rule.tickets(c) for g, c in chips.items()}
             counts = {g: n for g, n in counts.items() if n > 0}
             if not counts:
                 raise Conflict("draw_needs_tickets", f"no guest has chips that make a ticket under {rule.describe()}: "
                                                      "nothing was converted")
-            cashier = cashier_account(repo, actor.event_id)
             moves = [Move(wallets[g].id, cashier.id, c) for g, c in sorted(chips.items()) if c > 0 and g in counts]
             if moves:
-                transfer(repo, actor.event_id, moves, "raffle", f"{d.name}: chips into {sum(counts.values())} tickets "
+                transfer(repo, actor.event_id, moves, PRIZES, f"{d.name}: chips into {sum(counts.values())} tickets "
                          f"({rule.describe()}), by {actor.name}", by=actor.id)
             tickets = raffle.number(counts)
             repo.close_prize_draw(d.id, [(t.number, t.holder) for t in tickets], now())
@@ -123,8 +149,11 @@ class Draws:
                 raise Conflict("draw_open", f"{d.name} is still open: close it first (its chips become its tickets)")
             if d.status == "drawn":
                 raise Conflict("draw_drawn", f"{d.name} was drawn at {d.drawn_at:%H:%M} UTC: a prize is drawn once")
-            tickets = [raffle.Ticket(n, h) for n, h in d.tickets or []]
-            wins = raffle.draw(bytes.fromhex(d.seed), tickets, len(d.prizes), witness, d.one_prize_per_guest)
+            if d.kind == "top":
+                wins = raffle.top(bytes.fromhex(d.seed), d.tickets or [], len(d.prizes), witness)
+            else:
+                tickets = [raffle.Ticket(n, h) for n, h in d.tickets or []]
+                wins = raffle.draw(bytes.fromhex(d.seed), tickets, len(d.prizes), witness, d.one_prize_per_guest)
             repo.finish_prize_draw(d.id, witness, [(w.prize, w.ticket, w.holder) for w in wins], now())
             return self._draw(repo, actor, d.id)
 
@@ -134,9 +163,9 @@ class Draws:
             draws = repo.prize_draws(account.event_id)
         out = []
         for d in draws:
-            mine = [n for n, h in d.tickets or [] if h == account.id]
+            mine = [] if d.kind == "top" else [n for n, h in d.tickets or [] if h == account.id]
             won = [d.prizes[p - 1]["name"] for p, _, h in d.winners or [] if h == account.id]
-            out.append({"draw": d.id, "name": d.name, "status": d.status, "tickets": mine, "won": won})
+            out.append({"draw": d.id, "name": d.name, "kind": d.kind, "status": d.status, "tickets": mine, "won": won})
         return out
 
     @staticmethod

@@ -58,13 +58,14 @@ def charity(payments: Iterable[DoorPayment], draws: Iterable[PrizeDraw], entries
     for d in draws:
         won = {p: (t, h) for p, t, h in d.winners or []}
         lines.append(DrawLine(
-            d.id, d.name, d.status, len(d.tickets or []), len({h for _, h in d.tickets or []}),
+            d.id, d.name, d.status, 0 if d.kind == "top" else len(d.tickets or []),
+            len({(h if d.kind == "raffle" else n) for n, h in d.tickets or []}),
             [PrizeLine(p["name"], p["value"], won[i][0] if i in won else None,
                        names.get(won[i][1], f"account {won[i][1]}") if i in won else None)
              for i, p in enumerate(d.prizes, 1)],
             d.commitment, d.seed if d.status == "drawn" else None))
     return Charity(paid, len(payments), sum(1 for p in payments if p.method == "comp"),
-                   sum(p.chips for p in payments), sum(e.amount for e in entries if e.kind == "raffle"), lines)
+                   sum(p.chips for p in payments), sum(e.amount for e in entries if e.kind == "prizes"), lines)
 
 
 def text_lines(c: Charity) -> list[str]:

@@ -275,13 +275,15 @@ class Voucher:
 
 @dataclass(frozen=True, slots=True)
 class PrizeDraw:
-    """A prize draw (docs/prize-draw.md). ``seed`` (hex) is secret until ``status`` is
-    ``drawn``; ``tickets`` are ``(number, holder)`` once closed; ``winners`` ``(prize, ticket,
-    holder)`` once drawn."""
+    """A prize draw (docs/prize-draw.md): a ``raffle``, or prizes to the ``top`` chip counts.
+    ``seed`` (hex) is secret until ``status`` is ``drawn``; ``tickets`` are ``(number, holder)``
+    once closed (at a ``top`` draw the standings, ``(holder, chips)``); ``winners`` ``(prize,
+    ticket, holder)`` once drawn (ticket 0 at a ``top`` draw)."""
 
     id: int
     event_id: int
     name: str
+    kind: str
     status: str
     rate: dict[str, Any]
     prizes: list[dict[str, Any]]

@@ -17,7 +17,7 @@ from .models import utc as _utc
 
 def _draw(r: PrizeDrawRow) -> PrizeDraw:
     return PrizeDraw(
-        r.id, r.event_id, r.name, r.status, json.loads(r.rate), json.loads(r.prizes), r.one_prize_per_guest,
+        r.id, r.event_id, r.name, r.kind, r.status, json.loads(r.rate), json.loads(r.prizes), r.one_prize_per_guest,
         r.seed, r.commitment, None if r.tickets is None else [(int(n), int(h)) for n, h in json.loads(r.tickets)],
         r.witness, None if r.winners is None else [(int(p), int(t), int(h)) for p, t, h in json.loads(r.winners)],
         _utc(r.created_at), None if r.closed_at is None else _utc(r.closed_at),
@@ -31,9 +31,9 @@ class DrawQueries:
     def s(self) -> Session:
         raise NotImplementedError
 
-    def add_prize_draw(self, event_id: int, name: str, rate: dict[str, Any], prizes: list[dict[str, Any]],
+    def add_prize_draw(self, event_id: int, name: str, kind: str, rate: dict[str, Any], prizes: list[dict[str, Any]],
                        one_prize_per_guest: bool, seed: str, commitment: str, at: datetime) -> PrizeDraw:
-        row = PrizeDrawRow(event_id=event_id, name=name, status="open", rate=json.dumps(rate), prizes=json.dumps(prizes),
+        row = PrizeDrawRow(event_id=event_id, name=name, kind=kind, status="open", rate=json.dumps(rate), prizes=json.dumps(prizes),
                            one_prize_per_guest=one_prize_per_guest, seed=seed, commitment=commitment, created_at=at)
         self.s.add(row)
         self.s.flush()

@@ -350,16 +350,19 @@ class VoucherRow(Base):
 
 
 class PrizeDrawRow(Base):
-    """A prize draw (migration 0014, docs/prize-draw.md): ``open`` with its seed committed,
-    ``closed`` once it converted the guests' chips into its tickets (JSON ``[[number, holder],
-    ...]``), ``drawn`` once its winners (JSON) are known and its seed may be shown. ``rate`` and
+    """A prize draw (migration 0014, docs/prize-draw.md), a ``raffle`` or prizes to the ``top``
+    chip counts: ``open`` with its seed committed, ``closed`` once it converted the guests'
+    chips into its tickets (JSON ``[[number, holder], ...]``; at a ``top`` draw the standings,
+    ``[[holder, chips], ...]``), ``drawn`` once its winners (JSON) are known and its seed may be shown. ``rate`` and
     ``prizes`` are JSON: the ticket rule, and ``[{"name": ..., "value": cents}, ...]``."""
 
     __tablename__ = "prize_draws"
-    __table_args__ = (CheckConstraint("status IN ('open','closed','drawn')", name="status"),)
+    __table_args__ = (CheckConstraint("kind IN ('raffle','top')", name="kind"),
+                      CheckConstraint("status IN ('open','closed','drawn')", name="status"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
     name: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(10))
     status: Mapped[str] = mapped_column(String(10))
     rate: Mapped[str] = mapped_column(Text)
     prizes: Mapped[str] = mapped_column(Text)

@@ -30,7 +30,9 @@ class Prize(Body):
 
 class NewDraw(Body):
     name: Annotated[StrictStr, Field(min_length=1, max_length=100)]
-    tickets: TicketRule
+    kind: Literal["raffle", "top"] = Field(default="raffle", description=(
+        "a raffle (tickets at the rule in ``tickets``), or prizes to the most chips (``top``: no tickets)"))
+    tickets: TicketRule | None = None
     prizes: Annotated[list[Prize], Field(min_length=1, max_length=100)]
     one_prize_per_guest: StrictBool = False
 
@@ -42,9 +44,11 @@ class Witness(Body):
 
 @router.post("/api/draws", tags=["prizes"], status_code=201)
 def create(account: Me, body: NewDraw, room: Room) -> dict[str, Any]:
-    """A new draw, open, its seed committed (``commitment``) before any chip is converted."""
-    d = room.draws.create(account, body.name, body.tickets.model_dump(), [p.model_dump() for p in body.prizes],
-                          body.one_prize_per_guest)
+    """A new draw, open, its seed committed (``commitment``) before any chip is converted: a
+    raffle (400 ``ticket_rate`` without its ``tickets`` rule) or prizes to the most chips."""
+    rule = body.tickets.model_dump() if body.tickets is not None else None
+    d = room.draws.create(account, body.name, rule, [p.model_dump() for p in body.prizes], body.one_prize_per_guest,
+                          body.kind)
     return proof(d)
 
 

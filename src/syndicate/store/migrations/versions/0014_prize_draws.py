@@ -1,4 +1,4 @@
-"""prize draws: a draw's prizes, its ticket rule, its committed seed, the tickets it froze from
+"""prize draws (raffles, and prizes to the top chip counts): a draw's prizes, its ticket rule, its committed seed, the tickets it froze from
 the chips it converted, the witness and the winners (docs/prize-draw.md)
 
 Revision ID: 0014_prize_draws
@@ -22,6 +22,7 @@ def upgrade() -> None:
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('event_id', sa.Integer(), nullable=False),
     sa.Column('name', sa.String(length=100), nullable=False),
+    sa.Column('kind', sa.String(length=10), nullable=False),
     sa.Column('status', sa.String(length=10), nullable=False),
     sa.Column('rate', sa.Text(), nullable=False),
     sa.Column('prizes', sa.Text(), nullable=False),
@@ -34,6 +35,7 @@ def upgrade() -> None:
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('closed_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('drawn_at', sa.DateTime(timezone=True), nullable=True),
+    sa.CheckConstraint("kind IN ('raffle','top')", name=op.f('ck_prize_draws_kind')),
     sa.CheckConstraint("status IN ('open','closed','drawn')", name=op.f('ck_prize_draws_status')),
     sa.ForeignKeyConstraint(['event_id'], ['events.id'], name=op.f('fk_prize_draws_event_id_events')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_prize_draws'))

@@ -16,7 +16,7 @@ async function main() {
     h("section", { class: "card-box" }, h("h2", {}, "My raffle tickets"), tickets));
   const draws = (await api("GET", "/api/me/tickets")).filter((d) => d.status !== "open");
   tickets.replaceChildren(...(draws.length ? draws.map((d) => h("li", {},
-    `${d.name}: ${d.tickets.length ? `ticket${d.tickets.length === 1 ? "" : "s"} ${d.tickets.join(", ")}` : "no ticket"}`,
+    `${d.name}: ${d.kind === "top" ? "prizes to the most chips" : d.tickets.length ? `ticket${d.tickets.length === 1 ? "" : "s"} ${d.tickets.join(", ")}` : "no ticket"}`,
     d.status === "drawn" ? (d.won.length ? `: you won ${d.won.join(" and ")}!` : ": drawn, no prize this time") : ": to be drawn"))
     : [h("li", {}, "No draw has closed yet: your chips turn into tickets when the host closes one.")]));
   const data = await api("GET", `/api/accounts/${me.account.id}/chips`);

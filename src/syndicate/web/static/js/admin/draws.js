@@ -10,6 +10,8 @@ const STATUS = { open: "open: the seed is committed", closed: "closed: its ticke
 
 function newDrawForm(done) {
   const name = h("input", { required: true, "aria-label": "Draw's name", placeholder: "Wave 1", maxlength: 100 });
+  const kind = h("select", { "aria-label": "Kind of draw" },
+    h("option", { value: "raffle" }, "A raffle: chips into tickets"), h("option", { value: "top" }, "Prizes to the most chips"));
   const rate = h("input", { required: true, inputmode: "decimal", "aria-label": "Chips per ticket, dollars", placeholder: "100.00" });
   const rounding = h("select", { "aria-label": "Rounding" },
     h("option", { value: "down" }, "Round down"), h("option", { value: "up" }, "Round up"), h("option", { value: "nearest" }, "Round to nearest"));
@@ -18,8 +20,10 @@ function newDrawForm(done) {
   const prizes = h("textarea", { required: true, rows: 3, "aria-label": "Prizes, one a line: name, value in dollars",
     placeholder: "Hamper, 150\nDinner for two, 80" });
   const once = h("input", { type: "checkbox", "aria-label": "One prize per guest" });
+  const ticketFields = [rate, rounding, minimum, cap, once];
+  kind.addEventListener("change", () => { for (const f of ticketFields) f.disabled = kind.value === "top"; rate.required = kind.value !== "top"; });
   const form = h("form", { class: "stack", "aria-label": "New prize draw" },
-    h("label", {}, "Name", name), h("div", { class: "inline" }, h("label", {}, "Chips per ticket ($)", rate), rounding),
+    h("label", {}, "Name", name), kind, h("div", { class: "inline" }, h("label", {}, "Chips per ticket ($)", rate), rounding),
     h("div", { class: "inline" }, h("label", {}, "At least", minimum), h("label", {}, "At most", cap)),
     h("label", {}, "Prizes (name, value)", prizes), h("label", {}, once, " One prize per guest"),
     h("button", { type: "submit", class: "primary" }, "Create the draw"));
@@ -30,9 +34,10 @@ function newDrawForm(done) {
         const at = l.lastIndexOf(",");
         return at > 0 ? { name: l.slice(0, at).trim(), value: parseDollars(l.slice(at + 1)) } : { name: l, value: 0 };
       });
-      const body = { name: name.value.trim(), tickets: { rate: parseDollars(rate.value), rounding: rounding.value,
-        minimum: Number(minimum.value || 0), cap: cap.value.trim() ? Number(cap.value) : null },
-      prizes: listed, one_prize_per_guest: once.checked };
+      const body = kind.value === "top" ? { name: name.value.trim(), kind: "top", prizes: listed }
+        : { name: name.value.trim(), kind: "raffle", tickets: { rate: parseDollars(rate.value), rounding: rounding.value,
+          minimum: Number(minimum.value || 0), cap: cap.value.trim() ? Number(cap.value) : null },
+        prizes: listed, one_prize_per_guest: once.checked };
       const d = await api("POST", "/api/draws", body);
       toast(`${d.draw} created: its seed is committed (${d.commitment.slice(0, 12)}…)`);
       form.reset();
@@ -48,17 +53,21 @@ function drawBox(d, done) {
     try { await api("POST", `/api/draws/${d.id}/${path}`, body); done(); } catch (err) { refused(err); }
   };
   const witness = h("input", { "aria-label": `Witness for ${d.draw}`, placeholder: "A die's roll, words called out", maxlength: 200 });
-  const holders = new Set(d.tickets.map(([, holder]) => holder));
+  const top = d.draw_kind === "top";
+  const holders = new Set(top ? d.standings.map(([holder]) => holder) : d.tickets.map(([, holder]) => holder));
   const body = [
     h("p", {}, `${d.rule}; ${d.one_prize_per_guest ? "one prize per guest; " : ""}${STATUS[d.status]}`),
     h("p", { class: "muted mono" }, `Commitment ${d.commitment}`),
     h("ol", { "aria-label": `Prizes of ${d.draw}` }, d.prizes.map((p, i) => {
       const w = d.winners.find((x) => x.prize === i + 1);
-      return h("li", {}, `${p} (${money(d.values[i])})`, w ? `: ticket ${w.ticket}, ${who(w.holder)}` : "");
+      return h("li", {}, `${p} (${money(d.values[i])})`, w ? `: ${w.ticket ? `ticket ${w.ticket}, ` : ""}${who(w.holder)}` : "");
     })),
   ];
-  if (d.status !== "open") body.push(h("p", {}, `${d.tickets.length} tickets, ${holders.size} guests`));
-  if (d.status === "open") body.push(h("button", { type: "button", class: "primary", onclick: () => act("close") }, `Close ${d.draw}: chips into tickets`));
+  if (d.status !== "open") body.push(h("p", {}, top ? `${holders.size} guests' chips counted` : `${d.tickets.length} tickets, ${holders.size} guests`));
+  if (d.status === "open") {
+    body.push(h("button", { type: "button", class: "primary", onclick: () => act("close") },
+      top ? `Close ${d.draw}: count the chips` : `Close ${d.draw}: chips into tickets`));
+  }
   if (d.status === "closed") {
     body.push(h("div", { class: "inline" }, witness,
       h("button", { type: "button", class: "primary", onclick: () => act("draw", { witness: witness.value }) }, `Draw ${d.draw}`)));
