@@ -65,9 +65,18 @@ def test_a_guest_from_the_list_to_their_phone(world: Any, size: str) -> None:
     row.get_by_label(f"Paid, dollars for {guest}").fill("25")
     row.get_by_role("button", name=f"Check in for {guest}").click()
     expect(row).to_contain_text("paid $25.00, chips $1,250.00")
-    expect(door.get_by_test_id("door-said")).to_have_text(re.compile(rf"^{guest}: receipt \d+, cash \$25.00, chips \$1,250.00$"))
+    expect(door.get_by_test_id("door-said")).to_have_text(
+        re.compile(rf"^{guest}: receipt (\d+), cash \$25.00, chips \$1,250.00 Print receipt D-\1$"))
     fits(door, f"door {size}")
     picture(door, f"door-checked-in-{size}", full_page=True)
+    receipt = door.get_by_test_id("door-said").get_by_role("link", name=re.compile(r"^Print receipt D-\d+$"))
+    with door.context.expect_page() as opened:
+        receipt.click()
+    slip = opened.value
+    expect(slip.get_by_role("region", name="the guest's copy")).to_contain_text("Chips issued")
+    expect(slip.get_by_role("region", name="the house's copy")).to_contain_text(guest)
+    picture(slip, f"door-receipt-{size}", full_page=True)
+    slip.close()
 
     row.get_by_role("button", name=f"Voucher for {guest}").click()
     qr = row.get_by_role("img", name=f"QR code that signs {guest} in")

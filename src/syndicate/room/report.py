@@ -471,6 +471,7 @@ table.report tfoot td { font-weight: 700; border-top: 2px solid #111; }
 @media print { body { margin: 0; } a { color: inherit; text-decoration: none; }
   table.report { page-break-inside: auto; } tr { page-break-inside: avoid; }
   h2 { page-break-after: avoid; } .no-print { display: none; } }
+.receipt { max-width: 32rem; } hr.cut { border: 0; border-top: 2px dashed #555; margin: 1.5rem 0; }
 @page { margin: 15mm; }
 """
 

@@ -8,12 +8,14 @@ from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
 from pydantic import Field, StrictInt, StrictStr
 
+from ...room import receipts
 from ...room.errors import BadRequest
 from ..auth import COOKIE, Me
 from ..qr import base_url, qr_svg
-from ..schemas import Body, Cents, Id
+from ..schemas import JSON_ERRORS, Body, Cents, Id
 from ..state import Deployment, Room
 
 router = APIRouter()
@@ -112,3 +114,19 @@ def redeem(body: Redeem, response: Response, room: Room, settings: Deployment) -
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict", secure=settings.secure_cookies,
                         max_age=int(SESSION.total_seconds()), path="/")
     return {"account": account.to_json()}
+
+
+@router.get("/api/receipts/door/{receipt}", tags=["door"], response_class=HTMLResponse, responses=JSON_ERRORS)
+def door_receipt(account: Me, receipt: Id, request: Request) -> HTMLResponse:
+    """A payment at the door as a printable receipt, two copies, numbered ``D-<receipt>``."""
+    r = receipts.door_receipt(request.app.state.room.store, account, receipt)
+    return HTMLResponse(receipts.html_page(r, stylesheet="/api/report/print.css"))
+
+
+@router.get("/api/receipts/table/{transaction}", tags=["walk-ins"], response_class=HTMLResponse,
+            responses=JSON_ERRORS)
+def table_receipt(account: Me, transaction: Id, request: Request) -> HTMLResponse:
+    """A walk-in's cash at a table (a ledger transaction) as a printable receipt, two copies,
+    numbered ``T-<transaction>``: for the table's dealer, the pit bosses and the admin."""
+    r = receipts.table_receipt(request.app.state.room.store, account, transaction)
+    return HTMLResponse(receipts.html_page(r, stylesheet="/api/report/print.css"))

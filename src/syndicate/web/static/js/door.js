@@ -67,6 +67,9 @@ function voucherBox(guest, v) {
     h("button", { type: "button", onclick: () => window.print() }, "Print"));
 }
 
+/** A door receipt to print (two copies, numbered), in a tab of its own. */
+const receiptLink = (n) => h("a", { href: `/api/receipts/door/${n}`, target: "_blank", rel: "noopener" }, `Print receipt D-${n}`);
+
 /** One guest found: checked in or not, and what the door can do for them now. */
 function guestRow(guest, redraw, tell) {
   const label = (what) => `${what} for ${guest.name}`;
@@ -78,7 +81,7 @@ function guestRow(guest, redraw, tell) {
     try {
       const body = method.value === "comp" ? { method: "comp" } : { method: method.value, paid: parseDollars(amount.value) };
       const p = await api("POST", `/api/door/guests/${guest.id}/${path}`, body);
-      tell(`${guest.name}: receipt ${p.receipt}, ${p.method} ${money(p.paid)}, chips ${money(p.chips)}`);
+      tell(`${guest.name}: receipt ${p.receipt}, ${p.method} ${money(p.paid)}, chips ${money(p.chips)}`, p.receipt);
       redraw();
     } catch (e) { toast(inWords(e), true, e.rule); }
   };
@@ -101,6 +104,7 @@ function guestRow(guest, redraw, tell) {
     : "Not checked in";
   return h("li", { class: "guest", "aria-label": guest.name, "data-guest": guest.id },
     h("strong", {}, guest.name), h("span", { class: "muted" }, status),
+    guest.receipts.length ? h("span", { class: "inline" }, guest.receipts.map(receiptLink)) : null,
     h("div", { class: "inline", role: "group", "aria-label": label("Payment at the door") }, method, amount,
       h("button", { type: "button", class: "primary", onclick: () => pay(guest.checked_in ? "payments" : "check-in") },
         guest.checked_in ? label("Add a payment") : label("Check in"))),
@@ -116,7 +120,9 @@ function searchPanel() {
   const list = h("ul", { class: "guests", "aria-label": "Guests found" });
   const count = h("p", { role: "status", class: "muted" });
   const said = h("p", { role: "status", "data-testid": "door-said" });  // the last receipt, kept in view
-  const tell = (text) => { said.textContent = text; };
+  const tell = (text, receipt = null) => {
+    said.replaceChildren(text, receipt ? " " : "", receipt ? receiptLink(receipt) : "");
+  };
   let asked = 0;
   const rows = new Map();  // guest id: the row drawn for them, and what it was drawn from
   const redraw = async () => {
