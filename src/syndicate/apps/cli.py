@@ -390,6 +390,26 @@ def report_cmd(
         raise typer.Exit(1)
 
 
+@app.command("archive")
+def archive_cmd(
+    output: Annotated[Path, typer.Argument(help="The zip file to write.")],
+    db: Annotated[Optional[str], typer.Option(help="Database (default ./syndicate.db).")] = None,  # noqa: UP045
+    event: Annotated[Optional[str], typer.Option(help="The event's name (default: the only one).")] = None,  # noqa: UP045
+) -> None:
+    """One archive of the night to keep: the database's backup, the report, every hand's
+    history and every prize draw's proof, in a zip file (docs/charity-night.md)."""
+    from ..room.errors import RoomError
+    from .archive import archive
+
+    try:
+        held = archive(db, event, output)
+    except RoomError as e:
+        raise _fail(str(e)) from None
+    console.print(f"archive written to {output}: {held['histories']} hand histories ({held['hands']} hands), "
+                  f"{held['draws']} draw proofs, {held['ledger_lines']} ledger lines, the report and the database",
+                  markup=False)
+
+
 def _run_on_history(file: Path, verb: str, as_json: bool) -> Any:
     """Load a hand history and replay or verify it; print the JSON form if asked."""
     from . import history

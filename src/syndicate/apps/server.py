@@ -24,7 +24,7 @@ from ..room.accounts import DEFAULT_EVENT, Accounts
 from ..room.cardroom import CardRoom
 from ..room.errors import NotFound, RoomError
 from ..room.roster import Roster
-from ..room.values import Account
+from ..room.values import Account, Event
 from ..store import Database, SqlStore
 
 if TYPE_CHECKING:
@@ -273,6 +273,21 @@ def ledger_check(db: str | None, warnings: dict[str, list[str]] | None = None) -
         database.dispose()
 
 
+def the_event(store: SqlStore, event: str | None) -> Event:
+    """The event called ``event``; without a name the only one, or the default. Raises
+    NotFound naming the events there are."""
+    events = Accounts(store).events()
+    names = [e.name for e in events]
+    if event is None:
+        found = events if len(events) == 1 else [e for e in events if e.name == DEFAULT_EVENT]
+    else:
+        found = [e for e in events if e.name == event]
+    if not found:
+        which = "give --event" if event is None else f"no event called {event!r}"
+        raise NotFound("event", f"{which}: the events are {', '.join(map(repr, names)) or 'none'}")
+    return found[0]
+
+
 def event_report(db: str | None, event: str | None = None, fmt: str = "text") -> tuple[str, bool]:
     """The end-of-night report (:mod:`syndicate.room.report`) of ``event`` (by name; the only
     or the default event when None) as text, JSON, the ledger's CSV, each player's summary as CSV
@@ -282,23 +297,14 @@ def event_report(db: str | None, event: str | None = None, fmt: str = "text") ->
     import json
 
     from ..room import report
-    from ..room.errors import BadRequest, NotFound
+    from ..room.errors import BadRequest
 
     if fmt not in ("text", "json", "csv", "players", "html"):
         raise BadRequest("format", f"the format is text, json, csv, players or html, not {fmt!r}")
     database = Database(db)
     try:
         store = SqlStore(database)
-        events = Accounts(store).events()
-        names = [e.name for e in events]
-        if event is None:
-            found = events if len(events) == 1 else [e for e in events if e.name == DEFAULT_EVENT]
-        else:
-            found = [e for e in events if e.name == event]
-        if not found:
-            which = "give --event" if event is None else f"no event called {event!r}"
-            raise NotFound("event", f"{which}: the events are {', '.join(map(repr, names)) or 'none'}")
-        rep = report.build(store, found[0].id)
+        rep = report.build(store, the_event(store, event).id)
     finally:
         database.dispose()
     if fmt == "json":
