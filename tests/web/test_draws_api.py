@@ -5,6 +5,7 @@ written from the doc alone; the chips converted agree with the ledger to the cen
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -13,11 +14,48 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from syndicate.apps.cli import app as cli
+from syndicate.room.ledger import player_key
+from syndicate.room.live.clocks import Timers
 from syndicate.web import create_app
 from tests.kit.room import FAST_HASHER, bearer
+from tests.kit.table import local_room
 from tests.test_prize_draw_doc import doc_verify
 
 from .test_door_api import CSV, NAMES
+
+
+def _play(room, cast, guests: list[int]) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """Three Blackjack rounds for two guests at a table of their own, standing on every hand;
+    the hands played and what the house won."""
+    table = room.tables.open(cast.dealer, "Charity 21", overrides={"min_bet": 500, "max_bet": 5_000})
+    players = [room.accounts.get(cast.event.id, g) for g in guests]
+
+    async def go() -> None:
+        async with local_room(room, Timers()) as local:
+            dealer = await local.connect(table.id, cast.dealer)
+            seated = [await local.connect(table.id, p) for p in players]
+            for i, c in enumerate(seated, 1):
+                await c.act("sit", seat=i, amount=50_000)
+            for _ in range(3):
+                await dealer.act("start_round")
+                for c in seated:
+                    await c.act("bet", amount=1_000)
+                ack = await dealer.act("deal")
+                st = await dealer.wait(lambda s, v=ack["version"]: s["version"] >= v)
+                while st["round"]["phase"] != "settled":
+                    c = seated[st["round"]["to_act"] - 1]
+                    mine = await c.wait(lambda s, v=st["version"]: s["version"] >= v)
+                    legal = mine["round"]["legal_actions"]
+                    ack = await c.act(next(a for a in ("stand", "no_insurance", "play_on") if a in legal))
+                    st = await dealer.wait(lambda s, v=ack["version"]: s["version"] >= v)
+            for c in seated:
+                await c.act("leave_seat")
+
+    asyncio.run(go())
+    rep = room.ledger.balance(cast.event.id, f"table:{table.id}")
+    with room.store.transaction() as repo:
+        hands = [h for h in repo.hands(cast.event.id, table.id) if h.status == "settled"]
+    return {"hands": len(hands), "house": rep}
 
 
 @pytest.fixture
@@ -38,6 +76,9 @@ def test_two_waves_from_the_door_to_verified_winners(client, room, cast, tmp_pat
         r = client.post(f"/api/door/guests/{g['id']}/check-in", json={"method": "cash", "paid": 2_000 + 100 * i},
                         headers=admin)
         assert r.status_code == 201, r.text
+    # two guests play Blackjack before the first wave: their chips move, and the ledger follows
+    played = _play(room, cast, [ids["Ako Tanaka"], ids["Ben Ortiz"]])
+    assert played["hands"] == 3
     # wave 1 guarantees every guest a ticket; wave 2 counts only chips
     rules = {1: {"rate": 25_000, "rounding": "up", "minimum": 1, "cap": 10}, 2: {"rate": 25_000, "rounding": "up"}}
     waves = []
@@ -50,10 +91,12 @@ def test_two_waves_from_the_door_to_verified_winners(client, room, cast, tmp_pat
         assert r.json()["seed"] is None and len(r.json()["commitment"]) == 64
         waves.append(r.json()["id"])
     cashier_before = room.ledger.balance(cast.event.id, "cashier")
+    chips = {g: room.ledger.balance(cast.event.id, player_key(g)) for g in ids.values()}
+    assert sum(chips.values()) == sum(100_000 + 5_000 * i for i in range(20)) - played["house"]
     closed = client.post(f"/api/draws/{waves[0]}/close", headers=admin).json()
-    # $1,000 to $1,095 of chips each: 4 or 5 tickets at a ticket per $250, rounded up
-    assert len(closed["tickets"]) == sum(-(-(100_000 + 5_000 * i) // 25_000) for i in range(20))
-    assert room.ledger.balance(cast.event.id, "cashier") == cashier_before + sum(100_000 + 5_000 * i for i in range(20))
+    # about $1,000 of chips each: a ticket per $250, rounded up, at least 1, at most 10
+    assert len(closed["tickets"]) == sum(min(10, max(1, -(-c // 25_000))) for c in chips.values())
+    assert room.ledger.balance(cast.event.id, "cashier") == cashier_before + sum(chips.values())
     again = client.post(f"/api/draws/{waves[0]}/close", headers=admin)
     assert again.status_code == 409 and again.json()["error"]["rule"] == "draw_closed"
     # a guest sees their own tickets on their phone
@@ -97,7 +140,7 @@ def test_two_waves_from_the_door_to_verified_winners(client, room, cast, tmp_pat
     assert night["donations"] == sum(p["paid"] for p in payments) == sum(2_000 + 100 * i for i in range(20)) + 14_000
     assert night["paid"] == {"cash": sum(2_000 + 100 * i for i in range(20)) + 13_000, "card": 1_000}
     assert night["chips_issued"] == sum(p["chips"] for p in payments)
-    assert night["chips_converted"] == sum(100_000 + 5_000 * i for i in range(20)) + 50_000 + 650_000
+    assert night["chips_converted"] == sum(chips.values()) + 50_000 + 650_000
     assert [d["name"] for d in night["draws"]] == ["Wave 1", "Wave 2", "Top chips"]
     assert night["draws"][2]["prizes"][0]["winner"] == "Cleo Park"
     assert night["draws"][0]["seed"] == drawn["seed"] and night["draws"][0]["tickets"] == len(drawn["tickets"])
