@@ -44,6 +44,8 @@ def test_a_guest_list_is_imported_and_searched_by_name(room, cast) -> None:
     ("", "guest_list", "empty"),
     ("Name\nAko\n<script>\n", "guest_list", "line 3"),
     ("Name\nBot 3-1\n", "guest_list", "reserved"),
+    ("Name\nMilo Park\nMiIo Park\n", "look_alike", "'MiIo Park' reads like 'Milo Park' (a guest on this list"),
+    ("Name\nBokuden\n", "duplicate_guest", "already in this event"),
 ])
 def test_a_bad_guest_list_is_refused_whole_and_changes_nothing(room, cast, text: str, rule: str, said: str) -> None:
     before = _state(room, cast)

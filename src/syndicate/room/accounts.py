@@ -75,19 +75,36 @@ def walk_in_holds(name: str, walk_in: Account) -> Conflict:
                                     "count as the account's")
 
 
+class LookAlikes:
+    """The names of an event that a new name must not read like: its accounts' (bots' aside)
+    and its roster's, by :func:`~.lookalikes.look_alike_key`. ``check`` refuses (rule
+    ``look_alike``, 409) a name that reads like one of them (``aIice`` for ``alice``) without
+    being that same name; ``add`` counts a name given since (a guest list's earlier lines)."""
+
+    def __init__(self, repo: Repo, event_id: int) -> None:
+        self.by_key: dict[str, list[tuple[str, str]]] = {}
+        for a in repo.accounts(event_id):
+            if not is_bot(a):
+                self.add(a.name, "a walk-in" if is_walk_in(a) else "an account")
+        for e in repo.roster(event_id):
+            self.add(e.dealer, "on the roster of authorized dealers")
+
+    def add(self, name: str, what: str) -> None:
+        self.by_key.setdefault(look_alike_key(name), []).append((name, what))
+
+    def check(self, name: str) -> None:
+        own = canonical_name(name)
+        for other, what in self.by_key.get(look_alike_key(name), []):
+            if canonical_name(other) != own:
+                raise Conflict("look_alike", f"{name!r} reads like {other!r} ({what} of this event: I and l, 0 and O, "
+                                             "rn and m look alike), so one could pass for the other: choose a name "
+                                             "that reads differently")
+
+
 def check_look_alike(repo: Repo, event_id: int, name: str) -> None:
     """Refuse (rule ``look_alike``, 409) a new name that reads like another account's or a name
-    on the roster (``aIice`` for ``alice``: :mod:`syndicate.room.lookalikes`) without being
-    that same name; the canonical name is the caller's to compare."""
-    key, own = look_alike_key(name), canonical_name(name)
-    named = [(a.name, "a walk-in" if is_walk_in(a) else "an account") for a in repo.accounts(event_id)
-             if not is_bot(a)]
-    named += [(e.dealer, "on the roster of authorized dealers") for e in repo.roster(event_id)]
-    for other, what in named:
-        if canonical_name(other) != own and look_alike_key(other) == key:
-            raise Conflict("look_alike", f"{name!r} reads like {other!r} ({what} of this event: I and l, 0 and O, "
-                                         "rn and m look alike), so one could pass for the other: choose a name that "
-                                         "reads differently")
+    on the roster without being that same name (:class:`LookAlikes`)."""
+    LookAlikes(repo, event_id).check(name)
 
 
 BOT_NAME = re.compile(r"^bot \d+-\d+$")

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from ..core import money
-from .accounts import canonical_name, check_look_alike, check_name, check_not_bot_name, token_hash
+from .accounts import LookAlikes, canonical_name, check_name, check_not_bot_name, token_hash
 from .errors import BadRequest, Conflict, NotFound, Unauthorized
 from .ledger import cashier_account, check_amount, now, player_account, transfer
 from .ports import Repo, Store
@@ -124,9 +124,10 @@ class Door:
             if taken:
                 raise Conflict("duplicate_guest", "the guest list was not imported, nothing changed: "
                                                   f"already in this event: {', '.join(taken[:20])}")
-            made = []
+            alike, made = LookAlikes(repo, actor.event_id), []
             for name in names:
-                check_look_alike(repo, actor.event_id, name)
+                alike.check(name)
+                alike.add(name, "a guest on this list")
                 made.append(repo.add_account(actor.event_id, name, PLAYER, NO_PASSWORD, at))
             return made
 
