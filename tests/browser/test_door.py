@@ -20,6 +20,7 @@ from .test_tablet import decode_qr, loaded
 
 SIZES = {"portrait": (768, 1024), "landscape": (1024, 768)}
 PHONE = (390, 844)
+DESKTOP = (1280, 800)
 GUESTS = {"portrait": ["Ines Duarte", "Jonas Berg", "Kofi Mensah"], "landscape": ["Lea Roux", "Mads Lund", "Nour Said"]}
 
 
@@ -105,10 +106,14 @@ def test_a_guest_from_the_list_to_their_phone(world: Any, size: str) -> None:
     expect(other.get_by_role("button", name="Sign out")).to_have_count(0)
     picture(other, f"voucher-used-phone-{size}", full_page=True)
 
-    # The door sees the guest checked in; the phone's width for the door itself fits too.
-    door.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
-    fits(door, "door phone")
-    picture(door, f"door-phone-{size}", full_page=True)
+    # The door and the welcome at every other size: nothing wider than the screen.
+    for label, (vw, vh) in (("phone", PHONE), ("desktop", DESKTOP)):
+        door.set_viewport_size({"width": vw, "height": vh})
+        fits(door, f"door {label}")
+        picture(door, f"door-{label}-{size}", full_page=True)
+    phone.set_viewport_size({"width": w, "height": h})
+    fits(phone, f"voucher {size}")
+    picture(phone, f"voucher-welcome-{size}", full_page=True)
     assert not world.notes.get("page_errors"), world.notes.get("page_errors")
 
 
