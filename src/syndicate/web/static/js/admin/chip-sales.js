@@ -47,7 +47,9 @@ export function chipSales(me) {
 function saleLimit() {
   const status = h("p", { "data-testid": "sale-limit" });
   const amount = h("input", { inputmode: "decimal", placeholder: "100.00" });
+  let changed = false;  // the host set a limit: the page's first reading of it is then stale
   const set = async (value) => {
+    changed = true;
     try {
       const ev = await api("PATCH", `/api/events/${await eventId()}`, { sale_limit: value });
       say(ev.sale_limit);
@@ -68,6 +70,6 @@ function saleLimit() {
     if (!c) { toast("The limit in dollars, like 100 or 250.00", true); return; }
     set(c);
   });
-  api("GET", "/api/events").then((evs) => say((evs.find((x) => x.current) || {}).sale_limit)).catch(() => {});
+  api("GET", "/api/events").then((evs) => { if (!changed) say((evs.find((x) => x.current) || {}).sale_limit); }).catch(() => {});
   return h("div", {}, status, form);
 }
