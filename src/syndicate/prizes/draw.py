@@ -185,16 +185,9 @@ def verify(doc: Mapping[str, Any]) -> Verdict:
         out.append(f"the tickets do not match their digest: {real} is not {said_digest}")
     else:
         out.append(f"{len(tickets)} tickets match their digest {real}")
-    if seed_hex is None:
-        out.append(f"the seed is still secret: the draw is committed to {committed}")
-        return Verdict(ok, True, tuple(out))
-    try:
-        seed = bytes.fromhex(str(seed_hex))
-    except ValueError:
-        raise DrawError("draw_proof", "the revealed seed is not hexadecimal") from None
-    if commitment(seed) != committed:
-        return Verdict(False, False, (*out, "the revealed seed does not match the commitment published before the draw"))
-    out.append("the revealed seed matches the commitment published before the draw")
+    seed = _opened(seed_hex, committed, ok, out)
+    if isinstance(seed, Verdict):
+        return seed
     try:
         wins = list(draw(seed, tickets, len(prizes), witness, once))
     except DrawError as e:
@@ -212,6 +205,21 @@ def verify(doc: Mapping[str, Any]) -> Verdict:
         ok = False
         out.append(f"the proof names {len(claimed) - len(wins)} winner(s) the draw does not give")
     return Verdict(ok, False, tuple(out))
+
+
+def _opened(seed_hex: Any, committed: str, ok: bool, out: list[str]) -> bytes | Verdict:
+    """The revealed seed, checked against the commitment (said in ``out``); or, while it is
+    secret or when it does not match, the verdict so far."""
+    if seed_hex is None:
+        return Verdict(ok, True, (*out, f"the seed is still secret: the draw is committed to {committed}"))
+    try:
+        seed = bytes.fromhex(str(seed_hex))
+    except ValueError:
+        raise DrawError("draw_proof", "the revealed seed is not hexadecimal") from None
+    if commitment(seed) != committed:
+        return Verdict(False, False, (*out, "the revealed seed does not match the commitment published before the draw"))
+    out.append("the revealed seed matches the commitment published before the draw")
+    return seed
 
 
 def _said(w: Win | None) -> str:
@@ -241,19 +249,13 @@ def _verify_top(doc: Mapping[str, Any]) -> Verdict:
         real = standings_digest(standings) if standings else None
     except (KeyError, TypeError, ValueError) as e:
         raise DrawError("draw_proof", f"the proof is not whole: {e}") from None
-    out = []
+    out: list[str] = []
     if real != said:
         return Verdict(False, False, (f"the standings do not match their digest: {real} is not {said}",))
     out.append(f"{len(standings)} guests' chips match their digest {real}")
-    if seed_hex is None:
-        return Verdict(True, True, (*out, f"the seed is still secret: the draw is committed to {committed}"))
-    try:
-        seed = bytes.fromhex(str(seed_hex))
-    except ValueError:
-        raise DrawError("draw_proof", "the revealed seed is not hexadecimal") from None
-    if commitment(seed) != committed:
-        return Verdict(False, False, (*out, "the revealed seed does not match the commitment published before the draw"))
-    out.append("the revealed seed matches the commitment published before the draw")
+    seed = _opened(seed_hex, committed, True, out)
+    if isinstance(seed, Verdict):
+        return seed
     want = [(w.prize, w.holder) for w in top(seed, standings, len(prizes), witness)]
     ok = want == claimed
     out += [f"prize {p} ({prizes[p - 1]}): guest {h}" for p, h in want] if ok else [

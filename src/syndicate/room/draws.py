@@ -14,7 +14,7 @@ from ..core import money
 from ..prizes import draw as raffle
 from ..prizes.tickets import TicketRate, TicketRuleError
 from .errors import BadRequest, Conflict, NotFound
-from .ledger import cashier_account, now, transfer
+from .ledger import cashier_account, now, player_key, transfer
 from .ports import Repo, Store
 from .roles import PLAYER, require
 from .values import PERSON, Account, Move, PrizeDraw
@@ -110,8 +110,8 @@ class Draws:
                 raise Conflict("draw_closed", f"{d.name} was closed at {d.closed_at:%H:%M} UTC and its chips "
                                               "converted: a draw converts chips once")
             guests = {a.id: a for a in repo.accounts(actor.event_id) if a.role == PLAYER and a.kind == PERSON}
-            wallets = {int(la.key.split(":")[1]): la for la in repo.ledger_accounts(actor.event_id)
-                       if la.key.startswith("player:") and int(la.key.split(":")[1]) in guests}
+            by_key = {la.key: la for la in repo.ledger_accounts(actor.event_id)}
+            wallets = {g: by_key[player_key(g)] for g in guests if player_key(g) in by_key}
             held = repo.lock_balances([la.id for la in wallets.values()]) if wallets else {}
             chips = {g: held[la.id].balance for g, la in wallets.items()}
             cashier = cashier_account(repo, actor.event_id)
