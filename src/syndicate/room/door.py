@@ -140,15 +140,18 @@ class Door:
             payments = repo.door_payments(actor.event_id)
             people = [a for a in repo.accounts(actor.event_id)
                       if a.role == PLAYER and a.kind == PERSON and key in canonical_name(a.name)]
-            vouchers = {a.id: repo.vouchers(a.id) for a in people}
+            vouchers = repo.vouchers(actor.event_id)
         at = now()
+        live = {v.account_id for v in vouchers if v.used_at is None and v.revoked_at is None and v.expires_at > at}
+        paid: dict[int, list[DoorPayment]] = {}
+        for p in payments:
+            paid.setdefault(p.account_id, []).append(p)
         out = []
         for a in sorted(people, key=lambda a: canonical_name(a.name)):
-            mine = [p for p in payments if p.account_id == a.id]
-            live = [v for v in vouchers[a.id] if v.used_at is None and v.revoked_at is None and v.expires_at > at]
+            mine = paid.get(a.id, [])
             out.append({"id": a.id, "name": a.name, "checked_in": mine[0].at.isoformat() if mine else None,
                         "paid": sum(p.paid for p in mine), "chips": sum(p.chips for p in mine),
-                        "receipts": [p.id for p in mine], "voucher": bool(live)})
+                        "receipts": [p.id for p in mine], "voucher": a.id in live})
         return out
 
     # -- payments ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
 from ..room.values import DoorPayment, Voucher
-from .models import DoorPaymentRow, EventRow, VoucherRow
+from .models import AccountRow, DoorPaymentRow, EventRow, VoucherRow
 from .models import utc as _utc
 
 
@@ -53,8 +53,10 @@ class DoorQueries:
         r = self.s.get(VoucherRow, token_hash, with_for_update=lock)
         return None if r is None else _voucher(r)
 
-    def vouchers(self, account_id: int) -> list[Voucher]:
-        q = select(VoucherRow).where(VoucherRow.account_id == account_id).order_by(VoucherRow.created_at)
+    def vouchers(self, event_id: int) -> list[Voucher]:
+        """Every voucher of the event's guests, in one query."""
+        q = (select(VoucherRow).join(AccountRow, AccountRow.id == VoucherRow.account_id)
+             .where(AccountRow.event_id == event_id).order_by(VoucherRow.created_at))
         return [_voucher(r) for r in self.s.scalars(q)]
 
     def use_voucher(self, token_hash: str, at: datetime) -> None:
