@@ -19,7 +19,7 @@ def test_a_crash_cashes_a_walk_in_out_at_the_table(room, cast) -> None:
     ev = cast.event.id
     t = room.tables.open(cast.dealer, "Crashed")
     with room.store.transaction() as repo:
-        kenji, _, _ = seat_walk_in(repo, t, cast.dealer, "Kenji", 1, 2_000)
+        kenji, *_ = seat_walk_in(repo, t, cast.dealer, "Kenji", 1, 2_000)
     assert room.ledger.balance(ev, stack_key(t.id, kenji.id)) == 2_000
     assert room.ledger.balance(ev, cash_key(t.id)) == -2_000
     with room.store.transaction() as repo:

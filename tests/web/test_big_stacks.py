@@ -169,10 +169,10 @@ def test_a_server_starts_on_a_database_with_stacks_past_the_guard(db_url, tmp_pa
     closed = room.tables.open(cast.dealer, "Closed by the old server", "blackjack")
     damaged = room.tables.open(cast.dealer, "Damaged", "blackjack")
     with room.store.transaction() as repo:
-        kenji, _, _ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, TOP)
+        kenji, *_ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, TOP)
         sell_chips(repo, table, cast.dealer, kenji, 2, TOP)  # what the older server allowed
         # The older server's stranding: a walk-in's seat dropped before the cash-out that failed.
-        hiro, _, _ = seat_walk_in(repo, table, cast.dealer, "Hiro", 3, TOP)
+        hiro, *_ = seat_walk_in(repo, table, cast.dealer, "Hiro", 3, TOP)
         repo.free_seat(table.id, 3)
         sit_down(repo, table, cast.alice, 1, TOP)
         house = table_account(repo, ev, table.id, table.name)
@@ -363,7 +363,7 @@ def test_the_cashier_cashes_out_a_whole_bankroll(server, room, cast) -> None:
     refused(boss, cast.alice.id, "empty_bankroll")
     table = room.tables.get(ev, tid)
     with room.store.transaction() as repo:
-        kenji, _, _ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, 500)
+        kenji, *_ = seat_walk_in(repo, table, cast.dealer, "Kenji", 2, 500)
     refused(boss, kenji.id, "walk_in")
     assert room.ledger.audit(ev) == [] and room.ledger.total(ev) == 0
     for x in (boss, *c.values()):

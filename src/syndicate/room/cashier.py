@@ -24,6 +24,15 @@ from .roles import PLAYER, require
 from .values import Account, Move
 
 
+def refuse_cash_out(repo: Repo, event_id: int) -> None:
+    """Refuse to pay chips out as money at a night whose chips have no cash value (rule
+    ``play_money``): they stay in the bankroll, and count for the prize draws."""
+    ev = repo.event(event_id)
+    if ev is not None and ev.play_money:
+        raise Conflict("play_money", f"chips have no cash value at {ev.name}: they are not bought back for money. "
+                                     "They stay in the player's bankroll and count for the prize draws")
+
+
 class Cashier:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -45,6 +54,7 @@ class Cashier:
         require(actor.role, "cash_out")
         with self.store.transaction() as repo:
             player = self._player(repo, actor, player_id)
+            refuse_cash_out(repo, actor.event_id)
             tables = sorted({*seated(player.id), *(t for t, _ in stacks_of(repo.ledger_accounts(actor.event_id),
                                                                             player.id)),
                              *(h.table_id for h in repo.hands(actor.event_id, status="playing", player=player.id))})
@@ -89,6 +99,7 @@ class Cashier:
             if action == "buy_in":
                 move, memo = Move(cashier.id, wallet.id, amount), f"buy-in of {money.format(amount)} by {actor.name}"
             else:
+                refuse_cash_out(repo, actor.event_id)
                 move, memo = Move(wallet.id, cashier.id, amount), f"cash-out of {money.format(amount)} by {actor.name}"
             transfer(repo, actor.event_id, [move], action, memo, by=actor.id)
             return repo.lock_balances([wallet.id])[wallet.id].balance

@@ -17,7 +17,7 @@ from .errors import BadRequest, Conflict, NotFound
 from .ledger import cashier_account, now, player_key, transfer
 from .ports import Repo, Store
 from .roles import PLAYER, require
-from .values import PERSON, Account, Move, PrizeDraw
+from .values import PERSON, WALK_IN, Account, Move, PrizeDraw
 
 #: The ledger kind of the chips a draw converts (back to the cashier: out of play).
 PRIZES: Final = "prizes"
@@ -59,6 +59,35 @@ def proof(d: PrizeDraw) -> dict[str, Any]:
     return {**doc, **extra, "draw_kind": "raffle", "rule": TicketRate(**d.rate).describe()}
 
 
+def _within_cap(repo: Repo, event_id: int, prizes: list[dict[str, Any]]) -> None:
+    """Refuse prizes that would take the value of all the event's prizes past its cap (rule
+    ``prize_cap``; the event's row is locked, so two draws made at once cannot both pass)."""
+    ev = repo.event(event_id, lock=True)
+    if ev is None or ev.prize_cap is None:
+        return
+    listed = sum(p["value"] for d in repo.prize_draws(event_id) for p in d.prizes)
+    new = sum(p["value"] for p in prizes)
+    if listed + new > ev.prize_cap:
+        raise Conflict("prize_cap", f"the prizes of {ev.name} are capped at {money.format(ev.prize_cap)} in all: "
+                       f"{money.format(listed)} are listed already, so these {money.format(new)} are too much")
+
+
+def _bankrolls(repo: Repo, event_id: int) -> dict[int, list[int]]:
+    """The ledger ids of the bankrolls a draw converts, by the guest whose chips they are: each
+    player's who is a person, and each walk-in's (whose chips stay on their name on a night whose
+    chips have no cash value: on other nights they cashed out at their table), a walk-in linked to
+    a player's account counting as that player."""
+    ev = repo.event(event_id)
+    kinds = (PERSON, WALK_IN) if ev is not None and ev.play_money else (PERSON,)
+    accounts = [a for a in repo.accounts(event_id) if a.role == PLAYER and a.kind in kinds]
+    by_key = {la.key: la.id for la in repo.ledger_accounts(event_id)}
+    out: dict[int, list[int]] = {}
+    for a in accounts:
+        if player_key(a.id) in by_key:
+            out.setdefault(a.linked_to or a.id, []).append(by_key[player_key(a.id)])
+    return out
+
+
 class Draws:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -75,6 +104,7 @@ class Draws:
         if kind == "top":
             listed, seed = _prizes(prizes), raffle.new_seed()
             with self.store.transaction() as repo:
+                _within_cap(repo, actor.event_id, listed)
                 return repo.add_prize_draw(actor.event_id, name.strip(), "top", {}, listed, True, seed.hex(),
                                            raffle.commitment(seed), now())
         if not isinstance(rate, dict):
@@ -88,6 +118,7 @@ class Draws:
         listed = _prizes(prizes)
         seed = raffle.new_seed()
         with self.store.transaction() as repo:
+            _within_cap(repo, actor.event_id, listed)
             return repo.add_prize_draw(actor.event_id, name.strip(), "raffle", {"rate": rule.rate, "rounding": rule.rounding,
                                        "minimum": rule.minimum, "cap": rule.cap}, listed, bool(one_prize_per_guest),
                                        seed.hex(), raffle.commitment(seed), now())
@@ -109,17 +140,19 @@ class Draws:
             if d.status != "open":
                 raise Conflict("draw_closed", f"{d.name} was closed at {d.closed_at:%H:%M} UTC and its chips "
                                               "converted: a draw converts chips once")
-            guests = {a.id: a for a in repo.accounts(actor.event_id) if a.role == PLAYER and a.kind == PERSON}
-            by_key = {la.key: la for la in repo.ledger_accounts(actor.event_id)}
-            wallets = {g: by_key[player_key(g)] for g in guests if player_key(g) in by_key}
-            held = repo.lock_balances([la.id for la in wallets.values()]) if wallets else {}
-            chips = {g: held[la.id].balance for g, la in wallets.items()}
+            wallets = _bankrolls(repo, actor.event_id)
+            held = repo.lock_balances([la for ids in wallets.values() for la in ids]) if wallets else {}
+            chips = {g: sum(held[la].balance for la in ids) for g, ids in wallets.items()}
             cashier = cashier_account(repo, actor.event_id)
+
+            def convert(guests: set[int]) -> list[Move]:
+                return [Move(la, cashier.id, held[la].balance) for g in sorted(guests) for la in wallets[g]
+                        if held[la].balance > 0]
             if d.kind == "top":
                 standings = sorted((g, c) for g, c in chips.items() if c > 0)
                 if not standings:
                     raise Conflict("draw_needs_tickets", "no guest has chips to count: nothing was converted")
-                transfer(repo, actor.event_id, [Move(wallets[g].id, cashier.id, c) for g, c in standings], PRIZES,
+                transfer(repo, actor.event_id, convert({g for g, _ in standings}), PRIZES,
                          f"{d.name}: the chip counts of {len(standings)} guests for the prizes to the most chips, "
                          f"by {actor.name}", by=actor.id)
                 repo.close_prize_draw(d.id, standings, now())
@@ -130,7 +163,7 @@ class Draws:
             if not counts:
                 raise Conflict("draw_needs_tickets", f"no guest has chips that make a ticket under {rule.describe()}: "
                                                      "nothing was converted")
-            moves = [Move(wallets[g].id, cashier.id, c) for g, c in sorted(chips.items()) if c > 0 and g in counts]
+            moves = convert(set(counts))
             if moves:
                 transfer(repo, actor.event_id, moves, PRIZES, f"{d.name}: chips into {sum(counts.values())} tickets "
                          f"({rule.describe()}), by {actor.name}", by=actor.id)

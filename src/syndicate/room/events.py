@@ -119,3 +119,48 @@ class Events:
             changed = repo.event(event_id)
         assert changed is not None
         return changed
+
+    def set_play_money(self, actor: Account, event_id: int, value: object) -> Event:
+        """Make the event a night whose chips have no cash value, or not (docs/charity-night.md):
+        nothing then pays chips out as money (the cashier's cash-out is refused, a walk-in's
+        chips stay on their name), and the chips count for the prize draws. Fixed once a table
+        of the event has dealt a hand (rule ``play_money_fixed``); not once it ended."""
+        self._own(actor, event_id, "event_settings")
+        if not isinstance(value, bool):
+            raise BadRequest("play_money", f"play_money is true (chips have no cash value) or false; got {value!r}")
+        with self.store.transaction() as repo:
+            ev = repo.event(event_id, lock=True)
+            if ev is None:
+                raise NotFound("event", f"no event {event_id}")
+            refuse_if_ended(ev)
+            if ev.play_money != value and repo.event_has_hands(event_id):
+                raise Conflict("play_money_fixed", "whether chips have a cash value is fixed once a table of the "
+                               "event has dealt a hand: players sat down under the rule as it was "
+                               f"({'no cash value' if ev.play_money else 'chips are cashed out for money'})")
+            repo.set_play_money(event_id, value)
+            changed = repo.event(event_id)
+        assert changed is not None
+        return changed
+
+    def set_prize_cap(self, actor: Account, event_id: int, value: object) -> Event:
+        """Cap the value of all the event's prizes together (cents; None: no cap), as the law of
+        some places asks of a charity casino night: a draw whose prizes would take the total past
+        it is refused (rule ``prize_cap``). Not below the prizes already listed."""
+        self._own(actor, event_id, "event_settings")
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not 0 <= value <= money.MAX_CENTS):
+            raise BadRequest("prize_cap", f"prize_cap is a whole number of cents from 0 to "
+                             f"{money.format(money.MAX_CENTS)}, or null for no cap; got {value!r}")
+        with self.store.transaction() as repo:
+            ev = repo.event(event_id, lock=True)
+            if ev is None:
+                raise NotFound("event", f"no event {event_id}")
+            refuse_if_ended(ev)
+            listed = sum(p["value"] for d in repo.prize_draws(event_id) for p in d.prizes)
+            if value is not None and listed > value:
+                raise Conflict("prize_cap", f"the draws already list {money.format(listed)} of prizes: the cap "
+                               f"cannot be below that (asked {money.format(value)})")
+            repo.set_prize_cap(event_id, value)  # type: ignore[arg-type]
+            changed = repo.event(event_id)
+        assert changed is not None
+        return changed

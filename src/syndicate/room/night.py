@@ -41,6 +41,9 @@ class Charity:
     chips_issued: int  # the chips the door's payments bought
     chips_converted: int  # the chips the draws turned into tickets
     draws: list[DrawLine]
+    #: the cash walk-ins paid for chips at the tables on a night whose chips have no cash value:
+    #: donations too (their chips stay on their name)
+    at_tables: int = 0
 
     @property
     def donations(self) -> int:
@@ -48,10 +51,11 @@ class Charity:
 
 
 def charity(payments: Iterable[DoorPayment], draws: Iterable[PrizeDraw], entries: Iterable[Entry],
-            names: Mapping[int, str]) -> Charity | None:
-    """The night's door and draws; None for a night with neither."""
-    payments, draws = list(payments), list(draws)
-    if not payments and not draws:
+            names: Mapping[int, str], play_money: bool = False) -> Charity | None:
+    """The night's door and draws; None for a night with neither that is not a night whose chips
+    have no cash value."""
+    payments, draws, entries = list(payments), list(draws), list(entries)
+    if not payments and not draws and not play_money:
         return None
     paid = {m: sum(p.paid for p in payments if p.method == m) for m in ("cash", "card")}
     lines = []
@@ -65,7 +69,9 @@ def charity(payments: Iterable[DoorPayment], draws: Iterable[PrizeDraw], entries
              for i, p in enumerate(d.prizes, 1)],
             d.commitment, d.seed if d.status == "drawn" else None))
     return Charity(paid, len(payments), sum(1 for p in payments if p.method == "comp"),
-                   sum(p.chips for p in payments), sum(e.amount for e in entries if e.kind == "prizes"), lines)
+                   sum(p.chips for p in payments), sum(e.amount for e in entries if e.kind == "prizes"), lines,
+                   sum(e.amount for e in entries if e.kind == "walk_in_buy_in" and e.source_key.startswith("cash:"))
+                   if play_money else 0)
 
 
 def text_lines(c: Charity) -> list[str]:
@@ -73,6 +79,8 @@ def text_lines(c: Charity) -> list[str]:
     out = ["", f"Donations at the door: {m(c.donations)} (cash {m(c.paid['cash'])}, card {m(c.paid['card'])}; "
                f"{c.payments} payments, {c.comps} comps); chips issued for them {m(c.chips_issued)}; "
                f"chips converted into tickets {m(c.chips_converted)}."]
+    if c.at_tables:
+        out.append(f"Donations at the tables (walk-ins' chips, paid in cash to their dealers): {m(c.at_tables)}.")
     for d in c.draws:
         out.append(f"Draw {d.name} ({d.status}): {d.tickets} tickets of {d.guests} guests; commitment {d.commitment}"
                    + (f"; seed {d.seed}" if d.seed else ""))
@@ -87,6 +95,9 @@ def html_parts(c: Charity, table: Callable[..., str]) -> list[str]:
                                                        "Chips converted"],
                    [[m(c.paid["cash"]), m(c.paid["card"]), c.payments, c.comps, m(c.chips_issued),
                      m(c.chips_converted)]], {0, 1, 2, 3, 4, 5})]
+    if c.at_tables:
+        parts.append(f"<p>Donations at the tables (walk-ins' chips, paid in cash to their dealers): "
+                     f"{m(c.at_tables)}.</p>")
     for d in c.draws:
         parts.append(table(f"Draw {d.name} ({d.status}): {d.tickets} tickets of {d.guests} guests",
                            ["Prize", "Value", "Ticket", "Winner"],

@@ -22,6 +22,7 @@ from .ledger import (
     transfer,
 )
 from .ports import Repo
+from .seating import keeps_chips
 from .values import Move, Table
 
 log = logging.getLogger(__name__)
@@ -148,7 +149,7 @@ def void_table(repo: Repo, table: Table, *, shoes: bool = True) -> list[int]:
             moves = [Move(a.id, wallet.id, a.balance)]
             if is_bot(player):  # the house's chips, not the bot's: back to the float
                 moves.append(Move(wallet.id, float_account(repo, ev).id, a.balance))
-            if is_walk_in(player):  # no bankroll to keep chips in: cashed out at the table
+            if is_walk_in(player) and not keeps_chips(repo, ev):  # cashed out at the table
                 moves.append(Move(wallet.id, cash_account(repo, ev, table.id).id, a.balance))
                 transfer(repo, ev, moves, "walk_in_cash_out", f"walk-in {player.name}'s stack at table {table.id} "
                          "cashed out at the table after a restart: the dealer seats them again")

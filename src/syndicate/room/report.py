@@ -111,6 +111,13 @@ class Report:
     cash: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
     #: the door's donations and chips, and the prize draws (a charity night); None: neither
     charity: Charity | None = None
+    #: chips have no cash value at this event: buy-ins are chips issued, cash-outs chips converted
+    play_money: bool = False
+
+    @property
+    def heads(self) -> tuple[str, str]:
+        """What the chips in and out of the players' bankrolls are called tonight."""
+        return ("Chips issued", "Chips converted") if self.play_money else ("Buy-ins", "Cash-outs")
 
     @property
     def agrees(self) -> bool:
@@ -128,7 +135,7 @@ class Report:
             "dealers": [asdict(d) for d in self.dealers], "winners": [asdict(w) for w in self.winners],
             "totals": asdict(self.totals), "audit": list(self.audit), "agrees": self.agrees,
             "cash_problems": list(self.cash[0]), "cash_warnings": list(self.cash[1]),
-            "ledger_lines": len(self.entries),
+            "ledger_lines": len(self.entries), "play_money": self.play_money,
             "charity": None if self.charity is None else {**asdict(self.charity), "donations": self.charity.donations},
         }
         if with_entries:
@@ -236,7 +243,7 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
     winners = [p for p in player_lines if p.net > 0][:3]
     return Report(event.name, event.id, at or datetime.now(UTC), player_lines, table_lines, dealer_lines,
                   winners, totals, audit, entries, cash_findings(list(cash.values())),
-                  charity(door, draws, entries, names))
+                  charity(door, draws, entries, names, event.play_money), event.play_money)
 
 
 def in_play(entries: Iterable[Entry], hands: Iterable[Any]) -> dict[int, int]:
@@ -408,11 +415,14 @@ def _who(p: PlayerLine) -> str:
 def text(report: Report) -> str:
     t = report.totals
     out = [f"{report.event}: the end-of-night report ({report.generated_at:%Y-%m-%d %H:%M} UTC)", ""]
-    out.append(f"{'Player':<20} {'Buy-ins':>11} {'Cash-outs':>11} {'Chips held':>11} {'Net':>11} {'Hands':>6}")
+    bought, sold = report.heads
+    if report.play_money:
+        out[-1:-1] = ["Chips have no cash value tonight: amounts are chips, counted in dollars."]
+    out.append(f"{'Player':<20} {bought:>14} {sold:>15} {'Chips held':>11} {'Net':>11} {'Hands':>6}")
     for p in report.players:
-        out.append(f"{_who(p)[:20]:<20} {_m(p.buy_ins):>11} {_m(p.cash_outs):>11} {_m(p.chips):>11} "
+        out.append(f"{_who(p)[:20]:<20} {_m(p.buy_ins):>14} {_m(p.cash_outs):>15} {_m(p.chips):>11} "
                    f"{_m(p.net):>11} {p.hands:>6}")
-    out.append(f"{'All players':<20} {_m(t.buy_ins):>11} {_m(t.cash_outs):>11} {_m(t.chips_held):>11} "
+    out.append(f"{'All players':<20} {_m(t.buy_ins):>14} {_m(t.cash_outs):>15} {_m(t.chips_held):>11} "
                f"{_m(t.players_net):>11} {'':>6}")
     out += ["", f"{'Table':<26} {'Game':<9} {'Dealer':<14} {'Hands':>6} {'Voided':>6} {'House':>11}"]
     for tl in report.tables:
@@ -423,7 +433,8 @@ def text(report: Report) -> str:
         out.append(f"{d.dealer[:20]:<20} {d.tables:>6} {d.hands:>6} {_m(d.house_result):>11}")
     counted = [tl for tl in report.tables if tl.cash_expected or tl.cash_counted is not None]
     if counted:
-        out += ["", f"{'Table cash (walk-ins)':<26} {'Expected':>11} {'Counted':>11} {'Difference':>11}"]
+        what = "Donations at tables" if report.play_money else "Table cash (walk-ins)"
+        out += ["", f"{what:<26} {'Expected':>11} {'Counted':>11} {'Difference':>11}"]
         for tl in counted:
             out.append(f"{(tl.name + f' ({tl.table})')[:26]:<26} {_m(tl.cash_expected):>11} "
                        f"{_m(tl.cash_counted) if tl.cash_counted is not None else 'not yet':>11} "
@@ -491,7 +502,9 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
         '<body class="report-page"><main>',
         f"<h1>{html.escape(report.event)}: the end-of-night report</h1>",
         f'<p class="muted">Made {report.generated_at:%Y-%m-%d %H:%M} UTC from the ledger '
-        f"({len(report.entries)} lines) and {t.hands} settled hands ({t.voided} voided). Amounts in dollars.</p>",
+        f"({len(report.entries)} lines) and {t.hands} settled hands ({t.voided} voided). Amounts in dollars"
+        + ("; chips have no cash value tonight: the players' amounts are chips, the donations money.</p>"
+           if report.play_money else ".</p>"),
     ]
     links = [f'<a href="{html.escape(href)}" download>{text}</a>' for href, text in (
         (csv_href, "The whole ledger as CSV"), (players_href, "Each player's summary as CSV")) if href]
@@ -502,8 +515,9 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
                  if report.winners else "<p>No player finished ahead.</p>")
     if any(p.walk_in for p in report.players):
         parts.append('<p class="muted">(walk-in): seated by a dealer by name, with chips bought for cash at the '
-                     "table.</p>")
-    parts.append(_table("Players", ["Player", "Buy-ins", "Cash-outs", "Chips held", "Net", "Hands"],
+                     "table" + (", a donation; their chips stay on their name for the prize draws.</p>"
+                                if report.play_money else ".</p>"))
+    parts.append(_table("Players", ["Player", *report.heads, "Chips held", "Net", "Hands"],
                         [[_who(p), _m(p.buy_ins), _m(p.cash_outs), _m(p.chips), _m(p.net), p.hands]
                          for p in report.players], {1, 2, 3, 4, 5},
                         ["All players", _m(t.buy_ins), _m(t.cash_outs), _m(t.chips_held), _m(t.players_net), ""]))
@@ -513,7 +527,8 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
                         ["All tables", "", "", "", t.hands, t.voided, _m(t.house_result)]))
     counted = [x for x in report.tables if x.cash_expected or x.cash_counted is not None]
     if counted:
-        parts.append(_table("Table cash (walk-ins' chips)", ["Table", "Dealer", "Expected", "Counted", "Difference"],
+        parts.append(_table("Donations taken at tables (walk-ins' chips)" if report.play_money
+                            else "Table cash (walk-ins' chips)", ["Table", "Dealer", "Expected", "Counted", "Difference"],
                             [[f"{x.name} ({x.table})", x.dealer, _m(x.cash_expected),
                               "not yet" if x.cash_counted is None else _m(x.cash_counted),
                               "" if x.cash_difference is None else _m(x.cash_difference)] for x in counted],

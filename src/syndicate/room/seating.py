@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..core import money
 from .accounts import account_name, canonical_name, check_look_alike, check_not_bot_name
-from .errors import Conflict
+from .errors import BadRequest, Conflict
 from .ledger import (
     cash_account,
     float_account,
@@ -91,6 +91,11 @@ def stand_up(repo: Repo, table: Table, seat: Seat, number: int) -> None:
     moves = [Move(seat.ledger_id, wallet.id, amount)]
     if seat.bot:
         moves.append(Move(wallet.id, float_account(repo, table.event_id).id, amount))
+    if seat.walk_in and keeps_chips(repo, table.event_id):
+        transfer(repo, table.event_id, moves, "stand_up",
+                 f"walk-in {seat.account.name} leaves table {table.id} with {money.format(amount)}: chips have no "
+                 "cash value tonight, they stay on their name for the prize draws")
+        return
     if seat.walk_in:
         moves.append(Move(wallet.id, cash_account(repo, table.event_id, table.id).id, amount))
         transfer(repo, table.event_id, moves, "walk_in_cash_out",
@@ -99,6 +104,13 @@ def stand_up(repo: Repo, table: Table, seat: Seat, number: int) -> None:
         return
     transfer(repo, table.event_id, moves, "stand_up",
              f"{seat.account.name} leaves table {table.id} with {money.format(amount)}")
+
+
+def keeps_chips(repo: Repo, event_id: int) -> bool:
+    """Whether a walk-in's chips stay on their name when they leave a table (a night whose chips
+    have no cash value: they count for the prize draws) rather than being cashed out there."""
+    ev = repo.event(event_id)
+    return ev is not None and ev.play_money
 
 
 def walk_in_account(repo: Repo, event_id: int, name: str) -> Account:
@@ -170,10 +182,13 @@ def carry_out(repo: Repo, table: Table, seat: Seat, number: int, may: bool) -> C
 
 
 def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int, amount: int,
-                 seated: Callable[[int], Collection[int]] = lambda _: ()) -> tuple[Account, int, ChipSale | None]:
+                 seated: Callable[[int], Collection[int]] = lambda _: ()
+                 ) -> tuple[Account, int, ChipSale | None, int]:
     """A walk-in (:func:`walk_in_account`) sits at ``seat`` with ``amount`` bought for cash
     (:func:`sell_or_ask`: above the event's limit the sale waits for approval and they sit with
-    nothing yet): the walk-in, their stack's ledger id and the sale waiting, if any. A walk-in
+    nothing bought yet), and the chips they kept from an earlier table on a night whose chips
+    have no cash value (``amount`` may then be 0): the walk-in, their stack's ledger id, the
+    sale waiting, if any, and the chips they kept. A walk-in
     sits at one table at a time: a name
     seated at another table of the event is refused (rule ``seated_elsewhere``, naming it), or
     two people would share one history. ``seated`` gives the live tables where an account sits
@@ -189,9 +204,18 @@ def seat_walk_in(repo: Repo, table: Table, dealer: Account, name: str, seat: int
         where = f"table {there.id} ({there.name})" if there is not None else f"table {min(elsewhere)}"
         raise Conflict("seated_elsewhere", f"{walk_in.name!r} is seated at {where}: a walk-in sits at one table at a "
                        "time. Cash them out there first, or seat this player under another name (\"Kenji T.\")")
+    wallet = player_account(repo, ev, walk_in.id, walk_in.name)
+    kept = max(repo.lock_balances([wallet.id])[wallet.id].balance, 0)
+    if kept:  # chips kept from an earlier table (a night whose chips have no cash value) sit with them
+        stack = sit_down(repo, table, walk_in, seat, kept)
+        if amount == 0:
+            return walk_in, stack, None, kept
+    elif amount == 0:
+        raise BadRequest("amount", f"{walk_in.name} has no chips kept from earlier: say how many chips they buy")
     stack, sale = sell_or_ask(repo, table, dealer, walk_in, seat, amount)
-    repo.take_seat(table.id, seat, walk_in.id)
-    return walk_in, stack, sale
+    if not kept:
+        repo.take_seat(table.id, seat, walk_in.id)
+    return walk_in, stack, sale, kept
 
 
 def seat_bots(repo: Repo, table: Table, seats: list[int], stake: int) -> list[tuple[int, Account, int]]:

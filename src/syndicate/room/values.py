@@ -35,11 +35,17 @@ class Event:
     #: The door's exchange rate and starting stack (docs/door.md): ``{"paid": cents, "chips":
     #: cents, "stack": cents or None}``; empty: none set.
     door: dict[str, int | None] = field(default_factory=dict)
+    #: Chips have no cash value (a charity night): nothing pays chips out as money; they count
+    #: for the prize draws (docs/charity-night.md).
+    play_money: bool = False
+    #: The most the prizes of all the event's draws may be worth together (cents); None: no cap.
+    prize_cap: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "seed_reveal": self.seed_reveal,
                 "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by,
-                "turn_clock": dict(self.turn_clock), "sale_limit": self.sale_limit, "door": dict(self.door) or None}
+                "turn_clock": dict(self.turn_clock), "sale_limit": self.sale_limit, "door": dict(self.door) or None,
+                "play_money": self.play_money, "prize_cap": self.prize_cap}
 
 
 #: What an account is (its ``kind``): a person, who signs in with a password; a bot; or a

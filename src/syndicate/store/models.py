@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -64,6 +65,10 @@ class EventRow(Base):
     # The door's exchange rate and starting stack (migration 0013; JSON: {"paid": cents,
     # "chips": cents, "stack": cents or null}; None: none set): docs/door.md.
     door: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # A night whose chips have no cash value: nothing pays chips out as money (migration 0015).
+    play_money: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The most the prizes of all the event's draws may be worth together (cents; None: no cap).
+    prize_cap: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class AccountRow(Base):

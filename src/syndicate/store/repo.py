@@ -64,7 +64,7 @@ def _event(r: EventRow) -> Event:
     return Event(r.id, r.name, _utc(r.created_at), r.seed_reveal,
                  _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by,
                  json.loads(r.turn_clock) if r.turn_clock else {}, r.sale_limit,
-                 json.loads(r.door) if r.door else {})
+                 json.loads(r.door) if r.door else {}, bool(r.play_money), r.prize_cap)
 
 
 def _chip_sale(r: ChipSaleRow) -> ChipSale:
@@ -173,6 +173,12 @@ class SqlRepo(DoorQueries, DrawQueries):
 
     def set_sale_limit(self, event_id: int, sale_limit: int | None) -> None:
         self.s.execute(update(EventRow).where(EventRow.id == event_id).values(sale_limit=sale_limit))
+
+    def set_play_money(self, event_id: int, play_money: bool) -> None:
+        self.s.execute(update(EventRow).where(EventRow.id == event_id).values(play_money=play_money))
+
+    def set_prize_cap(self, event_id: int, prize_cap: int | None) -> None:
+        self.s.execute(update(EventRow).where(EventRow.id == event_id).values(prize_cap=prize_cap))
 
     def event_has_hands(self, event_id: int) -> bool:
         q = select(HandRow.id).join(TableRow, HandRow.table_id == TableRow.id).where(TableRow.event_id == event_id)

@@ -123,11 +123,13 @@ async def place_walk_in(actor: TableActor, dealer: Account, seat: Any, name: Any
                  if s.walk_in and canonical_name(s.account.name) == canonical_name(name)), None)
     if here is not None:
         raise Conflict("seated", f"{name.strip()!r} already sits at seat {here} of this table")
-    check_amount(amount)
-    walk_in, ledger_id, sale = await actor.db(partial(seat_walk_in, table=actor.table, dealer=dealer, name=name,
-                                                      seat=seat, amount=amount, seated=actor.seated))
-    # Above the event's limit the sale waits for approval: they sit with nothing until then.
-    actor.seats[seat] = Seat(walk_in, ledger_id, 0 if sale else amount, walk_in=True, sale=sale,
+    if not (type(amount) is int and amount == 0):  # 0: they sit with the chips they kept (a night whose chips have no cash value)
+        check_amount(amount)
+    walk_in, ledger_id, sale, kept = await actor.db(partial(seat_walk_in, table=actor.table, dealer=dealer,
+                                                            name=name, seat=seat, amount=amount,
+                                                            seated=actor.seated))
+    # Above the event's limit the sale waits for approval: they sit with what they kept until then.
+    actor.seats[seat] = Seat(walk_in, ledger_id, kept + (0 if sale else amount), walk_in=True, sale=sale,
                             seller=dealer if sale else None)
     actor.version += 1
     return True

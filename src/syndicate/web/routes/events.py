@@ -7,7 +7,7 @@ import logging
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from pydantic import Field, StrictInt
+from pydantic import Field, StrictBool, StrictInt
 
 from ...core import money
 from ...room.errors import BadRequest, Forbidden
@@ -53,6 +53,11 @@ class EventSettings(Body):
     sale_limit: Annotated[StrictInt, Field(ge=1, le=money.MAX_CENTS)] | None = Field(
         default=None, description="cents: a walk-in's chip sale above it waits for a pit boss's or the admin's "
                                   "approval; null: no limit (docs/walk-ins.md)")
+    play_money: StrictBool | None = Field(
+        default=None, description="true: chips have no cash value (nothing pays them out as money; they count for "
+                                  "the prize draws); fixed once a table has dealt (docs/charity-night.md)")
+    prize_cap: Annotated[StrictInt, Field(ge=0, le=money.MAX_CENTS)] | None = Field(
+        default=None, description="cents: the most all the event's prizes may be worth together; null: no cap")
 
 
 @router.get("/api/events", tags=["sign-in"])
@@ -70,7 +75,8 @@ def the_event(room: Room, settings: Deployment) -> dict[str, Any]:
     newest: an admin who creates another event does not take over the pages. ``ended_at`` is
     set once it has ended (the pages then tell players to see the cashier)."""
     e = room.accounts.current_event(settings.current_event)
-    return {"id": e.id, "name": e.name, "ended_at": e.ended_at.isoformat() if e.ended_at else None}
+    return {"id": e.id, "name": e.name, "ended_at": e.ended_at.isoformat() if e.ended_at else None,
+            "play_money": e.play_money}
 
 
 @router.post("/api/events", tags=["sign-in"], status_code=201)
@@ -90,11 +96,13 @@ def create_event(account: Me, body: NewEvent, room: Room, settings: Deployment) 
 def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -> dict[str, Any]:
     """Change the event's settings (its admin only): when its seeds are revealed, refused once
     a table of the event has dealt a hand (409, rule ``seed_reveal_fixed``); the turn clock of
-    the tables opened from now on; the limit on a walk-in's chip sale (``null``: none). Refused
-    once the event ended (``event_ended``)."""
+    the tables opened from now on; the limit on a walk-in's chip sale (``null``: none); whether
+    chips have a cash value (``play_money``, fixed once a hand was dealt: ``play_money_fixed``);
+    the cap on the prizes' value (``null``: none). Refused once the event ended (``event_ended``)."""
     given = body.model_fields_set
-    if not given & {"seed_reveal", "turn_clock", "sale_limit"}:
-        raise BadRequest("settings", "say what to change: seed_reveal, turn_clock, sale_limit (any of them)")
+    if not given & {"seed_reveal", "turn_clock", "sale_limit", "play_money", "prize_cap"}:
+        raise BadRequest("settings", "say what to change: seed_reveal, turn_clock, sale_limit, play_money, "
+                                     "prize_cap (any of them)")
     ev = None
     if "seed_reveal" in given:
         if body.seed_reveal is None:
@@ -105,6 +113,10 @@ def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -
         ev = room.events.set_turn_clock(account, event_id, defaults)
     if "sale_limit" in given:
         ev = room.events.set_sale_limit(account, event_id, body.sale_limit)
+    if "play_money" in given:
+        ev = room.events.set_play_money(account, event_id, body.play_money)
+    if "prize_cap" in given:
+        ev = room.events.set_prize_cap(account, event_id, body.prize_cap)
     if ev is None:
         raise BadRequest("turn_clock", "turn_clock is an object: {\"real\": seconds or null, \"shuffled\": ...}")
     return ev.to_json()

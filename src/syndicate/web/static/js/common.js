@@ -161,6 +161,20 @@ export function toast(message, bad = false, rule = null) {
   setTimeout(() => t.remove(), bad ? 6000 : 3500);
 }
 
+let _current = null;
+/** The current event as `/api/events/current` has it (id, name, ended_at, play_money), read
+ * once a page (`fresh`: again, after the admin changed a setting). */
+export async function currentEvent(fresh = false) {
+  if (!_current || fresh) _current = api("GET", "/api/events/current").catch(() => null);
+  return _current;
+}
+
+/** Whether chips have no cash value tonight (a charity night): nothing pays them out as money. */
+export async function playMoney() {
+  const ev = await currentEvent();
+  return Boolean(ev && ev.play_money);
+}
+
 let _event = null;
 /** The event the pages are about: the one the deployment names as current (`syndicate serve
  * --event`). Never the newest nor one a link names: any admin can create an event, and it must
@@ -226,9 +240,11 @@ export async function eventNotice(me = null) {
   const old = document.getElementById("event-ended");
   if (!ev || !ev.ended_at || !header) { if (old) old.remove(); return; }
   const role = me && me.account ? me.account.role : "player";
-  const what = role === "dealer" ? "Every table is closed: send players to the cashier to cash out their chips."
-    : role === "admin" || role === "pit_boss" ? "Every table is closed; players cash out their chips at the cashier."
-      : "No more hands are dealt. See the cashier (the host or a pit boss) to cash out your chips.";
+  const what = ev.play_money
+    ? (role === "player" ? "No more hands are dealt. Your chips count for the prize draws." : "Every table is closed; the players' chips count for the prize draws.")
+    : role === "dealer" ? "Every table is closed: send players to the cashier to cash out their chips."
+      : role === "admin" || role === "pit_boss" ? "Every table is closed; players cash out their chips at the cashier."
+        : "No more hands are dealt. See the cashier (the host or a pit boss) to cash out your chips.";
   const text = `${ev.name} has ended. ${what}`;
   if (old && old.textContent === text) return;
   const note = h("div", { id: "event-ended", class: "event-ended", role: "alert" }, text);

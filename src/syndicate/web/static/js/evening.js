@@ -25,7 +25,8 @@ export function evening(root) {
       const [rep, hs, ls] = await Promise.all([api("GET", "/api/report"), api("GET", "/api/series/house"), api("GET", "/api/series/leaders")]);
       const t = rep.totals;
       const text = `House result ${money(t.house_result)} over ${t.hands} hand${t.hands === 1 ? "" : "s"}; players' nets ${money(t.players_net)}; `
-        + `bought ${money(t.buy_ins)}, cashed out ${money(t.cash_outs)}`
+        + (rep.play_money ? `chips issued ${money(t.buy_ins)}, converted for the prize draws ${money(t.cash_outs)}`
+          : `bought ${money(t.buy_ins)}, cashed out ${money(t.cash_outs)}`)
         + (t.in_play ? `; ${money(t.in_play)} in hands still in play. ` : ". ")
         + (rep.agrees ? "The totals agree with the ledger audit." : `The totals DO NOT agree: ${rep.audit.join("; ")}`);
       if (summary.textContent !== text) summary.textContent = text;

@@ -2,8 +2,9 @@
 // prizes and ticket rule (its seed committed at once), closed (the guests' chips into numbered
 // tickets) and drawn with a witness from the room; each shows its commitment, its tickets and,
 // once drawn, its winners and its proof to download.
-import { api, h, money, parseDollars, refused, toast } from "../common.js";
+import { api, currentEvent, eventId, h, money, parseDollars, refused, toast } from "../common.js";
 import { accounts } from "./accounts.js";
+import { cashier } from "./cashier.js";
 import { panel } from "./panel.js";
 
 const STATUS = { open: "open: the seed is committed", closed: "closed: its tickets are published", drawn: "drawn" };
@@ -79,12 +80,50 @@ function drawBox(d, done) {
   return h("article", { class: "draw", "aria-label": d.draw, "data-status": d.status }, h("h3", {}, d.draw), ...body);
 }
 
+/** The night's rules for the draws: whether chips have a cash value, and the cap on the prizes. */
+async function nightRules() {
+  const ev = await currentEvent(true);
+  const play = h("input", { type: "checkbox", checked: Boolean(ev && ev.play_money) });
+  const cap = h("input", { inputmode: "decimal", "aria-label": "The prizes' value capped at, dollars (blank: no cap)", placeholder: "no cap" });
+  const said = h("p", { class: "muted", role: "status" });
+  const say = (e) => {
+    cap.value = e.prize_cap === null || e.prize_cap === undefined ? "" : (e.prize_cap / 100).toFixed(2);
+    said.textContent = (e.play_money ? "Chips have no cash value: nothing is cashed out, chips count for the draws. " : "Chips are cashed out for money. ")
+      + (e.prize_cap === null || e.prize_cap === undefined ? "No cap on the prizes." : `The prizes are capped at ${money(e.prize_cap)} in all.`);
+  };
+  const patch = async (body) => {
+    try {
+      const e = await api("PATCH", `/api/events/${await eventId()}`, body);
+      say(e);
+      await currentEvent(true);
+      cashier();
+      toast("The night's rules are saved");
+    } catch (err) {
+      if ("play_money" in body) play.checked = !body.play_money;  // refused: the box shows what holds
+      refused(err);
+    }
+  };
+  play.addEventListener("change", () => patch({ play_money: play.checked }));
+  const form = h("form", { class: "inline", "aria-label": "The night's rules" },
+    h("label", {}, play, " Chips have no cash value (a charity night)"),
+    h("label", { class: "field" }, "Prizes capped at ($)", cap), h("button", { type: "submit" }, "Save the cap"), said);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const c = cap.value.trim() ? parseDollars(cap.value) : null;
+    if (cap.value.trim() && c === null) { toast("The cap in dollars, like 500 or 500.00, or blank for none", true); return; }
+    patch({ prize_cap: c });
+  });
+  const events = await api("GET", "/api/events");
+  say(events.find((x) => x.current) || { play_money: false, prize_cap: null });
+  return form;
+}
+
 export async function prizeDraws() {
   const list = h("div", { id: "draw-list" });
   const show = async () => {
     const draws = await api("GET", "/api/draws");
     list.replaceChildren(...(draws.length ? draws.map((d) => drawBox(d, show)) : [h("p", { class: "muted" }, "No draw yet.")]));
   };
-  document.getElementById("main").append(panel("draws", "Prize draws", newDrawForm(show), list));
+  document.getElementById("main").append(panel("draws", "Prize draws", await nightRules(), newDrawForm(show), list));
   await show();
 }

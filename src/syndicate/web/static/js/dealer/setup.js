@@ -1,7 +1,7 @@
 // A table's setup on the dealer's pages, what is set between rounds: the table's status,
 // auto-deal, the turn clock, bots, the game's own (an ante change at draw); seating a walk-in,
 // selling them chips and cashing them out (docs/walk-ins.md). Its inputs keep what is typed.
-import { api, h, inWords, money, parseDollars } from "../common.js";
+import { api, h, inWords, money, parseDollars, playMoney } from "../common.js";
 import { CLOCKS, clockWords } from "../clock.js";
 import { gameOf } from "../games/index.js";
 import { saleText } from "./seats.js";
@@ -14,6 +14,8 @@ function autoLine(entry) {
   if (secs === undefined) return "Auto-deal: not set from this console";
   return secs === null ? "Auto-deal: off" : `Auto-deal: on, dealt ${secs} s after a round opens`;
 }
+
+let chipsKept = false;
 
 export function setupPanel(t, entry, id, refresh) {
   const L = (x) => `${x} at ${t.name}`;
@@ -50,7 +52,7 @@ export function setupPanel(t, entry, id, refresh) {
   const pause = h("button", { type: "button", onclick: () => status(entry.table.status === "open" ? "paused" : "open") });
   const walkIn = h("form", { class: "inline", "aria-label": `Seat a walk-in at ${t.name}` },
     h("label", { class: "field" }, "Seat", walkSeat), h("label", { class: "field" }, "Walk-in's name", walkName),
-    h("label", { class: "field" }, "Chips bought ($)", walkChips),
+    h("label", { class: "field" }, "Chips bought ($)", walkChips),  // 0: a walk-in sits with the chips they kept
     h("button", { type: "submit", class: "primary" }, "Seat a walk-in"));
   walkIn.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -63,16 +65,28 @@ export function setupPanel(t, entry, id, refresh) {
   const walkInRow = (n) => {
     const chips = h("input", { inputmode: "decimal", placeholder: "20.00", "aria-label": `Chips to sell at seat ${n} of ${t.name}, dollars` });
     const who = h("span", { class: "who" });
+    const leave = h("button", { type: "button", class: "danger", "aria-label": `Cash out seat ${n} of ${t.name}`, onclick: () => {
+      const seat = entry.state.seats.find((x) => x.seat === n);
+      const ask = chipsKept
+        ? `${seat && seat.player} leaves ${t.name} with ${seat && money(seat.stack)} in chips? Chips have no cash value tonight: they stay on their name for the prize draws.`
+        : `Cash ${seat && seat.player} out at ${t.name}? Pay them ${seat && money(seat.stack)} in cash.`;
+      if (seat && confirm(ask)) act("cash_out_walk_in", { seat: n });
+    } }, "Cash out");
     const row = h("div", { class: "walk-in-row" }, who, h("label", { class: "field" }, "Sell chips ($)", chips),
       h("button", { type: "button", "aria-label": `Sell chips at seat ${n} of ${t.name}`, onclick: () => {
         const c = parseDollars(chips.value);
         if (c === null) { entry.say("Chips in dollars, like 20 or 20.00", true); return; }
         act("sell_chips", { seat: n, amount: c });
       } }, "Sell chips"),
-      h("button", { type: "button", class: "danger", "aria-label": `Cash out seat ${n} of ${t.name}`, onclick: () => {
-        const seat = entry.state.seats.find((x) => x.seat === n);
-        if (seat && confirm(`Cash ${seat.player} out at ${t.name}? Pay them ${money(seat.stack)} in cash.`)) act("cash_out_walk_in", { seat: n });
-      } }, "Cash out"));
+      leave);
+    // A night whose chips have no cash value pays nothing out: the walk-in leaves with their
+    // chips on their name, for the prize draws and their next table.
+    playMoney().then((kept) => {
+      chipsKept = kept;
+      if (!kept) return;
+      leave.textContent = "Leaves";
+      leave.setAttribute("aria-label", `Seat ${n} leaves ${t.name}`);
+    });
     return { row, who };
   };
   const controls = h("div", { class: "actions", role: "group", "aria-label": L("Controls") },

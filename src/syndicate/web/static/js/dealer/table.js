@@ -16,9 +16,10 @@ const OVER = new Set(["settled", "complete"]);
 
 /** What the console says once an action it sent is done: in words, never the action's name. */
 const DONE = {
-  seat_walk_in: (f) => `${f.name} is seated at seat ${f.seat} with ${money(f.amount)} of chips`,
+  seat_walk_in: (f) => (f.amount ? `${f.name} is seated at seat ${f.seat} with ${money(f.amount)} of chips bought`
+    : `${f.name} is seated at seat ${f.seat} with the chips they kept`),
   sell_chips: (f) => `Sold ${money(f.amount)} of chips at seat ${f.seat}`,
-  cash_out_walk_in: (f) => `Seat ${f.seat} is cashed out`,
+  cash_out_walk_in: (f) => `Seat ${f.seat} has left the table`,
   start_round: (f, game) => game.started,
   deal: () => "The cards are dealt",
   add_bots: (f) => `${f.count === 1 ? "A bot is" : `${f.count} bots are`} seated`,
