@@ -37,6 +37,8 @@ def test_twenty_guests_from_the_door_to_their_phones(app, client, room, cast) ->
     r = client.put("/api/door/rate", json={"paid": 2_000, "chips": 100_000}, headers=admin)
     assert r.status_code == 200, r.text
     assert r.json()["door"] == {"paid": 2_000, "chips": 100_000, "stack": None}
+    # the door's page, on the pit boss's tablet or the admin's after a reload, reads the rate here
+    assert client.get("/api/events/current").json()["door"] == {"paid": 2_000, "chips": 100_000, "stack": None}
     r = client.post("/api/door/guests", json={"csv": CSV}, headers=boss)
     assert r.status_code == 201, r.text
     assert r.json()["imported"] == 20

@@ -191,7 +191,8 @@ def test_the_pages_event_is_the_deployments_not_the_newest(database, room) -> No
     app = create_app(database=database, hasher=FAST_HASHER, migrate=False, current_event=first.event.name)
     with TestClient(app, raise_server_exceptions=False) as client:
         assert client.get("/api/events/current").json() == {"id": first.event.id, "name": first.event.name,
-                                                             "ended_at": None}  # set once it has ended
+                                                             "ended_at": None, "play_money": False,
+                                                             "door": None}  # ended_at: set once it has ended
         r = client.post("/api/events", json={"name": "Evil night " + secrets.token_hex(3),
                                              "admin": {"name": "Mallory", "password": PASSWORD}},
                         headers=bearer(client, first.event.id, "admin"))

@@ -76,7 +76,7 @@ def the_event(room: Room, settings: Deployment) -> dict[str, Any]:
     set once it has ended (the pages then tell players to see the cashier)."""
     e = room.accounts.current_event(settings.current_event)
     return {"id": e.id, "name": e.name, "ended_at": e.ended_at.isoformat() if e.ended_at else None,
-            "play_money": e.play_money}
+            "play_money": e.play_money, "door": dict(e.door) or None}
 
 
 @router.post("/api/events", tags=["sign-in"], status_code=201)

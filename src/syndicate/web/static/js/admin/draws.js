@@ -104,9 +104,9 @@ async function nightRules() {
     }
   };
   play.addEventListener("change", () => patch({ play_money: play.checked }));
-  const form = h("form", { class: "inline", "aria-label": "The night's rules" },
+  const form = h("form", { class: "stack", "aria-label": "The night's rules" },
     h("label", {}, play, " Chips have no cash value (a charity night)"),
-    h("label", { class: "field" }, "Prizes capped at ($)", cap), h("button", { type: "submit" }, "Save the cap"), said);
+    h("div", { class: "inline" }, h("label", {}, "Prizes capped at ($)", cap), h("button", { type: "submit" }, "Save the cap")), said);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const c = cap.value.trim() ? parseDollars(cap.value) : null;
