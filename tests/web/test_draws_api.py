@@ -148,3 +148,31 @@ def test_two_waves_from_the_door_to_verified_winners(client, room, cast, tmp_pat
     assert report["agrees"]
     page = client.get("/api/report/page", headers=admin).text
     assert "Donations and chips at the door" in page and "Draw Wave 1 (drawn)" in page and drawn["seed"] in page
+
+
+def test_the_nights_rules_through_the_api(client, room, cast) -> None:
+    """``play_money`` and ``prize_cap`` through ``PATCH /api/events/{id}``: the admin's alone, a
+    wrong value refused in words, and on such a night the cashier's cash-out refused (409, rule
+    ``play_money``) with nothing moved."""
+    ev = cast.event.id
+    admin, boss = bearer(client, ev, "admin"), bearer(client, ev, "Jean-Marc")
+    r = client.patch(f"/api/events/{ev}", json={"play_money": True}, headers=boss)
+    assert r.status_code == 403 and r.json()["error"]["rule"] == "event_settings"
+    for bad in ({"play_money": "yes"}, {"play_money": None}, {"prize_cap": -1}, {"prize_cap": 1.5}):
+        r = client.patch(f"/api/events/{ev}", json=bad, headers=admin)
+        assert r.status_code in (400, 422), (bad, r.text)
+        assert client.get("/api/events/current").json()["play_money"] is False
+    r = client.patch(f"/api/events/{ev}", json={"play_money": True, "prize_cap": 50_000}, headers=admin)
+    assert r.status_code == 200 and r.json()["play_money"] is True and r.json()["prize_cap"] == 50_000
+    assert client.get("/api/events/current").json()["play_money"] is True
+    client.post("/api/cashier/buy-in", json={"player": cast.alice.id, "amount": 10_000}, headers=boss)
+    for path, body in (("cash-out", {"player": cast.alice.id, "amount": 5_000}),
+                       ("cash-out-all", {"player": cast.alice.id})):
+        r = client.post(f"/api/cashier/{path}", json=body, headers=boss)
+        assert r.status_code == 409 and r.json()["error"]["rule"] == "play_money", r.text
+        assert "no cash value" in r.json()["error"]["message"]
+    assert room.ledger.balance(ev, player_key(cast.alice.id)) == 10_000
+    r = client.post("/api/draws", json={"name": "Too rich", "kind": "top", "prizes": [{"name": "Car", "value": 50_001}]},
+                    headers=admin)
+    assert r.status_code == 409 and r.json()["error"]["rule"] == "prize_cap" and "$500.00" in r.json()["error"]["message"]
+    assert client.get("/api/draws", headers=admin).json() == []
