@@ -134,6 +134,9 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
     if action == "run_draws":  # the host lists a draw's prizes and its ticket rule
         return client.post("/api/draws", json={"name": "Wave", "tickets": {"rate": 10_000},
                                                "prizes": [{"name": "Hamper", "value": 5_000}]}, headers=headers)
+    if action == "run_screen":  # the host puts an announcement on the room's big screen
+        return client.patch(f"/api/events/{cast.event.id}/screen", json={"announcements": ["Raffle at 10 pm"]},
+                            headers=headers)
     if action == "run_door":  # the door's tablet looks a guest up
         return client.get("/api/door/guests", params={"q": "a"}, headers=headers)
     if action == "count_cash":  # at Bokuden's table (its dealer does not count it: someone else does)

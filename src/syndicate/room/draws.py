@@ -59,6 +59,18 @@ def proof(d: PrizeDraw) -> dict[str, Any]:
     return {**doc, **extra, "draw_kind": "raffle", "rule": TicketRate(**d.rate).describe()}
 
 
+def on_screen(d: PrizeDraw, names: dict[int, str]) -> dict[str, Any]:
+    """The draw as the room's big screen shows it (public, docs/screen.md): its name, status,
+    prizes and, once drawn, each winner by name (and ticket, at a raffle), in the order drawn;
+    no seed, no ticket list, no account's id."""
+    prizes = [{"name": p["name"], "value": p["value"]} for p in d.prizes]
+    winners = [{"prize": p, "name": names.get(h, "a guest"), "ticket": t if d.kind == "raffle" else None}
+               for p, t, h in d.winners or []]
+    guests = len({h for _, h in d.tickets or []}) if d.kind == "raffle" else len(d.tickets or [])
+    return {"id": d.id, "name": d.name, "kind": d.kind, "status": d.status, "prizes": prizes,
+            "tickets": len(d.tickets or []) if d.kind == "raffle" else None, "guests": guests, "winners": winners}
+
+
 def _within_cap(repo: Repo, event_id: int, prizes: list[dict[str, Any]]) -> None:
     """Refuse prizes that would take the value of all the event's prizes past its cap (rule
     ``prize_cap``; the event's row is locked, so two draws made at once cannot both pass)."""

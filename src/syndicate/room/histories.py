@@ -57,6 +57,24 @@ def shoe_history(store: Store, event_id: int, hand_id: int, viewer: Account) -> 
     return for_viewer(doc, seed, house=viewer.role == ADMIN, seats=seats)
 
 
+def spectator_hand(store: Store, event_id: int, hand_id: int) -> dict[str, Any]:
+    """Finished hand ``hand_id`` alone, as a spectator may have it: its entry of the shoe's
+    served copy (:func:`for_viewer` with no seat: only the cards shown at the table), without
+    the shoe's openings and commitments (the screen shows a hand, it proves nothing), and who
+    sat where by name. A hand in play is never served (NotFound)."""
+    doc, seed, _ = _stored(store, event_id, hand_id, None)
+    served = for_viewer(doc, seed, house=False, seats={})
+    key = kind_of_history(served).history.key
+    entry = next(r for r in served[key] if r.get("hand_id") == hand_id)
+    entry.pop("shoe", None)
+    with store.transaction() as repo:
+        hand = repo.hand(hand_id)
+        seated = _seated(repo, event_id, {hand_id}).get(hand_id, [])
+    assert hand is not None  # _stored found it
+    return {"game": served.get("game"), key: [entry], "hand_id": hand_id, "number": hand.number,
+            "table": hand.table_id, "players": [{"seat": seat, "name": name} for seat, name in seated]}
+
+
 def house_history(store: Store, event_id: int, hand_id: int) -> dict[str, Any]:
     """The stored copy with every card, for the server's own checks (a replay): never served
     as it is to anyone but the admin. A draw hand's deck gets its escrowed seed, which the

@@ -46,6 +46,8 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     "run_door": frozenset({ADMIN, PIT_BOSS}),
     # The prize draws (docs/prize-draw.md): the host creates, closes and draws them.
     "run_draws": frozenset({ADMIN}),
+    # The room's big screen (docs/screen.md): the host's announcements, countdown and featured table.
+    "run_screen": frozenset({ADMIN}),
     "count_cash": frozenset({ADMIN, PIT_BOSS}),
     "view_cash": frozenset({ADMIN, PIT_BOSS, DEALER}),
     "approve_sale": frozenset({ADMIN, PIT_BOSS}),
@@ -75,6 +77,7 @@ _WHY: Final[dict[str, str]] = {
     "open_table": "Blackjack requires a dealer: only a dealer (or a pit boss who deals) opens a table",
     "run_door": "the door (the guest list, check-in, payments, vouchers) is run by a pit boss or the admin",
     "run_draws": "only the event's admin creates, closes and draws the prize draws",
+    "run_screen": "only the event's admin sets what the room's big screen shows",
     "count_cash": "a table's cash is counted by a pit boss or the admin, never by its own dealer",
     "view_cash": "only a table's dealer, a pit boss or the admin sees a table's cash",
     "approve_sale": "only a pit boss or the admin approves a chip sale above the event's limit",

@@ -380,3 +380,15 @@ class PrizeDrawRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     drawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ScreenRow(Base):
+    """What the host puts on the room's big screen (migration 0016, docs/screen.md), one row per
+    event: JSON ``{"announcements": [text, ...], "countdown": {"label", "ends_at"} or null,
+    "featured": {"table", "delay"} or null}``."""
+
+    __tablename__ = "screens"
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), primary_key=True)
+    settings: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_by: Mapped[int] = mapped_column(Integer)

@@ -58,6 +58,7 @@ from .models import (
     TokenRow,
 )
 from .models import utc as _utc
+from .screen import ScreenQueries
 
 
 def _event(r: EventRow) -> Event:
@@ -91,7 +92,7 @@ def _hand(r: HandRow) -> Hand:
                 _utc(r.started_at), _utc(r.finished_at) if r.finished_at else None)
 
 
-class SqlRepo(DoorQueries, DrawQueries):
+class SqlRepo(DoorQueries, DrawQueries, ScreenQueries):
     """One transaction's worth of reads and writes, on one connection. The ORM's session over it
     is made on first use: a live table's change (the most frequent transaction by far) needs
     none, and making one costs more than its statements."""

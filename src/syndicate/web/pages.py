@@ -70,6 +70,8 @@ PAGES = {
     "me": Page("Card room — My evening", "me", stylesheets=CHARTS),
     "door": Page("Card room — The door", "door", stylesheets=("/static/css/door.css",), preload=("common",)),
     "voucher": Page("Card room — Welcome", "voucher", stylesheets=("/static/css/door.css",), preload=("common",)),
+    "screen": Page("Card room — The big screen", "screen", stylesheets=("/static/css/screen.css",), preload=(
+        "common", "cards", "replay", "games/index")),
 }
 
 #: Every page's HTML: its title, the stylesheets, its module and a root for the module to draw in.
@@ -145,6 +147,12 @@ def voucher_page() -> HTMLResponse:
     """Where a guest's voucher QR code leads: the page signs them in with the secret in the
     address's fragment (docs/door.md)."""
     return page_response("voucher")
+
+
+@router.get("/screen", include_in_schema=False)
+def screen_page() -> HTMLResponse:
+    """The room's big screen, for a television or a projector nobody touches (docs/screen.md)."""
+    return page_response("screen")
 
 
 #: A chip in the felt's colours. Browsers ask for /favicon.ico on every page; without it each

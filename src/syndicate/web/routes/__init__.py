@@ -21,6 +21,7 @@ from . import (
     ledger,
     roles,
     roster,
+    screen,
     sessions,
     tables,
     walkins,
@@ -29,4 +30,5 @@ from . import (
 ROUTERS: tuple[APIRouter, ...] = (
     events.router, sessions.router, accounts.router, roster.router, cashier.router, ledger.router,
     house.router, tables.router, hands.router, walkins.router, door.router, draws.router, roles.router,
+    screen.router,
 )

@@ -2,7 +2,8 @@
 // by line, hand history search with a step-by-step replay and the fairness check, and the
 // house's figures per table; the tables' cash for walk-ins' chips (expected, counted by someone
 // other than the dealer, the difference), the chip sales waiting for approval and linking a
-// walk-in to a player's account (docs/walk-ins.md); the prize draws (docs/prize-draw.md). Each
+// walk-in to a player's account (docs/walk-ins.md); the prize draws (docs/prize-draw.md); the
+// room's big screen (docs/screen.md). Each
 // panel is a module of ./admin/.
 import { h, headerBar, signInForm, toast, whoAmI } from "./common.js";
 import { evening } from "./evening.js";
@@ -17,6 +18,7 @@ import { houseFloat } from "./admin/house-float.js";
 import { ledgerPicker } from "./admin/ledger.js";
 import { panel, wide } from "./admin/panel.js";
 import { roster } from "./admin/roster.js";
+import { screenPanel } from "./admin/screen.js";
 import { turnClock } from "./admin/turn-clock.js";
 import { walkIns } from "./admin/walk-ins.js";
 
@@ -49,7 +51,7 @@ async function main() {
   handSearch();
   walkIns(me);
   chipSales(me);
-  if (me.account.role === "admin") { houseFloat(); turnClock(); endOfNight(); prizeDraws(); }
+  if (me.account.role === "admin") { houseFloat(); turnClock(); endOfNight(); prizeDraws(); screenPanel(); }
   // The page keeps itself current, as the lobby does: the house's figures, the totals and the
   // charts while hands are played, and the accounts another host creates. Only what changed is
   // redrawn, so nothing moves under a click or loses what is typed.

@@ -265,7 +265,8 @@ export function headerBar(title, me) {
       me && me.account.role === "player" ? h("a", { href: "/me" }, "My evening") : null,
       me && ["dealer", "admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/dealer" }, "Dealer console") : null,
       me && ["admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/admin" }, "Admin") : null,
-      me && ["admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/door" }, "Door") : null),
+      me && ["admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/door" }, "Door") : null,
+      me && ["admin", "pit_boss"].includes(me.account.role) ? h("a", { href: "/screen" }, "Big screen") : null),
     who);
 }
 
