@@ -12,6 +12,7 @@ from .events import Events
 from .ledger import Ledger
 from .ports import Store
 from .roster import Roster
+from .shifts import Shifts
 from .tables import Tables
 from .walkins import WalkIns
 
@@ -28,3 +29,4 @@ class CardRoom:
         self.walk_ins = WalkIns(store)
         self.door = Door(store)
         self.draws = Draws(store)
+        self.shifts = Shifts(store)

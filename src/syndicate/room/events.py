@@ -47,6 +47,8 @@ class Events:
         """End the event: record when and by whom, close every open or paused table. Returns the
         event and the ids of all its tables (their runners reveal what is due). A second end is
         refused (409, rule ``event_ended``) and changes nothing."""
+        from .shifts import closed  # the shifts read the event's end from here
+
         self._own(actor, event_id, "end_event")
         with self.store.transaction() as repo:
             ev = repo.event(event_id, lock=True)  # serialized with opening a table
@@ -60,6 +62,7 @@ class Events:
             for t in tables:
                 if t.status != "closed":
                     repo.set_table_status(t.id, "closed")
+                    closed(repo, t, actor.id, now())
             ended = repo.event(event_id)
         assert ended is not None
         return ended, [t.id for t in tables]
