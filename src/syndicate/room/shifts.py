@@ -326,6 +326,6 @@ def _line(s: Standing, names: Mapping[int, str], tables: Mapping[int, Table], at
 def _plan_json(stand: Mapping[int, Standing], names: Mapping[int, str], tables: Mapping[int, Table],
                shift: timedelta, rest: timedelta, at: datetime) -> dict[str, Any]:
     return {"at": at.isoformat(), "next": [
-        {"table": tables[r.table].name if r.table in tables else f"table {r.table}", "table_id": r.table,
+        {"table": tables[r.table].name if r.table in tables else f"table {r.table}",
          "dealer_out": names.get(r.dealer_out, ""), "dealer_in": names.get(r.dealer_in, ""), "at": r.at.isoformat()}
         for r in plan(stand, shift, rest, at, names)]}

@@ -60,7 +60,7 @@ def floor(account: Me, room: Room) -> dict[str, Any]:
 @router.get("/api/shifts/plan", tags=["shifts"])
 def current_plan(room: Room, settings: Deployment) -> dict[str, Any]:
     """The rotation the room proposes at the current event, for its big screen (public: the
-    dealers' and tables' names and times only): ``{"at", "next": [{"table", "table_id",
+    dealers' and tables' names and times only): ``{"at", "next": [{"table",
     "dealer_out", "dealer_in", "at"}]}``, soonest first, each table once."""
     return room.shifts.public_plan(room.accounts.current_event(settings.current_event).id)
 
