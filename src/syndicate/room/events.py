@@ -18,6 +18,7 @@ from .ledger import now
 from .live.clocks import check_turn_clock
 from .ports import Store
 from .roles import require
+from .shifts import closed
 from .values import CARD_SOURCES, Account, Event
 
 SEED_REVEALS = ("table_close", "event_end")
@@ -47,8 +48,6 @@ class Events:
         """End the event: record when and by whom, close every open or paused table. Returns the
         event and the ids of all its tables (their runners reveal what is due). A second end is
         refused (409, rule ``event_ended``) and changes nothing."""
-        from .shifts import closed  # the shifts read the event's end from here
-
         self._own(actor, event_id, "end_event")
         with self.store.transaction() as repo:
             ev = repo.event(event_id, lock=True)  # serialized with opening a table

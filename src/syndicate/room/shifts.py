@@ -39,7 +39,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .errors import BadRequest, Conflict, Forbidden, NotFound
-from .events import refuse_if_ended
 from .ledger import now
 from .ports import Repo, Store
 from .roles import DEALER, allowed, require
@@ -132,6 +131,11 @@ def lengths(repo: Repo, event_id: int) -> tuple[timedelta, timedelta]:
 
 def standing_of(repo: Repo, event_id: int, account_id: int, at: datetime | None = None) -> Standing:
     return standings(repo.shift_events(event_id), at or now()).get(account_id, Standing(account_id))
+
+
+def refuse_if_ended(ev: Event | None) -> None:
+    if ev is not None and ev.ended_at is not None:
+        raise Conflict("event_ended", f"event {ev.id} ended at {ev.ended_at.isoformat()}: no more shifts")
 
 
 def _clock(t: datetime | None) -> str:
