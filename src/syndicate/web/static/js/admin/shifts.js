@@ -3,7 +3,7 @@
 // table, waiting for one, on a break, clocked out) and for how long, and their time at tables
 // tonight; the rotation the room proposes next; and, for the admin, the shift and break lengths.
 import { api, h, redraw, refused, toast } from "../common.js";
-import { panel } from "./panel.js";
+import { panel, wide } from "./panel.js";
 
 const WORDS = { dealing: "dealing", waiting: "on the floor, waiting for a table", on_break: "on a break", clocked_out: "clocked out" };
 
@@ -46,7 +46,7 @@ export async function dealersOnFloor(me) {
   if (!box) {
     box = h("div", { id: "shifts" });
     settings = h("div", { id: "shift-lengths" });
-    document.querySelector('[aria-labelledby="roster-h"]').after(panel("floor", "Dealers on the floor", box, settings));
+    document.querySelector('[aria-labelledby="roster-h"]').after(wide(panel("floor", "Dealers on the floor", box, settings)));
   }
   const floor = await api("GET", "/api/shifts");
   const rows = floor.dealers.map((d) => h("tr", { dataset: { state: d.state } },

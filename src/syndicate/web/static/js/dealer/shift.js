@@ -48,10 +48,10 @@ export function shiftBox(id, changed = () => {}) {
 export function handOver(t, entry) {
   const L = (x) => `${x} at ${t.name}`;
   const to = h("select", { "aria-label": L("Dealer who takes the table") });
-  const rest = h("input", { type: "checkbox", checked: true, "aria-label": L("Go on a break") });
+  const give = (rest, label) => h("button", { type: "submit", class: rest ? "primary" : null, value: rest ? "break" : "floor" }, label);
   const form = h("form", { class: "inline", "aria-label": L("Hand the table over") },
-    h("label", { class: "field" }, "Hand the table to", to), h("label", { class: "check" }, rest, " and go on a break"),
-    h("button", { type: "submit", class: "primary" }, "Hand over"));
+    h("label", { class: "field" }, "Hand the table to", to),
+    give(true, "Hand over and go on a break"), give(false, "Hand over, stay on the floor"));
   const shift = shiftBox(`shift-${t.id}`, (me) => {
     const free = (me && me.free) || [];
     const was = to.value;
@@ -62,10 +62,11 @@ export function handOver(t, entry) {
   });
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    const rest = !ev.submitter || ev.submitter.value === "break";
     if (!to.value) { entry.say("No dealer is free on the floor: one clocks in first", true); return; }
     try {
-      await entry.sock.act("hand_over", { to: to.value, break: rest.checked });
-      entry.say(`${to.value} deals ${t.name} now${rest.checked ? ": you are on a break" : ""}`);
+      await entry.sock.act("hand_over", { to: to.value, break: rest });
+      entry.say(`${to.value} deals ${t.name} now${rest ? ": you are on a break" : ""}`);
     } catch (e) { entry.say(inWords(e), true); }
     await shift.refresh();
   });
