@@ -187,6 +187,9 @@ def test_a_table_changes_dealer_between_hands_only_and_keeps_everything(room, ca
             await ryu.act("hand_over", to="Bokuden", **{"break": False})
             await bokuden.act("start_round")
             assert room.shifts.mine(ryuusei)["state"] == WAITING
+            room.shifts.clock_out(ryuusei)  # clocked out, Ryuusei is refused at the table in words
+            e = await _no(ryu, "deal")
+            assert e.rule == "clocked_out" and "you are not clocked in: Bokuden deals Handover now" in e.message
 
     asyncio.run(go())
     with room.store.transaction() as repo:

@@ -209,10 +209,13 @@ def hand_over(repo: Repo, *, table: Table, by: Account, to: Any, rest: bool, han
 
 
 def refusal_at_table(repo: Repo, account: Account, table: Table) -> tuple[str, str] | None:
-    """Why ``account``, a dealer who is not ``table``'s, is refused there, if their shift says
-    (on a break, clocked out): the rule and the words, naming who deals now."""
-    why = off_floor(standing_of(repo, table.event_id, account.id), "you")
-    if why is None:
+    """Why ``account``, an authorized dealer who is not ``table``'s, is refused there, when their
+    shift says (on a break, or clocked out tonight): the rule and the words, naming who deals
+    now. None for anyone else (the refusal is then the action's own: ``table_dealer``)."""
+    s = standing_of(repo, table.event_id, account.id)
+    entry = repo.roster_entry(table.event_id, account.name)
+    why = off_floor(s, "you")
+    if why is None or s.since is None or entry is None or not entry.active:
         return None
     dealer = repo.account(table.dealer_id)
     rule, words = why

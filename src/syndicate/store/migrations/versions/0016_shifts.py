@@ -36,9 +36,13 @@ def upgrade() -> None:
     sa.PrimaryKeyConstraint('id', name=op.f('pk_shift_events'))
     )
     op.create_index(op.f('ix_shift_events_event_id'), 'shift_events', ['event_id'], unique=False)
-    with op.batch_alter_table('hands') as batch:
-        batch.add_column(sa.Column('dealer_id', sa.Integer(), nullable=True))
-        batch.create_foreign_key(op.f('fk_hands_dealer_id_accounts'), 'accounts', ['dealer_id'], ['id'])
+    # Plain ADD COLUMN (as 0008): a batch rebuild of `hands` fails on SQLite once other rows
+    # reference it; SQLite takes the foreign key inline.
+    if op.get_bind().dialect.name == 'sqlite':
+        op.execute('ALTER TABLE hands ADD COLUMN dealer_id INTEGER REFERENCES accounts (id)')
+    else:
+        op.add_column('hands', sa.Column('dealer_id', sa.Integer(), nullable=True))
+        op.create_foreign_key(op.f('fk_hands_dealer_id_accounts'), 'hands', 'accounts', ['dealer_id'], ['id'])
     op.add_column('events', sa.Column('shift_minutes', sa.Integer(), nullable=True))
     op.add_column('events', sa.Column('break_minutes', sa.Integer(), nullable=True))
 
@@ -47,8 +51,8 @@ def downgrade() -> None:
     with op.batch_alter_table('events') as batch:
         batch.drop_column('break_minutes')
         batch.drop_column('shift_minutes')
-    with op.batch_alter_table('hands') as batch:
-        batch.drop_constraint(op.f('fk_hands_dealer_id_accounts'), type_='foreignkey')
-        batch.drop_column('dealer_id')
+    if op.get_bind().dialect.name != 'sqlite':
+        op.drop_constraint(op.f('fk_hands_dealer_id_accounts'), 'hands', type_='foreignkey')
+    op.drop_column('hands', 'dealer_id')
     op.drop_index(op.f('ix_shift_events_event_id'), table_name='shift_events')
     op.drop_table('shift_events')
