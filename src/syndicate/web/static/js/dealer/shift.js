@@ -70,7 +70,7 @@ export function handOver(t, entry) {
     } catch (e) { entry.say(inWords(e), true); }
     await shift.refresh();
   });
-  const el = h("section", { class: "hand-over", "aria-label": L("Your shift") }, h("h4", {}, "Your shift"), shift, form);
+  const el = h("div", { class: "hand-over", role: "group", "aria-label": L("Your shift") }, h("h4", {}, "Your shift"), shift, form);
   el.refresh = shift.refresh;
   return el;
 }
