@@ -29,7 +29,7 @@ def test_migrations_create_every_table_and_are_idempotent(database: Database) ->
     assert {"events", "accounts", "auth_tokens", "roster", "roster_changes", "card_tables", "ledger_accounts",
             "ledger_transactions", "ledger_entries", "hands", "shoes", "hand_players", "table_leases", "event_limits", "door_payments", "vouchers", "prize_draws", "screens", "alembic_version"} <= names
     with database.engine.connect() as c:
-        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0016_screen"
+        assert c.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0017_shifts"
     assert "name_key" in {c["name"] for c in inspect(database.engine).get_columns("accounts")}
     assert {"seed_reveal", "ended_at", "ended_by", "door"} <= {c["name"] for c in inspect(database.engine).get_columns("events")}
     assert "event_limits" in set(inspect(database.engine).get_table_names())

@@ -156,6 +156,10 @@ def _attempt(client: TestClient, room, cast: Cast, action: str, headers: dict[st
             walk_in = repo.add_account(cast.event.id, "W" + secrets.token_hex(4), "player", NO_PASSWORD, now(),
                                        kind=WALK_IN)
         return client.post(f"/api/walk-ins/{walk_in.id}/link", json={"player": cast.bob.id}, headers=headers)
+    if action == "clock_in":  # each role once: a dealer and a pit boss who deals clock in
+        return client.post("/api/shifts/clock-in", headers=headers)
+    if action == "view_floor":
+        return client.get("/api/shifts", headers=headers)
     raise AssertionError(action)
 
 

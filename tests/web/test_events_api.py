@@ -33,7 +33,8 @@ def test_an_admin_opens_an_event_whose_admin_signs_in(client, cast) -> None:
     listed = {e["id"]: e for e in client.get("/api/events").json()}
     assert listed[ev["id"]] == {"id": ev["id"], "name": name, "seed_reveal": "table_close", "ended_at": None,
                                 "ended_by": None, "turn_clock": {}, "sale_limit": None, "door": None, "play_money": False,
-                                "prize_cap": None, "current": False}
+                                "prize_cap": None, "shift_minutes": None, "break_minutes": None,
+                                "current": False}
     h = bearer(client, ev["id"], "Jean", "a long password")
     me = client.get("/api/me", headers=h).json()["account"]
     assert me["id"] == ev["admin"]["id"] and me["role"] == "admin"

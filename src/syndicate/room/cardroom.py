@@ -13,6 +13,7 @@ from .ledger import Ledger
 from .ports import Store
 from .roster import Roster
 from .screen import Screen
+from .shifts import Shifts
 from .tables import Tables
 from .walkins import WalkIns
 
@@ -30,3 +31,4 @@ class CardRoom:
         self.door = Door(store)
         self.draws = Draws(store)
         self.screen = Screen(store)
+        self.shifts = Shifts(store)

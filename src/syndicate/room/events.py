@@ -18,6 +18,7 @@ from .ledger import now
 from .live.clocks import check_turn_clock
 from .ports import Store
 from .roles import require
+from .shifts import closed
 from .values import CARD_SOURCES, Account, Event
 
 SEED_REVEALS = ("table_close", "event_end")
@@ -60,6 +61,7 @@ class Events:
             for t in tables:
                 if t.status != "closed":
                     repo.set_table_status(t.id, "closed")
+                    closed(repo, t, actor.id, now())
             ended = repo.event(event_id)
         assert ended is not None
         return ended, [t.id for t in tables]

@@ -23,11 +23,12 @@ from typing import Any
 
 from ..core import money
 from .errors import NotFound
-from .ledger import CASHIER, HOUSE_FLOAT, Ledger, is_bot, is_walk_in
+from .ledger import CASHIER, HOUSE_FLOAT, Ledger, is_bot, is_walk_in, now
 from .night import Charity, charity
 from .night import html_parts as night_html
 from .night import text_lines as night_text
 from .ports import Store
+from .shifts import Standing, standings
 from .values import Entry, LedgerAccount
 from .walkins import aliases, cash_findings, table_cash
 
@@ -73,10 +74,14 @@ class TableLine:
 
 @dataclass(frozen=True, slots=True)
 class DealerLine:
+    """A dealer's evening: by the hands they dealt themselves (the hand's dealer when its cards
+    came out, not the table's dealer now), and the time they held a table (their shifts)."""
+
     dealer: str
-    tables: int
-    hands: int
-    house_result: int
+    tables: int  # where they dealt a settled hand
+    hands: int  # settled hands they dealt
+    house_result: int  # the house's result of those hands
+    seconds: int = 0  # time dealing at a table tonight (docs/dealer.md, "Shifts, breaks and handovers")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +169,7 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
         dealt = repo.hand_players(event_id)
         cash = {tc.table: tc for tc in table_cash(repo, event_id)}
         door, draws = repo.door_payments(event_id), repo.prize_draws(event_id)
+        shifts = standings(repo.shift_events(event_id), at or now())
     audit = Ledger(store).audit(event_id)
     names = {a.id: a.name for a in accounts}
     # A walk-in linked to a player's account is that player: their lines are one.
@@ -222,11 +228,7 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
             sum(1 for h in mine if h.status == "settled"), sum(1 for h in mine if h.status == "voided"),
             balances.get(f"table:{t.id}", 0) - pot, *(_cash_cells(cash[t.id]) if t.id in cash else (0, None, None)),
             in_play=pot))
-    by_dealer: dict[str, list[TableLine]] = {}
-    for tl in table_lines:
-        by_dealer.setdefault(tl.dealer, []).append(tl)
-    dealer_lines = sorted((DealerLine(d, len(ts), sum(t.hands for t in ts), sum(t.house_result for t in ts))
-                           for d, ts in by_dealer.items()), key=lambda d: d.dealer)
+    dealer_lines = _dealers(hands, {t.id: t.dealer_id for t in tables}, entries, shifts, names)
 
     cashier = balances.get(CASHIER, 0)
     float_held = balances.get(HOUSE_FLOAT, 0) + sum(
@@ -244,6 +246,35 @@ def build(store: Store, event_id: int, *, at: datetime | None = None) -> Report:
     return Report(event.name, event.id, at or datetime.now(UTC), player_lines, table_lines, dealer_lines,
                   winners, totals, audit, entries, cash_findings(list(cash.values())),
                   charity(door, draws, entries, names, event.play_money), event.play_money)
+
+
+def _dealers(hands: list[Any], table_dealer: dict[int, int], entries: list[Entry], shifts: dict[int, Standing],
+             names: dict[int, str]) -> list[DealerLine]:
+    """Each dealer's settled hands (a hand stored before the room kept its dealer counts for its
+    table's dealer), their tables and the house's result of them, and their time at tables."""
+    result: dict[int, int] = {}
+    for e in entries:
+        if e.hand_id is not None:
+            result[e.hand_id] = (result.get(e.hand_id, 0) + (e.amount if e.dest_key.startswith("table:") else 0)
+                                 - (e.amount if e.source_key.startswith("table:") else 0))
+    lines: dict[int, list[Any]] = {d: [set(), 0, 0] for d in set(table_dealer.values())}
+    for h in hands:
+        if h.status == "settled":
+            line = lines.setdefault(h.dealer_id or table_dealer.get(h.table_id, 0), [set(), 0, 0])
+            line[0].add(h.table_id)
+            line[1] += 1
+            line[2] += result.get(h.id, 0)
+    for d, s in shifts.items():
+        if s.dealt:
+            lines.setdefault(d, [set(), 0, 0])
+    return sorted((DealerLine(names.get(d, f"account {d}"), len(t), n, r,
+                              int(shifts[d].dealt.total_seconds()) if d in shifts else 0)
+                   for d, (t, n, r) in lines.items()), key=lambda d: d.dealer)
+
+
+def hours(seconds: int) -> str:
+    """Time dealt as hours and minutes: "1 h 05"."""
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d}"
 
 
 def in_play(entries: Iterable[Entry], hands: Iterable[Any]) -> dict[int, int]:
@@ -428,9 +459,9 @@ def text(report: Report) -> str:
     for tl in report.tables:
         out.append(f"{(tl.name + f' ({tl.table})')[:26]:<26} {tl.game:<9} {tl.dealer[:14]:<14} {tl.hands:>6} "
                    f"{tl.voided:>6} {_m(tl.house_result):>11}")
-    out += ["", f"{'Dealer':<20} {'Tables':>6} {'Hands':>6} {'House':>11}"]
+    out += ["", f"{'Dealer':<20} {'Dealt':>8} {'Tables':>6} {'Hands':>6} {'House':>11}"]
     for d in report.dealers:
-        out.append(f"{d.dealer[:20]:<20} {d.tables:>6} {d.hands:>6} {_m(d.house_result):>11}")
+        out.append(f"{d.dealer[:20]:<20} {hours(d.seconds):>8} {d.tables:>6} {d.hands:>6} {_m(d.house_result):>11}")
     counted = [tl for tl in report.tables if tl.cash_expected or tl.cash_counted is not None]
     if counted:
         what = "Donations at tables" if report.play_money else "Table cash (walk-ins)"
@@ -536,8 +567,10 @@ def html_page(report: Report, *, stylesheet: str | None = None, csv_href: str | 
         parts += [f"<p>{html.escape(p)}</p>" for p in report.cash[0] + report.cash[1]]
     if report.charity is not None:
         parts += night_html(report.charity, _table)
-    parts.append(_table("Dealers", ["Dealer", "Tables", "Hands", "House result"],
-                        [[d.dealer, d.tables, d.hands, _m(d.house_result)] for d in report.dealers], {1, 2, 3}))
+    parts.append(_table("Dealers: the hands each dealt, and their time at tables", ["Dealer", "Dealt", "Tables",
+                                                                                    "Hands", "House result"],
+                        [[d.dealer, hours(d.seconds), d.tables, d.hands, _m(d.house_result)] for d in report.dealers],
+                        {1, 2, 3, 4}))
     parts.append(f'<p class="agree">House result {_m(t.house_result)}; the players\' nets sum to '
                  f"{_m(t.players_net)}; the bots' float {_m(t.float_result)};{html.escape(_in_play(t))} every balance sums to "
                  f"{_m(t.ledger_total)}. Ledger audit: "

@@ -53,6 +53,10 @@ PERMISSIONS: Final[dict[str, frozenset[str]]] = {
     "approve_sale": frozenset({ADMIN, PIT_BOSS}),
     "link_walk_in": frozenset({ADMIN, PIT_BOSS}),
     "manage_table": frozenset({ADMIN, PIT_BOSS, DEALER}),
+    # The dealers' shifts (docs/dealer.md): a dealer (or a pit boss who deals) clocks in and
+    # out and takes breaks; the admin and the pit bosses see who is on the floor.
+    "clock_in": frozenset({DEALER, PIT_BOSS}),
+    "view_floor": frozenset({ADMIN, PIT_BOSS}),
     "play": frozenset({PLAYER}),
     "watch": frozenset(ROLES),
 }
@@ -83,6 +87,8 @@ _WHY: Final[dict[str, str]] = {
     "approve_sale": "only a pit boss or the admin approves a chip sale above the event's limit",
     "link_walk_in": "only the admin or a pit boss links a walk-in to a player's account",
     "manage_table": "only the table's dealer, a pit boss or the admin pauses or closes a table",
+    "clock_in": "only a dealer (or a pit boss who deals) clocks in and out and goes on a break",
+    "view_floor": "only the admin and the pit bosses see who is on the floor",
     "play": "only players take a seat",
     "watch": "anyone may watch",
 }

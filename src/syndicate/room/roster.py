@@ -21,6 +21,7 @@ from .errors import Conflict, Forbidden, NotFound
 from .ledger import now
 from .ports import Repo, Store
 from .roles import PIT_BOSS, allowed, require
+from .shifts import OUT, closed, standing_of
 from .values import Account, RosterChange, RosterEntry
 
 #: The event notice's list: "Jean-Marc: Bokuden, Ryuusei, Kyohei" and "Miles: Taede, Tame, Noriko".
@@ -114,14 +115,18 @@ class Roster:
             entry = repo.put_roster(actor.event_id, dealer, existing.pit_boss, False)
             repo.add_roster_change(entry.id, "revoke", actor.id, now())
             account = repo.account_by_name(actor.event_id, dealer)
-            closed: list[int] = []
+            shut: list[int] = []
             if account is not None:
                 for t in repo.tables(actor.event_id):
                     if t.dealer_id != account.id or t.status == "closed":
                         continue
+                    closed(repo, t, actor.id, now())  # the revoked dealer leaves it
                     if successor is not None:
                         repo.set_table_dealer(t.id, successor.id)
+                        repo.add_shift_event(actor.event_id, successor.id, "take", t.id, actor.id, now())
                     else:
                         repo.set_table_status(t.id, "closed")
-                        closed.append(t.id)
-        return Revocation(entry, tuple(closed))
+                        shut.append(t.id)
+                if standing_of(repo, actor.event_id, account.id).state != OUT:
+                    repo.add_shift_event(actor.event_id, account.id, "clock_out", None, actor.id, now())
+        return Revocation(entry, tuple(shut))

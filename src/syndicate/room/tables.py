@@ -23,6 +23,7 @@ from .ledger import check_amount, now, table_account
 from .live.clocks import check_turn_clock
 from .ports import Store
 from .roles import DEALER, require
+from .shifts import closed, opened
 from .values import CARD_SOURCES, CARDS_KEY, CLOCK_KEY, Account, Table
 
 STATUSES = ("open", "paused", "closed")
@@ -94,6 +95,7 @@ class Tables:
                                 + UNAUTHORIZED)
             table = repo.add_table(actor.event_id, name, game, rules, seats, actor.id, now())
             table_account(repo, actor.event_id, table.id, name)
+            opened(repo, table, actor, now())  # the dealer who opens a table deals it: clocked in by it
             return table
 
     def bounds(self, event_id: int) -> dict[str, tuple[int, int]]:
@@ -146,4 +148,6 @@ class Tables:
             if status != "closed":
                 refuse_if_ended(ev)
             repo.set_table_status(t.id, status)
+            if status == "closed":
+                closed(repo, now_t, actor.id, now())
         return dataclasses.replace(t, status=status)

@@ -40,12 +40,17 @@ class Event:
     play_money: bool = False
     #: The most the prizes of all the event's draws may be worth together (cents); None: no cap.
     prize_cap: int | None = None
+    #: The dealers' rotation (docs/dealer.md): minutes a dealer deals before a break, and a
+    #: break's minutes; None: the room's defaults (:mod:`syndicate.room.shifts`).
+    shift_minutes: int | None = None
+    break_minutes: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "seed_reveal": self.seed_reveal,
                 "ended_at": self.ended_at.isoformat() if self.ended_at else None, "ended_by": self.ended_by,
                 "turn_clock": dict(self.turn_clock), "sale_limit": self.sale_limit, "door": dict(self.door) or None,
-                "play_money": self.play_money, "prize_cap": self.prize_cap}
+                "play_money": self.play_money, "prize_cap": self.prize_cap,
+                "shift_minutes": self.shift_minutes, "break_minutes": self.break_minutes}
 
 
 #: What an account is (its ``kind``): a person, who signs in with a password; a bot; or a
@@ -195,6 +200,7 @@ class Hand:
     history: dict[str, Any]
     started_at: datetime
     finished_at: datetime | None
+    dealer_id: int | None = None  # who dealt it (None: stored before the room kept it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,3 +308,20 @@ class PrizeDraw:
     created_at: datetime
     closed_at: datetime | None
     drawn_at: datetime | None
+
+
+#: What a dealer's shift event is (docs/dealer.md, "Shifts, breaks and handovers").
+SHIFT_KINDS = ("clock_in", "clock_out", "break", "back", "take", "leave")
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftEvent:
+    """One step of a dealer's shift: clocked in or out, a break begun or ended, a table taken or
+    left (``table_id``); ``by`` is the account that did it."""
+
+    id: int
+    account_id: int
+    kind: str
+    table_id: int | None
+    by: int | None
+    at: datetime

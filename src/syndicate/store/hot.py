@@ -42,8 +42,8 @@ class HotSql:
                                 f"VALUES ({p}, {p}, {p}, {p}, {p}, {p})")
         self.new_entry = f"INSERT INTO ledger_entries (transaction_id, source_id, dest_id, amount) VALUES ({p}, {p}, {p}, {p})"
         self.add_to_balance = f"UPDATE ledger_accounts SET balance = balance + {p} WHERE id = {p}"
-        self.new_hand = (f"INSERT INTO hands (table_id, number, game, commitment, status, history, started_at) "
-                         f"VALUES ({p}, {p}, {p}, {p}, 'playing', {p}, {p}){returning}")
+        self.new_hand = (f"INSERT INTO hands (table_id, number, game, commitment, status, history, started_at, "
+                         f"dealer_id) VALUES ({p}, {p}, {p}, {p}, 'playing', {p}, {p}, {p}){returning}")
         self.new_shoe = f"INSERT INTO shoes (table_id, commitment, seed, created_at) VALUES ({p}, {p}, {p}, {p})"
         self.hand_player = f"INSERT INTO hand_players (hand_id, account_id, seat) VALUES ({p}, {p}, {p})"
         self.update_hand = f"UPDATE hands SET status = {p}, history = {p}, finished_at = {p} WHERE id = {p}"
@@ -189,15 +189,17 @@ class HotPath:
         raw.executemany(hot.add_to_balance, [(d, account_id) for account_id, d in sorted(delta.items())])
 
     def add_hand(self, table_id: int, number: int, game: str, commitment: str, history: dict[str, Any],
-                 at: datetime, players: Sequence[tuple[int, int]] = ()) -> int:
-        """A new hand in play; ``players`` are its (seat, account id) pairs, for the search by player."""
+                 at: datetime, players: Sequence[tuple[int, int]] = (), dealer_id: int | None = None) -> int:
+        """A new hand in play; ``players`` are its (seat, account id) pairs, for the search by
+        player; ``dealer_id`` who deals it."""
         seen: set[int] = set()
         for _seat, account_id in players:
             if account_id in seen:  # one account, one row: the primary key is (hand, account)
                 raise ValueError(f"account {account_id} is listed twice in hand {number}'s players")
             seen.add(account_id)
         hot, raw = self._statements()
-        cur = raw.execute(hot.new_hand, (table_id, number, game, commitment, history_text(history), hot.stamp(at)))
+        cur = raw.execute(hot.new_hand, (table_id, number, game, commitment, history_text(history), hot.stamp(at),
+                                        dealer_id))
         hand_id: int = cur.fetchone()[0] if hot.pg else cur.lastrowid
         if players:
             rows = [(hand_id, account_id, seat) for seat, account_id in players]

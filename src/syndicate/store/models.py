@@ -69,6 +69,10 @@ class EventRow(Base):
     play_money: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # The most the prizes of all the event's draws may be worth together (cents; None: no cap).
     prize_cap: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # The dealers' rotation (migration 0017; None: the room's defaults): how long a dealer deals
+    # before a break, and how long a break lasts, in minutes (docs/dealer.md).
+    shift_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    break_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class AccountRow(Base):
@@ -221,6 +225,9 @@ class HandRow(Base):
     history: Mapped[str] = mapped_column(Text)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Who dealt it (migration 0017): the table's dealer when its cards came out. None: a hand
+    # stored before the room kept it (its table's dealer then is the best guess).
+    dealer_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
 
 
 class ShoeRow(Base):
@@ -392,3 +399,21 @@ class ScreenRow(Base):
     settings: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_by: Mapped[int] = mapped_column(Integer)
+
+
+class ShiftEventRow(Base):
+    """A dealer's shift, one event at a time (migration 0017, docs/dealer.md): ``clock_in``,
+    ``clock_out``, ``break``, ``back`` (from a break), ``take`` and ``leave`` (a table, named by
+    ``table_id``); ``by_account_id`` is who did it (the dealer, or a pit boss or the admin).
+    Where each dealer is, and for how long, is read from the events in order."""
+
+    __tablename__ = "shift_events"
+    __table_args__ = (
+        CheckConstraint("kind IN ('clock_in','clock_out','break','back','take','leave')", name="kind"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    kind: Mapped[str] = mapped_column(String(10))
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("card_tables.id"), nullable=True)
+    by_account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -59,13 +59,15 @@ from .models import (
 )
 from .models import utc as _utc
 from .screen import ScreenQueries
+from .shifts import ShiftQueries
 
 
 def _event(r: EventRow) -> Event:
     return Event(r.id, r.name, _utc(r.created_at), r.seed_reveal,
                  _utc(r.ended_at) if r.ended_at is not None else None, r.ended_by,
                  json.loads(r.turn_clock) if r.turn_clock else {}, r.sale_limit,
-                 json.loads(r.door) if r.door else {}, bool(r.play_money), r.prize_cap)
+                 json.loads(r.door) if r.door else {}, bool(r.play_money), r.prize_cap, r.shift_minutes,
+                 r.break_minutes)
 
 
 def _chip_sale(r: ChipSaleRow) -> ChipSale:
@@ -89,10 +91,10 @@ _LEASE_OF = select(_LEASES.c.owner, _LEASES.c.epoch).where(_LEASES.c.table_id ==
 
 def _hand(r: HandRow) -> Hand:
     return Hand(r.id, r.table_id, r.number, r.game, r.commitment, r.status, json.loads(r.history),
-                _utc(r.started_at), _utc(r.finished_at) if r.finished_at else None)
+                _utc(r.started_at), _utc(r.finished_at) if r.finished_at else None, r.dealer_id)
 
 
-class SqlRepo(DoorQueries, DrawQueries, ScreenQueries):
+class SqlRepo(DoorQueries, DrawQueries, ScreenQueries, ShiftQueries):
     """One transaction's worth of reads and writes, on one connection. The ORM's session over it
     is made on first use: a live table's change (the most frequent transaction by far) needs
     none, and making one costs more than its statements."""
@@ -398,9 +400,10 @@ class SqlRepo(DoorQueries, DrawQueries, ScreenQueries):
 
     # -- hands -------------------------------------------------------------------------------
     def add_hand(self, table_id: int, number: int, game: str, commitment: str, history: dict[str, Any],
-                 at: datetime, players: Sequence[tuple[int, int]] = ()) -> int:
-        """A new hand in play; ``players`` are its (seat, account id) pairs, for the search by player."""
-        return self.hot.add_hand(table_id, number, game, commitment, history, at, players)
+                 at: datetime, players: Sequence[tuple[int, int]] = (), dealer_id: int | None = None) -> int:
+        """A new hand in play; ``players`` are its (seat, account id) pairs, for the search by
+        player; ``dealer_id`` who deals it."""
+        return self.hot.add_hand(table_id, number, game, commitment, history, at, players, dealer_id)
 
     def update_hand(self, hand_id: int, status: str, history: dict[str, Any], finished: datetime | None) -> None:
         self.hot.update_hand(hand_id, status, history, finished)

@@ -46,7 +46,7 @@ from ..ports import Repo
 from ..recovery import reveal_table_seeds, void_hand
 from ..seating import Seat
 from ..values import Account, Move, Table
-from . import seats, timeouts, views
+from . import handover, seats, timeouts, views
 from .clocks import Clock, Timers, table_timers
 from .corrections import Told, misdeal_refusal, reopen_refusal
 from .messages import UNAVAILABLE, check_whole_numbers, error, refusal, running
@@ -56,6 +56,8 @@ from .writer import GroupWriter
 log = logging.getLogger(__name__)
 
 TABLE_ACTIONS = ("sit", "leave_seat", "sit_in", "let_dealer_act")
+#: A dealer's shift at the table: handing it to another dealer between hands (docs/dealer.md).
+SHIFT_ACTIONS = ("hand_over",)
 #: The dealer's actions at any table; a game adds its own (:attr:`Game.dealer_actions`).
 DEALER_ACTIONS = ("start_round", "auto_deal", "add_bots", "remove_bots", "turn_clock")
 #: What only the table's own dealer does: walk-ins' seats and the cash taken for their chips.
@@ -266,9 +268,13 @@ class TableActor:
         action = msg.get("action")
         game = self.game
         dealer_actions = DEALER_ACTIONS[:1] + game.dealer_actions + DEALER_ACTIONS[1:]
-        known = TABLE_ACTIONS + dealer_actions + WALK_IN_ACTIONS + game.seat_actions
+        known = TABLE_ACTIONS + dealer_actions + WALK_IN_ACTIONS + SHIFT_ACTIONS + game.seat_actions
         if action not in known:
             raise BadRequest("action", f"unknown action {action!r}; known: {', '.join(known)}")
+        if action not in TABLE_ACTIONS[:1]:
+            await handover.off_shift(self, account)
+        if action == "hand_over":
+            return await handover.hand_over(self, account, msg)
         if action == "sit":
             return await seats.sit(self, account, msg.get("seat"), msg.get("amount"))
         if action == "leave_seat":
@@ -386,7 +392,7 @@ class TableActor:
             stored = hand_id is not None
             if hand_id is None:  # the hand's first write stores its history as it stands
                 hand_id = repo.add_hand(self.table.id, self.hand_number, game.name, commitment, history, now(),
-                                        players)
+                                        players, self.table.dealer_id)
             if moves:  # the memo names the hand by its evening-wide number, as every page does
                 transfer(repo, self.table.event_id, moves, game.name, f"{memo}, hand {hand_id}", by=by,
                          hand_id=hand_id)

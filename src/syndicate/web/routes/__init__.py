@@ -23,12 +23,13 @@ from . import (
     roster,
     screen,
     sessions,
+    shifts,
     tables,
     walkins,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
     events.router, sessions.router, accounts.router, roster.router, cashier.router, ledger.router,
-    house.router, tables.router, hands.router, walkins.router, door.router, draws.router, roles.router,
-    screen.router,
+    house.router, tables.router, hands.router, walkins.router, door.router, draws.router, shifts.router,
+    roles.router, screen.router,
 )

@@ -13,6 +13,7 @@ from ...core import money
 from ...room.errors import BadRequest, Forbidden
 from ...room.live.clocks import MAX_TURN, MIN_TURN
 from ...room.roles import require
+from ...room.shifts import MAX_MINUTES
 from ..auth import Me
 from ..schemas import Body, Id, Name, NewPassword
 from ..state import Deployment, Live, Room
@@ -58,6 +59,10 @@ class EventSettings(Body):
                                   "the prize draws); fixed once a table has dealt (docs/charity-night.md)")
     prize_cap: Annotated[StrictInt, Field(ge=0, le=money.MAX_CENTS)] | None = Field(
         default=None, description="cents: the most all the event's prizes may be worth together; null: no cap")
+    shift_minutes: Annotated[StrictInt, Field(ge=1, le=MAX_MINUTES)] | None = Field(
+        default=None, description="the dealers' rotation: minutes a dealer deals before a break (docs/dealer.md)")
+    break_minutes: Annotated[StrictInt, Field(ge=1, le=MAX_MINUTES)] | None = Field(
+        default=None, description="the dealers' rotation: minutes a break lasts")
 
 
 @router.get("/api/events", tags=["sign-in"])
@@ -98,11 +103,13 @@ def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -
     a table of the event has dealt a hand (409, rule ``seed_reveal_fixed``); the turn clock of
     the tables opened from now on; the limit on a walk-in's chip sale (``null``: none); whether
     chips have a cash value (``play_money``, fixed once a hand was dealt: ``play_money_fixed``);
-    the cap on the prizes' value (``null``: none). Refused once the event ended (``event_ended``)."""
+    the cap on the prizes' value (``null``: none); the dealers' rotation (``shift_minutes``,
+    ``break_minutes``: docs/dealer.md). Refused once the event ended (``event_ended``)."""
     given = body.model_fields_set
-    if not given & {"seed_reveal", "turn_clock", "sale_limit", "play_money", "prize_cap"}:
+    if not given & {"seed_reveal", "turn_clock", "sale_limit", "play_money", "prize_cap", "shift_minutes",
+                    "break_minutes"}:
         raise BadRequest("settings", "say what to change: seed_reveal, turn_clock, sale_limit, play_money, "
-                                     "prize_cap (any of them)")
+                                     "prize_cap, shift_minutes, break_minutes (any of them)")
     ev = None
     if "seed_reveal" in given:
         if body.seed_reveal is None:
@@ -117,6 +124,8 @@ def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -
         ev = room.events.set_play_money(account, event_id, body.play_money)
     if "prize_cap" in given:
         ev = room.events.set_prize_cap(account, event_id, body.prize_cap)
+    if body.shift_minutes is not None or body.break_minutes is not None:
+        ev = room.shifts.set_lengths(account, event_id, body.shift_minutes, body.break_minutes)
     if ev is None:
         raise BadRequest("turn_clock", "turn_clock is an object: {\"real\": seconds or null, \"shuffled\": ...}")
     return ev.to_json()

@@ -87,7 +87,8 @@ async def screen(request: Request, event_id: Id) -> dict[str, Any]:
     stakes and free seats; each one's join code is ``/tables/{id}/qr.svg``), the leaderboard,
     the host's announcements and countdown (with the seconds left by the server's clock), the
     featured table's hand ``delay`` hands back as a spectator may see it (never the hand in
-    play), and the prize draws with their winners by name."""
+    play), the prize draws with their winners by name, and the dealers' rotation (who takes over
+    which table next, and when: `/api/shifts/plan`)."""
     hands = _hands(request)
     answers: dict[int, tuple[float, dict[str, Any]]] = request.app.state.screen_answers
     kept = answers.get(event_id)
@@ -110,7 +111,9 @@ async def screen(request: Request, event_id: Id) -> dict[str, Any]:
         return {"event": {"id": ev.id, "name": ev.name, "ended": ev.ended_at is not None},
                 "now": at.isoformat(), "announcements": settings["announcements"], "countdown": countdown,
                 "featured": featured(settings["featured"], ev.id),
-                "leaderboard": [s.to_json() for s in room.ledger.leaderboard(ev.id)], "draws": draws}
+                "leaderboard": [s.to_json() for s in room.ledger.leaderboard(ev.id)], "draws": draws,
+                "rotation": [{"name": f"{r['dealer_in']} takes over from {r['dealer_out']}", "table": r["table"],
+                              "at": r["at"]} for r in room.shifts.public_plan(ev.id, at)["next"]]}
 
     def featured(chosen: dict[str, Any] | None, ev: int) -> dict[str, Any] | None:
         if chosen is None:

@@ -3,8 +3,8 @@
 // house's figures per table; the tables' cash for walk-ins' chips (expected, counted by someone
 // other than the dealer, the difference), the chip sales waiting for approval and linking a
 // walk-in to a player's account (docs/walk-ins.md); the prize draws (docs/prize-draw.md); the
-// room's big screen (docs/screen.md). Each
-// panel is a module of ./admin/.
+// room's big screen (docs/screen.md); the dealers on the floor and the rotation (docs/dealer.md).
+// Each panel is a module of ./admin/.
 import { h, headerBar, signInForm, toast, whoAmI } from "./common.js";
 import { evening } from "./evening.js";
 import { loadAccounts } from "./admin/accounts.js";
@@ -19,6 +19,7 @@ import { ledgerPicker } from "./admin/ledger.js";
 import { panel, wide } from "./admin/panel.js";
 import { roster } from "./admin/roster.js";
 import { screenPanel } from "./admin/screen.js";
+import { dealersOnFloor } from "./admin/shifts.js";
 import { turnClock } from "./admin/turn-clock.js";
 import { walkIns } from "./admin/walk-ins.js";
 
@@ -47,7 +48,7 @@ async function main() {
     panel("walk-ins", "Walk-ins and the tables' cash", h("div", { id: "walk-ins" })),
     panel("evening", "The evening: charts and the end-of-night report", h("div", { id: "evening" })));
   const night = evening(document.getElementById("evening"));
-  await Promise.all([roster(me), accounts(), figures(), night.refresh()]);
+  await Promise.all([roster(me), accounts(), figures(), night.refresh(), dealersOnFloor(me)]);
   handSearch();
   walkIns(me);
   chipSales(me);
@@ -57,7 +58,7 @@ async function main() {
   // redrawn, so nothing moves under a click or loses what is typed.
   setInterval(() => {
     if (document.hidden) return;
-    Promise.all([accounts(), figures(), night.refresh()]).catch(() => { /* shown at the next try */ });
+    Promise.all([accounts(), figures(), night.refresh(), dealersOnFloor(me)]).catch(() => { /* shown at the next try */ });
   }, LIVE_MS);
 }
 

@@ -16,6 +16,7 @@
 // half-typed amount is never taken away. The panels are modules of ./dealer/.
 import { api, eventId, h, headerBar, signInForm, toast, whoAmI } from "./common.js";
 import { openForm } from "./dealer/open-table.js";
+import { shiftBox } from "./dealer/shift.js";
 import { tableView } from "./dealer/table.js";
 
 const TABLET = location.pathname.match(/^\/dealer\/tables\/(\d+)$/);
@@ -33,7 +34,10 @@ async function main() {
     main.replaceChildren(h("div", { id: "mine" }));
   } else {
     const presets = await api("GET", "/api/presets");
-    main.replaceChildren(openForm(presets, me, refresh), h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "Your tables"), h("div", { id: "mine" })));
+    const shift = ["dealer", "pit_boss"].includes(me.account.role)
+      ? h("section", { class: "card-box", "aria-labelledby": "shift-h" }, h("h2", { id: "shift-h" }, "Your shift"), shiftBox("shift")) : null;
+    main.replaceChildren(...[shift, openForm(presets, me, refresh), h("section", { "aria-labelledby": "mine-h" }, h("h2", { id: "mine-h" }, "Your tables"), h("div", { id: "mine" }))].filter(Boolean));
+    if (shift) shift.querySelector(".shift").refresh();
   }
   await refresh();
   setInterval(() => refresh().catch(() => {}), 4000);
@@ -43,8 +47,10 @@ async function main() {
  * built once and told its row (status, summary); the boxes move only when the tables change. */
 async function refresh() {
   const ev = await eventId();
-  let tables = (await api("GET", `/api/events/${ev}/lobby`)).filter((t) => t.dealer_id === me.account.id || me.account.role !== "dealer");
-  if (tabletId) tables = tables.filter((t) => t.id === tabletId);
+  let tables = await api("GET", `/api/events/${ev}/lobby`);
+  // The tablet keeps its table whoever deals it (the server refuses a dealer who does not).
+  tables = tabletId ? tables.filter((t) => t.id === tabletId)
+    : tables.filter((t) => t.dealer_id === me.account.id || me.account.role !== "dealer");
   const box = document.getElementById("mine");
   if (!tables.length) {
     box.replaceChildren(tabletId
@@ -60,6 +66,8 @@ async function refresh() {
     const now = [...box.children];
     if (now.length !== boxes.length || now.some((el, i) => el !== boxes[i])) box.replaceChildren(...boxes);
   }
+  const shift = document.getElementById("shift");
+  if (shift) await shift.refresh();
   box.dataset.refreshed = String(Number(box.dataset.refreshed || 0) + 1); // tests wait on it
 }
 

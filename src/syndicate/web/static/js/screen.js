@@ -102,7 +102,8 @@ function render() {
 export function rotationBox(rotation) {
   if (!Array.isArray(rotation) || !rotation.length) return null;
   return h("section", { class: "panel", "aria-labelledby": "rotation-h" }, h("h2", { id: "rotation-h" }, "Next on the floor"),
-    h("ul", { class: "plain" }, rotation.map((r) => h("li", {}, [r.name, r.table, r.at].filter(Boolean).join(" · ")))));
+    h("ul", { class: "plain" }, rotation.map((r) => h("li", {}, [r.name, r.table,
+      r.at && new Date(r.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })].filter(Boolean).join(" · ")))));
 }
 
 /** Shrink a side panel's type until it holds all it says (a long list of winners, a table of

@@ -10,6 +10,7 @@ import { corrections } from "./corrections.js";
 import { joinCode } from "./join-code.js";
 import { payoutBlocks } from "./payouts.js";
 import { seatTile } from "./seats.js";
+import { handOver } from "./shift.js";
 import { setupPanel } from "./setup.js";
 
 const OVER = new Set(["settled", "complete"]);
@@ -139,8 +140,11 @@ export function tableView(t, { tablet, refresh }) {
   const body = h("div", { class: `tv-body ${t.game}${pad ? " real" : ""}` },
     h("div", { class: "tv-table" }, seatsBox, bar, payouts), pad ? pad.el : null, pad ? pad.typed : null, round);
   const setup = setupPanel(t, entry, setupId, refresh);
+  const shift = handOver(t, entry);
+  setup.append(shift);
   setup.hidden = tablet;
   const showSetup = (open) => {
+    if (open) shift.refresh();
     setup.hidden = !open;
     body.hidden = open;
     toggle.setAttribute("aria-expanded", String(open));
@@ -203,8 +207,9 @@ export function tableView(t, { tablet, refresh }) {
     el,
     setRow(row) {
       entry.table = row;
-      title.replaceChildren(`${row.name} `, h("span", { class: "muted summary" }, `(${gameOf(row.game).title}, ${row.status}) ${row.summary}`));
+      title.replaceChildren(`${row.name} `, h("span", { class: "muted summary" }, `(${gameOf(row.game).title}, ${row.status}, dealt by ${row.dealer}) ${row.summary}`));
       setup.setRow(row);
+      if (!setup.hidden) shift.refresh();
     },
   };
 }
