@@ -51,6 +51,10 @@ async function refresh() {
   // The tablet keeps its table whoever deals it (the server refuses a dealer who does not).
   tables = tabletId ? tables.filter((t) => t.id === tabletId)
     : tables.filter((t) => t.dealer_id === me.account.id || me.account.role !== "dealer");
+  // The shift's line first: a step it adds or takes away moves what is below it, so it moves
+  // before a new table's links are drawn there, never under a click on them.
+  const shift = document.getElementById("shift");
+  if (shift) await shift.refresh();
   const box = document.getElementById("mine");
   if (!tables.length) {
     box.replaceChildren(tabletId
@@ -66,8 +70,6 @@ async function refresh() {
     const now = [...box.children];
     if (now.length !== boxes.length || now.some((el, i) => el !== boxes[i])) box.replaceChildren(...boxes);
   }
-  const shift = document.getElementById("shift");
-  if (shift) await shift.refresh();
   box.dataset.refreshed = String(Number(box.dataset.refreshed || 0) + 1); // tests wait on it
 }
 

@@ -24,3 +24,6 @@ async function main() {
 }
 
 main().catch((e) => toast(inWords(e), true));
+// Another voucher's address opened in this tab (the address bar, a link) changes only the
+// fragment, and the browser does not load the page again: take that voucher as if it had.
+window.addEventListener("hashchange", () => { if (location.hash.length > 1) main().catch((e) => toast(inWords(e), true)); });
