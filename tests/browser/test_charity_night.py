@@ -168,9 +168,19 @@ def test_a_charity_night_of_twenty_guests(world: Any) -> None:
     dealer = Dealer(world.url, table.id, _token(world, cast.dealer.name))
     try:
         dealer.act("seat_walk_in", seat=4, name="Kenji Mori", amount=4_000)
-        dealer.act("cash_out_walk_in", seat=4)
     finally:
         dealer.close()
+    # On the dealer's tablet the walk-in leaves with their chips: nothing is paid in cash.
+    tablet = sign_in(world, "charity-dealer", cast.dealer.name, f"/dealer/tables/{table.id}")
+    tablet.set_viewport_size({"width": TABLET[1][0], "height": TABLET[1][1]})
+    expect(tablet.locator(f"#live-{table.id}")).to_contain_text("1 seated")
+    tablet.get_by_role("button", name="Setup").click()
+    asked: list[str] = []
+    tablet.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    tablet.get_by_role("button", name="Seat 4 leaves Charity 21").click()
+    expect(tablet.locator(f"#live-{table.id}")).to_contain_text("0 seated")
+    assert asked == ["Kenji Mori leaves Charity 21 with $40.00 in chips? Chips have no cash value tonight: they "
+                     "stay on their name for the prize draws."]
     guests = {g["name"]: g["id"] for g in room.door.guests(cast.admin, "") if g["name"] in NAMES}
     kenji = next(a for a in room.accounts.all(ev) if a.name == "Kenji Mori")
     assert room.ledger.balance(ev, player_key(kenji.id)) == 4_000  # kept on their name, not paid in cash
