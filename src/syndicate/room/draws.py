@@ -71,13 +71,18 @@ def on_screen(d: PrizeDraw, names: dict[int, str]) -> dict[str, Any]:
             "tickets": len(d.tickets or []) if d.kind == "raffle" else None, "guests": guests, "winners": winners}
 
 
+def prizes_listed(repo: Repo, event_id: int) -> int:
+    """The value of every prize the event's draws list (cents)."""
+    return sum(p["value"] for d in repo.prize_draws(event_id) for p in d.prizes)
+
+
 def _within_cap(repo: Repo, event_id: int, prizes: list[dict[str, Any]]) -> None:
     """Refuse prizes that would take the value of all the event's prizes past its cap (rule
     ``prize_cap``; the event's row is locked, so two draws made at once cannot both pass)."""
     ev = repo.event(event_id, lock=True)
     if ev is None or ev.prize_cap is None:
         return
-    listed = sum(p["value"] for d in repo.prize_draws(event_id) for p in d.prizes)
+    listed = prizes_listed(repo, event_id)
     new = sum(p["value"] for p in prizes)
     if listed + new > ev.prize_cap:
         raise Conflict("prize_cap", f"the prizes of {ev.name} are capped at {money.format(ev.prize_cap)} in all: "

@@ -3,6 +3,11 @@ and carries the HTTP status the web layer answers with, so no layer guesses."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .values import Event
+
 
 class RoomError(Exception):
     """A request the room refuses. Nothing changed."""
@@ -42,3 +47,10 @@ class Fenced(Exception):
     def __init__(self, table_id: int) -> None:
         super().__init__(f"table {table_id}: this process's lease was taken over; the write was refused")
         self.table_id = table_id
+
+
+def refuse_if_ended(ev: Event | None, what: str = "no new tables or hands") -> None:
+    """Refuse (rule ``event_ended``) once the event has ended; ``what`` says what it no longer
+    allows."""
+    if ev is not None and ev.ended_at is not None:
+        raise Conflict("event_ended", f"event {ev.id} ended at {ev.ended_at.isoformat()}: {what}")

@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .errors import BadRequest, Conflict, Forbidden, NotFound, refuse_if_ended
 from .ledger import now
 from .ports import Repo, Store
 from .roles import DEALER, allowed, require
-from .values import Account, Event, ShiftEvent, Table
+from .values import Account, ShiftEvent, Table
 
 #: The room's rotation when the host has set none: minutes dealt before a break, a break's minutes.
 DEFAULT_SHIFT, DEFAULT_BREAK = 60, 15
@@ -131,11 +131,6 @@ def lengths(repo: Repo, event_id: int) -> tuple[timedelta, timedelta]:
 
 def standing_of(repo: Repo, event_id: int, account_id: int, at: datetime | None = None) -> Standing:
     return standings(repo.shift_events(event_id), at or now()).get(account_id, Standing(account_id))
-
-
-def refuse_if_ended(ev: Event | None) -> None:
-    if ev is not None and ev.ended_at is not None:
-        raise Conflict("event_ended", f"event {ev.id} ended at {ev.ended_at.isoformat()}: no more shifts")
 
 
 def _clock(t: datetime | None) -> str:
@@ -236,7 +231,7 @@ class Shifts:
             s = standing_of(repo, actor.event_id, actor.id, at)
             name = actor.name
             if kind == "clock_in":
-                refuse_if_ended(ev)
+                refuse_if_ended(ev, "no more shifts")
                 _authorized(repo, actor.event_id, name)
                 if s.state != OUT:
                     raise Conflict("clocked_in", f"{name} is already clocked in (since {_clock(s.since)}, "
@@ -265,24 +260,6 @@ class Shifts:
 
     def come_back(self, actor: Account) -> dict[str, Any]:
         return self._step(actor, "back")
-
-    def set_lengths(self, actor: Account, event_id: int, shift: Any = None, rest: Any = None) -> Event:
-        """The host sets the rotation's shift and break lengths (minutes; None: as it was)."""
-        require(actor.role, "event_settings")
-        if actor.event_id != event_id:
-            raise Forbidden("own_event", "an admin manages only their own event")
-        for key, v in (("shift_minutes", shift), ("break_minutes", rest)):
-            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_MINUTES):
-                raise BadRequest(key, f"{key} is a whole number of minutes from 1 to {MAX_MINUTES}, got {v!r}")
-        with self.store.transaction() as repo:
-            ev = repo.event(event_id, lock=True)
-            refuse_if_ended(ev)
-            assert ev is not None
-            repo.set_shift_lengths(event_id, ev.shift_minutes if shift is None else shift,
-                                   ev.break_minutes if rest is None else rest)
-            changed = repo.event(event_id)
-        assert changed is not None
-        return changed
 
     def _read(self, event_id: int, at: datetime) -> tuple[dict[int, Standing], dict[int, str], dict[int, Table],
                                                           tuple[timedelta, timedelta], list[Account]]:

@@ -16,8 +16,7 @@ from typing import Any
 from ..core import money
 from ..core.errors import ConfigError
 from .accounts import check_name
-from .errors import BadRequest, Forbidden, NotFound
-from .events import refuse_if_ended
+from .errors import BadRequest, Forbidden, NotFound, refuse_if_ended
 from .games import game_ids, kind_of, kinds
 from .ledger import check_amount, now, table_account
 from .live.clocks import check_turn_clock

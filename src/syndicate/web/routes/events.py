@@ -125,7 +125,7 @@ def event_settings(account: Me, event_id: Id, body: EventSettings, room: Room) -
     if "prize_cap" in given:
         ev = room.events.set_prize_cap(account, event_id, body.prize_cap)
     if body.shift_minutes is not None or body.break_minutes is not None:
-        ev = room.shifts.set_lengths(account, event_id, body.shift_minutes, body.break_minutes)
+        ev = room.events.set_shift_lengths(account, event_id, body.shift_minutes, body.break_minutes)
     if ev is None:
         raise BadRequest("turn_clock", "turn_clock is an object: {\"real\": seconds or null, \"shuffled\": ...}")
     return ev.to_json()

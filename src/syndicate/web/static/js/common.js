@@ -162,32 +162,34 @@ export function toast(message, bad = false, rule = null) {
 }
 
 let _current = null;
-/** The current event as `/api/events/current` has it (id, name, ended_at, play_money), read
- * once a page (`fresh`: again, after the admin changed a setting). */
+/** The current event as `/api/events/current` has it (id, name, ended_at, play_money, door),
+ * read once a page (`fresh`: again, after the admin changed a setting); null while the room has
+ * no event yet. The event the pages are about is the one the deployment names as current
+ * (`syndicate serve --event`), never the newest nor one a link names: any admin can create an
+ * event, and it must not take over every visitor's lobby and sign-in form. */
 export async function currentEvent(fresh = false) {
-  if (!_current || fresh) _current = api("GET", "/api/events/current").catch(() => null);
+  if (!_current || fresh) {
+    _current = api("GET", "/api/events/current").catch((e) => {
+      _current = null;  // asked again next time
+      if (e.status === 404) return null;  // no event yet: the pages say so
+      throw e;
+    });
+  }
   return _current;
 }
 
 /** Whether chips have no cash value tonight (a charity night): nothing pays them out as money. */
 export async function playMoney() {
-  const ev = await currentEvent();
-  return Boolean(ev && ev.play_money);
+  try {
+    const ev = await currentEvent();
+    return Boolean(ev && ev.play_money);
+  } catch { return false; }
 }
 
-let _event = null;
-/** The event the pages are about: the one the deployment names as current (`syndicate serve
- * --event`). Never the newest nor one a link names: any admin can create an event, and it must
- * not take over every visitor's lobby and sign-in form. */
+/** The current event's id (null: no event yet). */
 export async function eventId() {
-  if (_event) return _event;
-  try {
-    _event = (await api("GET", "/api/events/current")).id;
-  } catch (e) {
-    if (e.status !== 404) throw e;
-    _event = null;  // no event yet: the pages say so
-  }
-  return _event;
+  const ev = await currentEvent();
+  return ev ? ev.id : null;
 }
 
 /** The signed-in account ({account, may}) or null. */
