@@ -149,7 +149,7 @@ def test_the_big_screen_through_an_evening(world: Any) -> None:
     # the network drops: the screen keeps what it shows and says it is reconnecting; back, it is current
     note = tv.get_by_role("status").filter(has_text="Reconnecting")
     tv.context.set_offline(True)
-    expect(note).to_be_visible()
+    expect(note).to_be_visible(timeout=10_000)  # by design within a poll (2 s) and an answer's wait (3 s)
     expect(tv.locator(".leader", has_text="Alice")).to_be_visible()
     room.screen.change(cast.admin, ev, {"announcements": ["Back on the screen"]})
     tv.context.set_offline(False)

@@ -13,6 +13,8 @@ import { drawBox, featuredBox, revealing } from "./screen/panels.js";
 /** How often the screen asks (ms), and the longest wait between tries while the room does not answer. */
 const POLL_MS = 2000;
 const MAX_RETRY_MS = 15000;
+/** The longest the screen waits for one answer before it says it is reconnecting. */
+const ANSWER_MS = 3000;
 /** How long one page of a long list stays up (ms): 8 s, or `?seconds=N` in the screen's address. */
 const PAGE_MS = 1000 * (Number(new URLSearchParams(location.search).get("seconds")) || 8);
 
@@ -136,7 +138,10 @@ function tick() {
 }
 
 async function poll(ev) {
-  const r = await fetch(`/api/events/${ev}/screen`, { cache: "no-store", credentials: "same-origin" });
+  // A network that drops mid-request can leave it waiting for minutes: past ANSWER_MS the room
+  // counts as not answering (the note shows, the screen asks again).
+  const r = await fetch(`/api/events/${ev}/screen`, { cache: "no-store", credentials: "same-origin",
+    signal: AbortSignal.timeout(ANSWER_MS) });
   if (!r.ok) throw new Error(`the room answered ${r.status}`);
   return r.json();
 }
